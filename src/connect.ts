@@ -1,0 +1,75 @@
+import { LifespanError } from './errors';
+import { ExplainReport } from './explain/report';
+import type { ApplyResult, MigrationPlan } from './explain/plan';
+import type { EntityClass, Model } from './model/types';
+import type {
+  ApplyOptions,
+  PlanOptions,
+  PurgeOptions,
+  PurgeResult,
+  Repository,
+  Store,
+  StoreSession,
+  UnitOfWork,
+} from './providers/contract';
+
+/** A model bound to one live store: the object `connect()` returns. */
+export class StoreContext {
+  constructor(
+    readonly model: Model,
+    private readonly session: StoreSession,
+    private readonly target: string,
+  ) {}
+
+  get store(): string {
+    return this.session.store;
+  }
+
+  describe(): string {
+    return this.target;
+  }
+
+  explain(): ExplainReport {
+    return new ExplainReport(this.session.explain());
+  }
+
+  ensureCollections(): Promise<ApplyResult> {
+    return this.session.ensureCollections();
+  }
+
+  plan(options?: PlanOptions): Promise<MigrationPlan> {
+    return this.session.plan(options);
+  }
+
+  apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
+    return this.session.apply(plan, options);
+  }
+
+  repository<T>(target: EntityClass<T>): Repository<T> {
+    return this.session.repository(target);
+  }
+
+  unitOfWork(): UnitOfWork {
+    return this.session.unitOfWork();
+  }
+
+  purgeExpired(options?: PurgeOptions): Promise<PurgeResult> {
+    if (!this.session.purgeExpired) {
+      throw new LifespanError('PURGE_NOT_EMULATED', 'this store expires data natively; there is nothing to purge', {
+        store: this.session.store,
+        hint: "purgeExpired() is for stores that emulate TTL (relational with ttl: 'emulate')",
+      });
+    }
+    return this.session.purgeExpired(options);
+  }
+
+  close(): Promise<void> {
+    return this.session.close();
+  }
+}
+
+/** Binds a model to a store (validating it for that store) and returns the store context. */
+export async function connect(model: Model, store: Store): Promise<StoreContext> {
+  const session = await store.open(model);
+  return new StoreContext(model, session, store.describe());
+}

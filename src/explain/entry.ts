@@ -1,0 +1,36 @@
+import type { WriteTtlKind } from '../model/per-write-ttl';
+
+/** What a store natively does with a TTL declaration (store-neutral names). */
+export type Mechanism = 'container-ttl' | 'table-default-ttl' | 'ttl-index' | 'emulated' | 'none';
+
+/** Whether changing the declared TTL re-judges stored data or only affects later writes. */
+export type ChangeEffectKind = 'retroactive' | 'new-writes-only' | 'none';
+
+export interface PerWriteRow {
+  readonly value: WriteTtlKind;
+  /** native: the store does it; emulated: lifespan does it exactly; unsupported: raises UnsupportedTtlError. */
+  readonly support: 'native' | 'emulated' | 'unsupported';
+  /** How, in the store's terms (the native clause or command), or why not. */
+  readonly how: string;
+}
+
+/** One entity on one store: everything the store will actually do, in its own words. */
+export interface ExplainEntry {
+  readonly entity: string;
+  readonly collection: string;
+  readonly store: string;
+  readonly mechanism: Mechanism;
+  /** Declared default TTL in seconds, or null. */
+  readonly seconds: number | null;
+  /** 'last-write', 'member:<name>', or null when nothing expires. */
+  readonly countsFrom: string | null;
+  readonly materializedBy: { readonly text: string; readonly commands: readonly string[] };
+  readonly perWrite: readonly PerWriteRow[];
+  readonly expiredVisibleUntilDeleted: boolean;
+  readonly deletion: { readonly by: string; readonly lag: string };
+  readonly changeEffect: { readonly kind: ChangeEffectKind; readonly text: string };
+  readonly limits: readonly string[];
+  readonly warnings: readonly string[];
+  /** One short paragraph in the store's own words. */
+  readonly text: string;
+}

@@ -1,0 +1,49 @@
+import type { ChangeEffectKind } from './entry';
+
+/**
+ * additive: creates what is missing, touches no stored data; in-place: changes a setting of an
+ * existing collection; destructive: drops or rewrites something (only with allowDestructive);
+ * conflict: the store cannot make the change in place and lifespan will not drop anything.
+ */
+export type StepClass = 'additive' | 'in-place' | 'destructive' | 'conflict';
+
+export interface StepEffect {
+  readonly kind: ChangeEffectKind;
+  /** One sentence on what the step does to data already stored. */
+  readonly text: string;
+  /** Records that expire at once because of the step (plan({ counts: true })), when counted. */
+  readonly affected?: number | null;
+  /** False when the claim is from documentation and not yet confirmed by a live test. */
+  readonly verified: boolean;
+}
+
+export interface PlanStep<P = unknown> {
+  readonly entity: string | null;
+  readonly collection: string;
+  /** Short machine name of the change, e.g. 'create-table', 'set-default-ttl'. */
+  readonly action: string;
+  readonly class: StepClass;
+  /** One line in the store's own words. */
+  readonly summary: string;
+  /** The native command text the step runs (or would run). */
+  readonly command: string;
+  readonly ttl?: { readonly from: number | null; readonly to: number | null };
+  readonly effect?: StepEffect;
+  /** Provider-private plain data that apply() executes. */
+  readonly payload: P;
+}
+
+export interface MigrationPlan {
+  readonly store: string;
+  /** Where the plan was made, with secrets masked. */
+  readonly target: string;
+  readonly steps: readonly PlanStep[];
+}
+
+export function isInSync(plan: MigrationPlan): boolean {
+  return plan.steps.length === 0;
+}
+
+export interface ApplyResult {
+  readonly applied: readonly PlanStep[];
+}

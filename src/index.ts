@@ -1,0 +1,24 @@
+import 'reflect-metadata';
+
+export * from './errors';
+export * from './model';
+export * from './decorators';
+export * from './explain';
+export { explain, type ExplainOptions } from './explain-model';
+export { connect, StoreContext } from './connect';
+export type {
+  StoreName,
+  Store,
+  StoreSession,
+  StoreExplainer,
+  Repository,
+  UnitOfWork,
+  KeyInput,
+  WriteOptions,
+  FindOptions,
+  PlanOptions,
+  ApplyOptions,
+  PurgeOptions,
+  PurgeResult,
+} from './providers/contract';
+export { STORE_NAMES } from './providers/contract';

@@ -1,0 +1,116 @@
+import {
+  applyFieldOptions,
+  fieldDraft,
+  ttlDraftFrom,
+  type EntityDraft,
+  type FieldOptions,
+  type KeyDraft,
+  type TtlOptions,
+} from './draft';
+import type { DurationInput } from './duration';
+import { memberName, type MemberSelector } from './member-selector';
+import type { SortOrder } from './types';
+
+type FluentTtlOptions = Omit<TtlOptions, 'ttl' | 'member'>;
+
+/**
+ * Fluent configuration of one entity. Every call records into a draft that is laid over the
+ * decorated one, so a fluent setting wins over the decorator for the same setting.
+ */
+export class EntityConfigurator<T> {
+  private fluentKey: KeyDraft | undefined;
+
+  constructor(
+    private readonly entityName: string,
+    readonly draft: EntityDraft,
+  ) {}
+
+  toCollection(name: string): this {
+    this.draft.collection = name;
+    return this;
+  }
+
+  /** The whole key (replaces any decorated key). */
+  key(selector: MemberSelector<T>, options?: FieldOptions): this {
+    return this.partitionKey(selector, options);
+  }
+
+  /** Adds a partition key member; the first fluent key call replaces the decorated key. */
+  partitionKey(selector: MemberSelector<T>, options?: FieldOptions): this {
+    const member = this.recordMember(selector, options);
+    this.ownKey().partition.push(member);
+    return this;
+  }
+
+  clusteringKey(selector: MemberSelector<T>, order: SortOrder = 'asc', options?: FieldOptions): this {
+    const member = this.recordMember(selector, options);
+    this.ownKey().clustering.push({ member, order });
+    return this;
+  }
+
+  field(selector: MemberSelector<T>, options?: FieldOptions): this {
+    this.recordMember(selector, options);
+    return this;
+  }
+
+  createdAt(selector: MemberSelector<T, Date | null | undefined>): this {
+    const member = this.recordMember(selector, { type: 'date' });
+    this.draft.createdAt = member;
+    return this;
+  }
+
+  updatedAt(selector: MemberSelector<T, Date | null | undefined>): this {
+    const member = this.recordMember(selector, { type: 'date' });
+    this.draft.updatedAt = member;
+    return this;
+  }
+
+  /**
+   * `.timeToLive('1h')`, `.timeToLive('1h', { perWrite: true })`,
+   * `.timeToLive(x => x.lastSeenAt, '1h')` (counts from that Date member),
+   * or `.timeToLive({ perWrite: true })` (per-write TTLs only, no default).
+   */
+  timeToLive(value: DurationInput | TtlOptions, options?: FluentTtlOptions): this;
+  timeToLive(
+    member: MemberSelector<T, Date | null | undefined>,
+    value: DurationInput,
+    options?: FluentTtlOptions,
+  ): this;
+  timeToLive(
+    first: DurationInput | TtlOptions | MemberSelector<T, Date | null | undefined>,
+    second?: DurationInput | FluentTtlOptions,
+    third?: FluentTtlOptions,
+  ): this {
+    // The fluent declaration replaces every decorated TTL: fluent wins for the same setting.
+    this.draft.ttl = [];
+    if (typeof first === 'function') {
+      const member = this.recordMember(first as MemberSelector<T>);
+      this.draft.ttl.push(ttlDraftFrom({ ...third, ttl: second }, 'fluent timeToLive', member));
+      return this;
+    }
+    const options = second as FluentTtlOptions | undefined;
+    const input = isPlainOptions(first) ? { ...first, ...options } : { ...options, ttl: first };
+    this.draft.ttl.push(ttlDraftFrom(input, 'fluent timeToLive'));
+    return this;
+  }
+
+  private recordMember(selector: MemberSelector<T>, options?: FieldOptions): string {
+    const member = memberName(selector, this.entityName);
+    applyFieldOptions(fieldDraft(this.draft, member), options);
+    return member;
+  }
+
+  private ownKey(): KeyDraft {
+    if (!this.fluentKey) {
+      this.fluentKey = { partition: [], clustering: [] };
+      this.draft.key = this.fluentKey;
+    }
+    return this.fluentKey;
+  }
+}
+
+function isPlainOptions(value: unknown): value is TtlOptions {
+  return (
+    typeof value === 'object' && value !== null && ['ttl', 'perWrite', 'member', 'expiryField'].some((k) => k in value)
+  );
+}

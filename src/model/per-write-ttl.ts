@@ -1,0 +1,52 @@
+import { TtlError } from '../errors';
+import { parseDuration, showValue, type DurationInput } from './duration';
+
+/**
+ * What one write does to a record's expiry (after Aerospike's -2/-1/0/n vocabulary):
+ * a duration, the entity default, never, keep the current expiry, or extend (never shorten).
+ */
+export type PerWriteTtl = DurationInput | 'default' | 'never' | 'keep' | { readonly extend: DurationInput };
+
+export type ResolvedWriteTtl =
+  | { readonly kind: 'duration'; readonly seconds: number }
+  | { readonly kind: 'default' }
+  | { readonly kind: 'never' }
+  | { readonly kind: 'keep' }
+  | { readonly kind: 'extend'; readonly seconds: number };
+
+export type WriteTtlKind = ResolvedWriteTtl['kind'];
+
+export const WRITE_TTL_KINDS: readonly WriteTtlKind[] = ['duration', 'default', 'never', 'keep', 'extend'];
+
+/** Resolves a per-write value; `undefined` means "not given", which is the entity default. */
+export function resolveWriteTtl(value: PerWriteTtl | undefined): ResolvedWriteTtl {
+  if (value === undefined || value === 'default') return { kind: 'default' };
+  if (value === 'never') return { kind: 'never' };
+  if (value === 'keep') return { kind: 'keep' };
+  if (typeof value === 'object' && value !== null && 'extend' in value) {
+    const keys = Object.keys(value);
+    if (keys.length !== 1) {
+      throw new TtlError(
+        'TTL_INVALID_EXTEND',
+        value,
+        `per-write TTL ${showValue(value)} mixes 'extend' with other keys`,
+        {
+          hint: "write { extend: '1h' } alone",
+        },
+      );
+    }
+    return { kind: 'extend', seconds: parseDuration(value.extend) };
+  }
+  return { kind: 'duration', seconds: parseDuration(value) };
+}
+
+export function describeWriteTtl(ttl: ResolvedWriteTtl): string {
+  switch (ttl.kind) {
+    case 'duration':
+      return `${ttl.seconds}s`;
+    case 'extend':
+      return `extend by ${ttl.seconds}s`;
+    default:
+      return `'${ttl.kind}'`;
+  }
+}

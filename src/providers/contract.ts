@@ -1,0 +1,99 @@
+import type { ExplainEntry } from '../explain/entry';
+import type { ApplyResult, MigrationPlan } from '../explain/plan';
+import type { PerWriteTtl } from '../model/per-write-ttl';
+import type { EntityClass, Model } from '../model/types';
+
+/** The stores lifespan compiles to. Adding one = one folder under src/providers + one catalog line. */
+export type StoreName = 'cosmos' | 'cassandra' | 'mongodb' | 'relational';
+export const STORE_NAMES: readonly StoreName[] = ['cosmos', 'cassandra', 'mongodb', 'relational'];
+
+/** Driver-free: compiles a model to the store's native terms and explains it. */
+export interface StoreExplainer<Options = void> {
+  readonly store: StoreName;
+  /** Throws ModelError (listing every problem) when the model cannot be compiled for this store. */
+  explain(model: Model, options?: Options): ExplainEntry[];
+}
+
+/** A key: the value of a single-member key, or an object holding every key member. */
+export type KeyInput<T> = string | number | bigint | Date | Partial<T>;
+
+export interface WriteOptions {
+  readonly ttl?: PerWriteTtl;
+}
+
+export interface FindOptions {
+  readonly limit?: number;
+}
+
+export interface Repository<T> {
+  /** Fails with StoreError (code STORE_DUPLICATE_KEY) when the key exists, where the store can tell. */
+  insert(entity: T, options?: WriteOptions): Promise<void>;
+  upsert(entity: T, options?: WriteOptions): Promise<void>;
+  get(key: KeyInput<T>): Promise<T | undefined>;
+  getMany(keys: readonly KeyInput<T>[]): Promise<T[]>;
+  /** Equality filters on members. */
+  find(where?: Partial<T>, options?: FindOptions): Promise<T[]>;
+  exists(key: KeyInput<T>): Promise<boolean>;
+  count(where?: Partial<T>): Promise<number>;
+  /** True when a live record was deleted. */
+  delete(key: KeyInput<T>): Promise<boolean>;
+  /** Remaining whole seconds; null: never expires; undefined: no such (live) record. */
+  ttl(key: KeyInput<T>): Promise<number | null | undefined>;
+  /** Changes the remaining life; false (and no write) when the key does not exist. */
+  setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean>;
+}
+
+export interface UnitOfWork {
+  insert(entity: object, options?: WriteOptions): this;
+  upsert(entity: object, options?: WriteOptions): this;
+  delete<T>(target: EntityClass<T>, key: KeyInput<T>): this;
+  /** Writes everything; `ttl` applies to every write that has none of its own. */
+  commit(options?: WriteOptions): Promise<void>;
+}
+
+export interface PlanOptions {
+  /** Count the stored records each TTL change makes expire at once (one query per step). */
+  readonly counts?: boolean;
+  /** Plan destructive alternatives (drop and recreate) instead of reporting conflicts. */
+  readonly allowDestructive?: boolean;
+}
+
+export interface ApplyOptions {
+  readonly allowDestructive?: boolean;
+}
+
+export interface PurgeOptions {
+  /** The instant rows are judged against (default: the database clock). */
+  readonly now?: Date;
+  readonly batchSize?: number;
+  readonly onProgress?: (deletedSoFar: number) => void;
+}
+
+export interface PurgeResult {
+  readonly deleted: number;
+  readonly batches: number;
+}
+
+/** A model bound to a live store: everything that touches a driver. */
+export interface StoreSession {
+  readonly store: StoreName;
+  explain(): ExplainEntry[];
+  /** Creates what is missing and applies in-place TTL settings; idempotent; never destructive. */
+  ensureCollections(): Promise<ApplyResult>;
+  plan(options?: PlanOptions): Promise<MigrationPlan>;
+  apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult>;
+  repository<T>(target: EntityClass<T>): Repository<T>;
+  unitOfWork(): UnitOfWork;
+  /** Only stores that emulate expiry have a purge. */
+  purgeExpired?(options?: PurgeOptions): Promise<PurgeResult>;
+  /** Releases what lifespan holds (prepared statements); the caller's driver stays open. */
+  close(): Promise<void>;
+}
+
+/** What a user constructs, e.g. `new RelationalStore({ knex })`. */
+export interface Store {
+  readonly name: StoreName;
+  /** Where it points, with secrets masked. */
+  describe(): string;
+  open(model: Model): Promise<StoreSession>;
+}
