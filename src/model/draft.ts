@@ -29,7 +29,7 @@ export interface KeyDraft {
 export interface TtlOptions {
   /** Default lifetime of every record. Optional when only per-write TTLs are wanted. */
   readonly ttl?: unknown;
-  /** Writes may carry their own TTL; stores that need setup for it (Cosmos, MongoDB) prepare it. */
+  /** Writes may carry their own TTL; stores that need schema setup for it prepare it. */
   readonly perWrite?: boolean;
   /** Date member the TTL counts from on stores that anchor expiry to a document value. */
   readonly member?: string;

@@ -81,8 +81,8 @@ function resolveField(
   }
   if (type === undefined) {
     const why =
-      field.designType === undefined && initialValue === undefined
-        ? 'has no type: the code was compiled without decorator metadata'
+      field.designType === undefined
+        ? 'has no type: no decorator metadata (esbuild, Vite) and no initial value to infer it from'
         : 'has a type that cannot be stored as is (a union, an interface or a class)';
     report({
       code: 'MODEL_NO_TYPE',
