@@ -1,5 +1,15 @@
 import 'reflect-metadata';
-import { CreatedAt, Entity, Field, Key, ModelBuilder, ModelError, TimeToLive, type EntityModel } from '../../src';
+import {
+  CreatedAt,
+  Entity,
+  Field,
+  Key,
+  ModelBuilder,
+  ModelError,
+  TimeToLive,
+  type EntityConfigurator,
+  type EntityModel,
+} from '../../src';
 
 class Visit {
   id = '';
@@ -11,7 +21,7 @@ class Visit {
   updatedAt = new Date(0);
 }
 
-function build(configure: Parameters<ModelBuilder['entity']>[1]): EntityModel {
+function build(configure: (e: EntityConfigurator<Visit>) => unknown): EntityModel {
   return new ModelBuilder().entity(Visit, configure).build().entities[0] as EntityModel;
 }
 

@@ -1,0 +1,56 @@
+import { connect } from '../../connect';
+import { EXIT_OK } from '../exit-codes';
+import type { Io } from '../io';
+import { usage } from '../options';
+import type { TargetOptions } from '../targets';
+import { withTargets } from './with-targets';
+
+export interface PurgeCommandOptions extends TargetOptions {
+  readonly now?: string;
+  readonly batch?: string;
+}
+
+/** `lifespan purge`: deletes expired rows of emulated stores, in batches; safe on a schedule. */
+export async function purgeCommand(options: PurgeCommandOptions, io: Io): Promise<number> {
+  const now = parseNow(options.now);
+  const batchSize = parseBatch(options.batch);
+  return withTargets(options, io, async ({ model, targets }, out) => {
+    for (const target of targets) {
+      const db = await connect(model, target.opened.store);
+      try {
+        const onProgress = io.isTty
+          ? (n: number) => out.out(`\r${target.name}: purged ${n} row(s)…`)
+          : (n: number) => out.out(`${target.name}: purged ${n} row(s) so far\n`);
+        const result = await db.purgeExpired({
+          ...(now ? { now } : {}),
+          ...(batchSize ? { batchSize } : {}),
+          onProgress,
+        });
+        out.out(
+          `${io.isTty ? '\n' : ''}${target.name}: purged ${result.deleted} expired row(s) in ${result.batches} batch(es)\n`,
+        );
+      } finally {
+        await db.close();
+      }
+    }
+    return EXIT_OK;
+  });
+}
+
+function parseNow(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
+    throw usage(`--now '${value}' is not an ISO 8601 instant`, 'write e.g. --now 2026-12-01T00:00:00Z');
+  }
+  return date;
+}
+
+function parseBatch(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) {
+    throw usage(`--batch '${value}' is not a whole number between 1 and 1000000`, 'write e.g. --batch 1000');
+  }
+  return n;
+}

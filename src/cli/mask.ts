@@ -1,0 +1,51 @@
+/**
+ * Connection secrets never reach output: every line the CLI prints passes through a masker that
+ * knows the passwords, keys and tokens of the connections it opened.
+ */
+export class SecretMasker {
+  private readonly secrets = new Set<string>();
+
+  add(secret: string | undefined | null): void {
+    // Very short values would mask ordinary words; such secrets are not worth protecting this way.
+    if (secret && secret.length >= 3) {
+      this.secrets.add(secret);
+      this.secrets.add(encodeURIComponent(secret));
+    }
+  }
+
+  /** Registers the password and any secret-looking query parameters of a connection URL. */
+  addUrl(url: string): void {
+    try {
+      const parsed = new URL(url);
+      this.add(decodeURIComponent(parsed.password));
+      for (const [key, value] of parsed.searchParams) {
+        if (/pass|secret|key|token|auth/i.test(key)) this.add(value);
+      }
+    } catch {
+      // Not a URL: nothing to learn from it.
+    }
+  }
+
+  mask(text: string): string {
+    let masked = text;
+    // Longest first, so a secret that contains another is masked whole.
+    for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) {
+      masked = masked.split(secret).join('****');
+    }
+    return masked;
+  }
+}
+
+/** A URL for display: the password replaced by ****. */
+export function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '****';
+    for (const key of [...parsed.searchParams.keys()]) {
+      if (/pass|secret|key|token|auth/i.test(key)) parsed.searchParams.set(key, '****');
+    }
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}

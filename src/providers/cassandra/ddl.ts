@@ -1,0 +1,36 @@
+import { qualified, quoteId } from './cql';
+import { clusteringColumns, partitionColumns, regularColumns, type ColumnSpec, type TableSpec } from './schema';
+
+/** CQL text for the schema statements plan() shows and apply() runs. `keyspace` null: unqualified (explain). */
+
+export function createTable(keyspace: string | null, table: TableSpec): string {
+  const columns = [...partitionColumns(table), ...clusteringColumns(table), ...regularColumns(table)];
+  const defs = columns.map((c) => `${quoteId(c.name, 'column')} ${c.type}`);
+  const partition = partitionColumns(table).map((c) => quoteId(c.name, 'column'));
+  const clustering = clusteringColumns(table);
+  const key = [`(${partition.join(', ')})`, ...clustering.map((c) => quoteId(c.name, 'column'))].join(', ');
+  const options: string[] = [];
+  if (clustering.length > 0) {
+    const order = clustering.map((c) => `${quoteId(c.name, 'column')} ${(c.order ?? 'asc').toUpperCase()}`);
+    options.push(`CLUSTERING ORDER BY (${order.join(', ')})`);
+  }
+  if (table.defaultTtl > 0) options.push(`default_time_to_live = ${table.defaultTtl}`);
+  const withClause = options.length > 0 ? ` WITH ${options.join(' AND ')}` : '';
+  return `CREATE TABLE IF NOT EXISTS ${qualified(keyspace, table.name)} (${defs.join(', ')}, PRIMARY KEY (${key}))${withClause}`;
+}
+
+export function setDefaultTtl(keyspace: string | null, table: string, seconds: number): string {
+  return `ALTER TABLE ${qualified(keyspace, table)} WITH default_time_to_live = ${seconds}`;
+}
+
+export function addColumn(keyspace: string | null, table: string, column: ColumnSpec): string {
+  return `ALTER TABLE ${qualified(keyspace, table)} ADD ${quoteId(column.name, 'column')} ${column.type}`;
+}
+
+export function dropColumn(keyspace: string | null, table: string, column: string): string {
+  return `ALTER TABLE ${qualified(keyspace, table)} DROP ${quoteId(column, 'column')}`;
+}
+
+export function dropTable(keyspace: string | null, table: string): string {
+  return `DROP TABLE IF EXISTS ${qualified(keyspace, table)}`;
+}

@@ -1,0 +1,72 @@
+/**
+ * Cassandra's TTL facts, in Cassandra's words. Each constant names where it comes from
+ * (/work/shared/reference/store-ttl.md §2; [V] verified in source, [D] derived).
+ */
+
+export const STORE = 'cassandra';
+
+/** Attributes.MAX_TTL = 20 * 365 * 24 * 60 * 60 [V]; also the bound on default_time_to_live (TableParams) [V]. */
+export const CASSANDRA_MAX_TTL_SECONDS = 630_720_000;
+
+/**
+ * Largest local expiration time while storage_compatibility_mode is CASSANDRA_4 (the 5.0 default)
+ * and on every 4.x node: Cell.MAX_DELETION_TIME = 2^31 - 2 s [V ExpirationDateOverflowHandling in
+ * cassandra-all 5.0.9: a write is rejected when now + ttl > this value].
+ */
+export const CEILING_2038 = new Date('2038-01-19T03:14:06Z');
+
+/** The ceiling once storage_compatibility_mode is NONE on 5.0 (CASSANDRA-14227) [V 5.0 NEWS.txt]. */
+export const CEILING_2106 = new Date('2106-02-07T06:28:13Z');
+
+/** Table option default [V ddl.adoc]. */
+export const DEFAULT_GC_GRACE_SECONDS = 864_000;
+
+/** How the node rejects a TTL past its ceiling (policy REJECT, the default) [V]. */
+export const OVERFLOW_REJECT_PATTERN = /exceeds maximum supported expiration date/;
+
+/** The sentences explain(), plan steps and docs share, so they cannot drift apart. */
+export const SAY = {
+  perCell:
+    'Cassandra stamps an expiry on every cell when it is written (coordinator clock + TTL, 1 s precision); ' +
+    'the row disappears when its last cell and its row marker have expired',
+  rowGranular:
+    'lifespan writes an entity as one INSERT of every column with one TTL, so a row expires as a whole; ' +
+    'an UPDATE made outside lifespan stamps only the cells it sets and leaves the row marker as it was, ' +
+    'so such a row can outlive some of its cells and come back with those columns null',
+  visibility: 'expired cells stop being returned at once',
+  purge: (gcGrace: number) =>
+    `compaction purges them after gc_grace_seconds (${gcGrace}${gcGrace === DEFAULT_GC_GRACE_SECONDS ? ' by default' : ''})`,
+  changeEffect:
+    'ALTER TABLE … WITH default_time_to_live changes the default for new writes only; ' +
+    'existing cells keep the expiry stamped when they were written until they are rewritten',
+  removeEffect:
+    'default_time_to_live = 0 stops new writes from expiring; existing cells keep the expiry stamped when they were written',
+  keepUnsupported:
+    'Cassandra has no write that keeps a cell\u2019s expiry: every INSERT stamps a new one (or none); ' +
+    'reading TTL() and writing it back is not exact (whole seconds, and a concurrent write can slip in between)',
+  extendUnsupported:
+    'Cassandra has no conditional "extend only" TTL: max(current, now + n) would need TTL() read first, ' +
+    'which is not exact (whole seconds, and a concurrent write can slip in between)',
+  setTtlRewrite:
+    'Cassandra cannot change the TTL of stored cells in place: setTtl reads the row and rewrites every column ' +
+    'with INSERT … USING TTL (timestamped just after the row it read, so a newer concurrent write or delete still wins)',
+} as const;
+
+export function ceilingText(ceiling: Date | null): string {
+  if (ceiling === null) return 'no expiration ceiling checked (expirationCeiling: null)';
+  return `now + TTL must not pass ${isoSeconds(ceiling)} (${ceilingSource(ceiling)}); the node rejects such writes`;
+}
+
+function ceilingSource(ceiling: Date): string {
+  if (ceiling.getTime() === CEILING_2038.getTime()) {
+    return 'the expiration ceiling of Cassandra 4.x and of 5.0 in its default storage_compatibility_mode CASSANDRA_4';
+  }
+  if (ceiling.getTime() === CEILING_2106.getTime()) {
+    return 'the expiration ceiling of Cassandra 5.0 with storage_compatibility_mode NONE';
+  }
+  return 'the expiration ceiling configured for this store';
+}
+
+export function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
