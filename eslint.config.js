@@ -3,7 +3,7 @@ const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
 module.exports = tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.cassandra/**', 'bench/results/**', 'bench/peers/node_modules/**'] },
+  { ignores: ['dist/**', '.test-dist/**', 'node_modules/**', 'coverage/**', '.cassandra/**', 'bench/results/**', 'bench/peers/node_modules/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
