@@ -1,10 +1,167 @@
-import { LifespanError } from '../../errors';
+import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
+import type { EntityModel, Model } from '../../model/types';
 import type { StoreExplainer } from '../contract';
+import { compileCosmos, describeDefaultTtl, type ContainerSpec, type EntityLayout } from './compile';
+import { createCommand } from './commands';
+import {
+  partitionKeyFixed,
+  PHRASES,
+  RETROACTIVE_QUALIFIER,
+  retroactiveChangeText,
+  STORE,
+  TTL_ON_NO_DEFAULT,
+} from './semantics';
 
-// PLACEHOLDER until the cosmos provider lands: replaced by the provider's real explainer.
-export const cosmosExplainer: StoreExplainer<Record<string, never>> = {
-  store: 'cosmos',
-  explain() {
-    throw new LifespanError('NOT_IMPLEMENTED', 'the cosmos explainer is not written yet');
+export interface CosmosExplainOptions {
+  /** The store was opened with hideExpired: reads filter items past _ts + ttl themselves. */
+  readonly hideExpired?: boolean;
+}
+
+/** Driver-free: what Cosmos DB does with each entity's TTL, in its own terms. */
+export const cosmosExplainer: StoreExplainer<CosmosExplainOptions> = {
+  store: STORE,
+  explain(model: Model, options: CosmosExplainOptions = {}): ExplainEntry[] {
+    const schema = compileCosmos(model);
+    return model.entities.map((entity) => {
+      const layout = schema.layouts.find((l) => l.entity === entity.name) as EntityLayout;
+      const container = schema.containers.find((c) => c.id === layout.container) as ContainerSpec;
+      return explainEntity(entity, layout, container, options);
+    });
   },
 };
+
+function explainEntity(
+  entity: EntityModel,
+  layout: EntityLayout,
+  container: ContainerSpec,
+  options: CosmosExplainOptions,
+): ExplainEntry {
+  const on = container.defaultTtl !== null;
+  const limits = [
+    PHRASES.valueRange,
+    PHRASES.granularity,
+    PHRASES.everyWriteRestarts,
+    PHRASES.itemTtlNeedsContainer,
+    partitionKeyFixed(layout.partitionKeyPath),
+  ];
+  if (layout.shared) {
+    limits.push(
+      `container '${container.id}' is shared by ${container.entities.join(', ')}: items carry $type, and ids must be unique across them within a partition`,
+    );
+  }
+  if (options.hideExpired) {
+    limits.push(
+      'hideExpired: lifespan also hides items past _ts + ttl on every read (point reads judge by the server time of the response, queries by the client clock)',
+    );
+  }
+  return {
+    entity: entity.name,
+    collection: entity.collection,
+    store: STORE,
+    mechanism: on ? 'container-ttl' : 'none',
+    seconds: entity.ttl?.seconds ?? null,
+    countsFrom: on ? 'last-write' : null,
+    materializedBy: {
+      text:
+        `container '${container.id}' (partition key ${layout.partitionKeyPath}) with DefaultTimeToLive ` +
+        `${describeDefaultTtl(container.defaultTtl)}: created by ensureCollections(), changed in place by a container replace`,
+      commands: [createCommand(container)],
+    },
+    perWrite: perWriteRows(entity, container.defaultTtl),
+    expiredVisibleUntilDeleted: false,
+    deletion: on ? { by: PHRASES.deletionBy, lag: PHRASES.deletionLag } : { by: 'nothing (TTL off)', lag: 'never' },
+    changeEffect: {
+      kind: 'retroactive',
+      text: on
+        ? retroactiveChangeText()
+        : `turning TTL on later (a container replace) judges every stored item against its _ts at once (retroactive; ${RETROACTIVE_QUALIFIER})`,
+    },
+    limits,
+    warnings: warningsOf(entity),
+    text: paragraph(entity, container),
+  };
+}
+
+function paragraph(entity: EntityModel, container: ContainerSpec): string {
+  const head = `${entity.collection}: `;
+  const retro = `Changing DefaultTimeToLive re-judges stored items without their own ttl (retroactive; ${RETROACTIVE_QUALIFIER}).`;
+  if (container.defaultTtl === null) {
+    return (
+      head +
+      'no DefaultTimeToLive on the container (TTL off): items never expire, and an item ttl would be ignored. ' +
+      `Turning TTL on later (a container replace) judges every stored item against its _ts at once (${RETROACTIVE_QUALIFIER}).`
+    );
+  }
+  if (container.defaultTtl === TTL_ON_NO_DEFAULT) {
+    return (
+      head +
+      'container-level DefaultTimeToLive -1 (TTL on, no default): items never expire unless a write gives them ' +
+      `their own ttl (n s), which ${PHRASES.countsFrom.replace('each', 'the')}; ${PHRASES.visibility} and ${PHRASES.deletion}. ` +
+      retro
+    );
+  }
+  const perWrite = entity.ttl?.perWrite
+    ? "A write may set the item's own ttl (n s, or -1 = never), which overrides the default and also counts from _ts."
+    : 'No per-write ttl declared.';
+  return (
+    head +
+    `container-level DefaultTimeToLive ${container.defaultTtl}, ${PHRASES.countsFrom}; ` +
+    `${PHRASES.visibility} and ${PHRASES.deletion}. ${perWrite} ${retro}`
+  );
+}
+
+function perWriteRows(entity: EntityModel, defaultTtl: number | null): PerWriteRow[] {
+  const defaultHow =
+    defaultTtl === null
+      ? 'no ttl property: the container has no DefaultTimeToLive, the item never expires'
+      : defaultTtl === TTL_ON_NO_DEFAULT
+        ? 'no ttl property: DefaultTimeToLive is -1, the item never expires'
+        : `no ttl property: the container DefaultTimeToLive (${defaultTtl}) applies`;
+  const rows: PerWriteRow[] = [{ value: 'default', support: 'native', how: defaultHow }];
+  if (!entity.ttl?.perWrite) {
+    const why =
+      defaultTtl === null
+        ? `the container has TTL off, so an item ttl would be ignored; declare @TimeToLive({ perWrite: true }) on ${entity.name} (DefaultTimeToLive -1)`
+        : `per-write TTL is not declared on ${entity.name}; declare @TimeToLive({ ttl: ..., perWrite: true })`;
+    for (const value of ['duration', 'never', 'keep', 'extend'] as const)
+      rows.push({ value, support: 'unsupported', how: why });
+    return sortRows(rows);
+  }
+  rows.push(
+    {
+      value: 'duration',
+      support: 'native',
+      how: "item ttl: n (overrides DefaultTimeToLive; counts from the item's _ts)",
+    },
+    { value: 'never', support: 'native', how: 'item ttl: -1' },
+    {
+      value: 'keep',
+      support: 'emulated',
+      how:
+        'read the item, then replace it on its _etag (If-Match) keeping its ttl property (absent stays absent); ' +
+        'the write resets _ts, so that ttl counts again from this write; a new item gets no ttl',
+    },
+    {
+      value: 'extend',
+      support: 'emulated',
+      how:
+        'read the item and the server time, then replace it on its _etag (If-Match) with ttl = max(remaining, n): ' +
+        'never shortens; may add the seconds between the read and the write; an item that never expires stays so',
+    },
+  );
+  return sortRows(rows);
+}
+
+const ORDER = ['duration', 'default', 'never', 'keep', 'extend'];
+function sortRows(rows: PerWriteRow[]): PerWriteRow[] {
+  return [...rows].sort((a, b) => ORDER.indexOf(a.value) - ORDER.indexOf(b.value));
+}
+
+function warningsOf(entity: EntityModel): string[] {
+  const anchor = entity.ttl?.anchor;
+  if (!anchor || anchor.source !== 'explicit') return [];
+  return [
+    `the TTL is anchored on ${anchor.member}, but Cosmos DB ${PHRASES.countsFrom}, not from ${anchor.member}: ` +
+      `an item expires ${entity.ttl?.seconds ?? 'its ttl'}s after it was last written, whatever ${anchor.member} holds`,
+  ];
+}

@@ -1,0 +1,5 @@
+/** `lifespan/cosmos`: the Azure Cosmos DB (API for NoSQL) store. Needs @azure/cosmos 4.9.x. */
+export { CosmosStore, type CosmosStoreOptions } from './store';
+export { cosmosExplainer, type CosmosExplainOptions } from './explainer';
+export { compileCosmos, type CosmosSchema, type ContainerSpec, type EntityLayout } from './compile';
+export type { CosmosStepPayload } from './plan';

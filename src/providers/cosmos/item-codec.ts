@@ -1,0 +1,184 @@
+import { LifespanError } from '../../errors';
+import { showValue } from '../../model/duration';
+import { fieldOf, type EntityModel, type FieldModel } from '../../model/types';
+import type { EntityLayout } from './compile';
+import { FORBIDDEN_ID_CHARACTERS, MAX_ID_LENGTH, STORE, TYPE_PROPERTY } from './semantics';
+
+/** A JSON scalar Cosmos accepts as a partition key value. */
+export type PartitionValue = string | number;
+
+/** Where one item lives: its id and partition key value. */
+export interface ItemAddress {
+  readonly id: string;
+  readonly partition: PartitionValue;
+}
+
+/** The item body lifespan writes (before any ttl property). */
+export type ItemBody = { id: string } & Record<string, unknown>;
+
+/**
+ * Maps entity values to Cosmos items and back. JSON has no Date, bigint or bytes: dates are stored
+ * as ISO 8601 strings (which sort in time order), bigints as decimal strings, binary as base64.
+ */
+export class ItemCodec {
+  constructor(
+    readonly entity: EntityModel,
+    readonly layout: EntityLayout,
+  ) {}
+
+  /** The address of a key given as member → value. */
+  address(key: Record<string, unknown>): ItemAddress {
+    const id = this.idOf(key);
+    if (this.layout.partitionMember === null) return { id, partition: id };
+    const member = this.layout.partitionMember;
+    return { id, partition: this.keyPart(member, key[member]) as PartitionValue };
+  }
+
+  /** The item for entity values (member → value); `ttl` is added by the writer. */
+  encode(values: Record<string, unknown>): ItemBody {
+    const body: ItemBody = { id: this.idOf(values) };
+    for (const field of this.entity.fields) {
+      if (field.storedName === 'id') continue;
+      const value = values[field.member];
+      if (value === undefined) continue;
+      body[field.storedName] = this.encodeValue(field, value);
+    }
+    body[TYPE_PROPERTY] = this.entity.name;
+    return body;
+  }
+
+  /** Entity values (member → value) of a stored item. */
+  decode(item: Record<string, unknown>): Record<string, unknown> {
+    const values: Record<string, unknown> = {};
+    for (const field of this.entity.fields) {
+      const raw = item[field.storedName];
+      if (raw === undefined) continue;
+      values[field.member] = raw === null ? null : decodeValue(field, raw);
+    }
+    return values;
+  }
+
+  /** True when the item was written for this entity (always true in an unshared container). */
+  owns(item: Record<string, unknown>): boolean {
+    return !this.layout.shared || item[TYPE_PROPERTY] === this.entity.name;
+  }
+
+  /** The stored form of a member value, as used in query parameters. */
+  queryValue(member: string, value: unknown): unknown {
+    const field = this.field(member);
+    if (value === null || value === undefined) return null;
+    if (field.storedName === 'id') return this.keyPart(member, value);
+    return this.encodeValue(field, value);
+  }
+
+  storedName(member: string): string {
+    return this.field(member).storedName;
+  }
+
+  private idOf(values: Record<string, unknown>): string {
+    const parts = this.layout.idMembers.map((m) => this.keyPart(m, values[m]));
+    // One member: the id is its value, readable in the portal. Several: each part percent-encoded
+    // and joined with '|', which encodeURIComponent always escapes, so the join is unambiguous.
+    const id = parts.length === 1 ? String(parts[0]) : parts.map((p) => encodeURIComponent(String(p))).join('|');
+    if (id === '' || id.length > MAX_ID_LENGTH || FORBIDDEN_ID_CHARACTERS.test(id)) {
+      throw new LifespanError('COSMOS_BAD_ID', `item id ${showValue(id)} is not allowed by Cosmos DB`, {
+        entity: this.entity.name,
+        member: this.layout.idMembers.join(', '),
+        store: STORE,
+        hint: `an id must be 1–${MAX_ID_LENGTH} characters without '/', '\\\\', '?' or '#'`,
+      });
+    }
+    return id;
+  }
+
+  private keyPart(member: string, value: unknown): PartitionValue {
+    const field = this.field(member);
+    if (value === undefined || value === null) {
+      throw new LifespanError('KEY_INCOMPLETE', `key member '${member}' is missing`, {
+        entity: this.entity.name,
+        member,
+        store: STORE,
+        hint: 'set every key member before writing',
+      });
+    }
+    const encoded = this.encodeValue(field, value);
+    // A numeric partition key stays a number: the partition key value must equal the stored property.
+    if (typeof encoded === 'number' && member === this.layout.partitionMember) return encoded;
+    return String(encoded);
+  }
+
+  private encodeValue(field: FieldModel, value: unknown): unknown {
+    if (value === null) {
+      if (field.nullable || field.type === 'json') return null;
+      throw this.badValue(field, value, 'is null but the member is not nullable');
+    }
+    switch (field.type) {
+      case 'string':
+      case 'uuid':
+        if (typeof value !== 'string') throw this.badValue(field, value, 'is not a string');
+        return value;
+      case 'number':
+      case 'integer':
+      case 'counter':
+        if (typeof value !== 'number' || !Number.isFinite(value))
+          throw this.badValue(field, value, 'is not a finite number');
+        if (field.type !== 'number' && !Number.isInteger(value)) throw this.badValue(field, value, 'is not an integer');
+        return value;
+      case 'bigint':
+        if (typeof value === 'bigint') return value.toString();
+        if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+        throw this.badValue(field, value, 'is not a bigint');
+      case 'boolean':
+        if (typeof value !== 'boolean') throw this.badValue(field, value, 'is not a boolean');
+        return value;
+      case 'date':
+        if (!(value instanceof Date) || Number.isNaN(value.getTime()))
+          throw this.badValue(field, value, 'is not a valid Date');
+        return value.toISOString();
+      case 'binary':
+        if (!(value instanceof Uint8Array)) throw this.badValue(field, value, 'is not a Buffer or Uint8Array');
+        return Buffer.from(value).toString('base64');
+      case 'json':
+        return value;
+    }
+  }
+
+  private field(member: string): FieldModel {
+    const field = fieldOf(this.entity, member);
+    if (!field) {
+      throw new LifespanError('UNKNOWN_MEMBER', `'${member}' is not a member of ${this.entity.name}`, {
+        entity: this.entity.name,
+        member,
+        store: STORE,
+        hint: `use one of: ${this.entity.fields.map((f) => f.member).join(', ')}`,
+      });
+    }
+    return field;
+  }
+
+  private badValue(field: FieldModel, value: unknown, problem: string): LifespanError {
+    return new LifespanError('VALUE_INVALID', `value ${showValue(value)} ${problem} (type ${field.type})`, {
+      entity: this.entity.name,
+      member: field.member,
+      store: STORE,
+      hint: `give ${field.member} a ${field.type} value`,
+    });
+  }
+}
+
+function decodeValue(field: FieldModel, raw: unknown): unknown {
+  switch (field.type) {
+    case 'date':
+      return typeof raw === 'string' ? new Date(raw) : raw;
+    case 'bigint':
+      return typeof raw === 'string' || typeof raw === 'number' ? BigInt(raw) : raw;
+    case 'binary':
+      return typeof raw === 'string' ? Buffer.from(raw, 'base64') : raw;
+    case 'number':
+    case 'integer':
+    case 'counter':
+      return typeof raw === 'string' && field.storedName === 'id' ? Number(raw) : raw;
+    default:
+      return raw;
+  }
+}

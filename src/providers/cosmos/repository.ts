@@ -1,0 +1,201 @@
+import type { ItemDefinition } from '@azure/cosmos';
+import { StoreError } from '../../errors';
+import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { writeTtlFor } from '../../runtime/write-ttl';
+import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
+import type { CosmosContext, EntityAccess } from './context';
+import { CONFLICT, driverCall, NOT_FOUND, PRECONDITION_FAILED, statusOf, wrapDriverError } from './driver-errors';
+import { clientNowSeconds, expiredFilter, isExpired, remainingSeconds } from './expiry';
+import type { ItemAddress } from './item-codec';
+import { readItem, type StoredItem } from './item-reader';
+import { itemWrite, needsCurrentItem, ttlPatch, type CurrentItem, type ItemWrite } from './item-writes';
+import { entityQuery } from './query';
+import { STORE } from './semantics';
+
+/** Reads and writes after a concurrent change (etag mismatch, a create race) retry this often. */
+const WRITE_ATTEMPTS = 5;
+
+export class CosmosRepository<T> implements Repository<T> {
+  constructor(
+    private readonly context: CosmosContext,
+    private readonly access: EntityAccess,
+  ) {}
+
+  private get name(): string {
+    return this.access.entity.name;
+  }
+
+  insert(entity: T, options?: WriteOptions): Promise<void> {
+    return this.write('insert', entity, options?.ttl);
+  }
+
+  upsert(entity: T, options?: WriteOptions): Promise<void> {
+    return this.write('upsert', entity, options?.ttl);
+  }
+
+  async get(key: KeyInput<T>): Promise<T | undefined> {
+    const stored = await this.readLive(this.address(key));
+    return stored && instanceOf<T>(this.access.entity, this.access.codec.decode(stored.raw));
+  }
+
+  async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
+    const found = await Promise.all(keys.map((key) => this.get(key)));
+    return found.filter((item) => item !== undefined) as T[];
+  }
+
+  async find(where?: Partial<T>, options: FindOptions = {}): Promise<T[]> {
+    const spec = entityQuery(this.access.codec, where, { limit: options.limit, exclude: await this.hiddenFilter() });
+    const { resources } = await driverCall(`querying ${this.name}`, { entity: this.name }, () =>
+      this.access.container.items.query<Record<string, unknown>>(spec).fetchAll(),
+    );
+    return resources.map((raw) => instanceOf<T>(this.access.entity, this.access.codec.decode(raw)));
+  }
+
+  async exists(key: KeyInput<T>): Promise<boolean> {
+    return (await this.readLive(this.address(key))) !== undefined;
+  }
+
+  async count(where?: Partial<T>): Promise<number> {
+    const spec = entityQuery(this.access.codec, where, { count: true, exclude: await this.hiddenFilter() });
+    const { resources } = await driverCall(`counting ${this.name}`, { entity: this.name }, () =>
+      this.access.container.items.query<number>(spec).fetchAll(),
+    );
+    return resources.reduce((sum, n) => sum + n, 0);
+  }
+
+  async delete(key: KeyInput<T>): Promise<boolean> {
+    const address = this.address(key);
+    let live = true;
+    if (this.context.hideExpired || this.access.codec.layout.shared) {
+      const stored = await readItem(this.access, address);
+      if (!stored) return false;
+      live = !(await this.expired(stored));
+    }
+    try {
+      await this.access.container.item(address.id, address.partition).delete();
+      return live;
+    } catch (error) {
+      if (statusOf(error) === NOT_FOUND) return false;
+      throw wrapDriverError(error, `deleting ${this.name} '${address.id}'`, { entity: this.name });
+    }
+  }
+
+  async ttl(key: KeyInput<T>): Promise<number | null | undefined> {
+    const stored = await readItem(this.access, this.address(key));
+    if (!stored) return undefined;
+    const left = remainingSeconds(stored.raw, await this.containerTtl(), stored.serverNow);
+    if (left === null) return null;
+    if (left > 0) return left;
+    // Due but still stored (a real account hides it from queries until deleted): 0, or absent with hideExpired.
+    return this.context.hideExpired ? undefined : 0;
+  }
+
+  async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
+    const resolved = writeTtlFor(this.access.entity, ttl, STORE, true);
+    const address = this.address(key);
+    for (let attempt = 1; ; attempt += 1) {
+      const current = await this.current(address);
+      if (!current || (this.context.hideExpired && (await this.expired(current)))) return false;
+      const operations = ttlPatch(resolved, current);
+      if (!operations) return true;
+      try {
+        await this.access.container.item(address.id, address.partition).patch(operations, {
+          accessCondition: { type: 'IfMatch', condition: current.raw._etag },
+        });
+        return true;
+      } catch (error) {
+        const status = statusOf(error);
+        if (status === NOT_FOUND) return false;
+        if (status !== PRECONDITION_FAILED || attempt >= WRITE_ATTEMPTS) {
+          throw this.writeError(error, `setting the ttl of ${this.name} '${address.id}'`);
+        }
+      }
+    }
+  }
+
+  private async write(mode: 'insert' | 'upsert', instance: T, requested: PerWriteTtl | undefined): Promise<void> {
+    const { entity, codec } = this.access;
+    const ttl = writeTtlFor(entity, requested, STORE, true);
+    const values = stampTimestamps(entity, valuesOf(entity, instance as object), new Date(), mode === 'insert');
+    const body = codec.encode(values);
+    const address = codec.address(values);
+    for (let attempt = 1; ; attempt += 1) {
+      const current = needsCurrentItem(mode, ttl) ? await this.current(address) : undefined;
+      const write = itemWrite(mode, body, ttl, current);
+      try {
+        await this.send(write, address);
+        return;
+      } catch (error) {
+        const status = statusOf(error);
+        if (status === CONFLICT && mode === 'insert') {
+          throw new StoreError('STORE_DUPLICATE_KEY', `an item with id '${address.id}' already exists`, {
+            entity: this.name,
+            store: STORE,
+            hint: 'use upsert() to overwrite it',
+            cause: error,
+          });
+        }
+        // keep / extend read the item first: a concurrent write changed or created it meanwhile.
+        const raced = write.op !== 'upsert' && [CONFLICT, PRECONDITION_FAILED, NOT_FOUND].includes(status ?? 0);
+        if (!raced || attempt >= WRITE_ATTEMPTS) throw this.writeError(error, `writing ${this.name} '${address.id}'`);
+      }
+    }
+  }
+
+  private async send(write: ItemWrite, address: ItemAddress): Promise<void> {
+    const items = this.access.container.items;
+    const body = write.body as ItemDefinition;
+    if (write.op === 'create') await items.create(body);
+    else if (write.op === 'upsert') await items.upsert(body);
+    else {
+      await this.access.container
+        .item(address.id, address.partition)
+        .replace(body, { accessCondition: { type: 'IfMatch', condition: write.etag } });
+    }
+  }
+
+  private writeError(error: unknown, action: string): Error {
+    if (statusOf(error) === PRECONDITION_FAILED) {
+      return new StoreError(
+        'COSMOS_WRITE_CONTENDED',
+        `${action}: the item kept changing during ${WRITE_ATTEMPTS} attempts`,
+        {
+          entity: this.name,
+          store: STORE,
+          hint: 'other writers update this item continuously; retry later',
+          cause: error,
+        },
+      );
+    }
+    return wrapDriverError(error, action, { entity: this.name });
+  }
+
+  private address(key: KeyInput<T>): ItemAddress {
+    return this.access.codec.address(keyValues(this.access.entity, key, STORE));
+  }
+
+  private async current(address: ItemAddress): Promise<CurrentItem | undefined> {
+    const stored = await readItem(this.access, address);
+    return stored && { ...stored, containerTtl: await this.containerTtl() };
+  }
+
+  private async readLive(address: ItemAddress): Promise<StoredItem | undefined> {
+    const stored = await readItem(this.access, address);
+    if (!stored || !this.context.hideExpired) return stored;
+    return (await this.expired(stored)) ? undefined : stored;
+  }
+
+  private async expired(stored: StoredItem): Promise<boolean> {
+    return isExpired(stored.raw, await this.containerTtl(), stored.serverNow);
+  }
+
+  private async hiddenFilter() {
+    if (!this.context.hideExpired) return null;
+    return expiredFilter(await this.containerTtl(), clientNowSeconds());
+  }
+
+  private containerTtl() {
+    return this.context.containerTtl(this.access.codec.layout.container);
+  }
+}

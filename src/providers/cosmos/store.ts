@@ -1,0 +1,48 @@
+import type { Database } from '@azure/cosmos';
+import { LifespanError } from '../../errors';
+import type { Model } from '../../model/types';
+import type { Store, StoreSession } from '../contract';
+import { compileCosmos } from './compile';
+import { CosmosContext } from './context';
+import { STORE } from './semantics';
+import { CosmosSession } from './session';
+
+export interface CosmosStoreOptions {
+  /** An @azure/cosmos Database (SDK 4.9.x) you built; lifespan never closes its client. */
+  readonly database: Database;
+  /**
+   * Also hide items past _ts + ttl from every read path (get, getMany, exists, find, count, ttl,
+   * setTtl, delete's result). A real account already hides expired items from queries, so this is
+   * off by default; it makes stores that do not expire (e.g. an emulator) read like one that does.
+   * Point reads judge by the server time of the response, queries by the client clock.
+   */
+  readonly hideExpired?: boolean;
+}
+
+/** `new CosmosStore({ database })`: the Cosmos DB store of lifespan. */
+export class CosmosStore implements Store {
+  readonly name = STORE;
+  private readonly database: Database;
+  private readonly hideExpired: boolean;
+
+  constructor(options: CosmosStoreOptions) {
+    const database = (options as Partial<CosmosStoreOptions> | undefined)?.database;
+    if (!database || typeof database.container !== 'function' || typeof database.id !== 'string') {
+      throw new LifespanError('COSMOS_BAD_OPTIONS', 'CosmosStore needs { database }: an @azure/cosmos Database', {
+        store: STORE,
+        hint: "pass client.database('<id>') or the database from client.databases.createIfNotExists({ id })",
+      });
+    }
+    this.database = database;
+    this.hideExpired = options.hideExpired ?? false;
+  }
+
+  describe(): string {
+    return `Azure Cosmos DB database '${this.database.id}'${this.hideExpired ? ' (hideExpired)' : ''}`;
+  }
+
+  async open(model: Model): Promise<StoreSession> {
+    const schema = compileCosmos(model);
+    return new CosmosSession(new CosmosContext(model, schema, this.database, this.hideExpired), this.describe());
+  }
+}

@@ -1,0 +1,169 @@
+import type { JSONObject, OperationInput, OperationResponse } from '@azure/cosmos';
+import { LifespanError, StoreError } from '../../errors';
+import type { PerWriteTtl } from '../../model/per-write-ttl';
+import type { EntityClass } from '../../model/types';
+import { keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { writeTtlFor } from '../../runtime/write-ttl';
+import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
+import type { CosmosContext, EntityAccess } from './context';
+import { driverCall } from './driver-errors';
+import type { ItemAddress, PartitionValue } from './item-codec';
+import { readItem } from './item-reader';
+import { itemWrite, needsCurrentItem, type ItemWrite } from './item-writes';
+import { MAX_BATCH_OPERATIONS, STORE } from './semantics';
+
+type Pending =
+  | { readonly kind: 'insert' | 'upsert'; readonly instance: object; readonly ttl: PerWriteTtl | undefined }
+  | { readonly kind: 'delete'; readonly target: EntityClass; readonly key: KeyInput<unknown> };
+
+interface Prepared {
+  readonly container: string;
+  readonly partition: PartitionValue;
+  readonly operation: OperationInput;
+  readonly describe: string;
+}
+
+/**
+ * Buffers writes and sends them as Cosmos transactional batches: one batch per container and
+ * partition key value (up to 100 operations each). Each batch is atomic on the service; several
+ * batches are sent one after another and are not atomic together.
+ */
+export class CosmosUnitOfWork implements UnitOfWork {
+  private readonly pending: Pending[] = [];
+  private committed = false;
+
+  constructor(private readonly context: CosmosContext) {}
+
+  insert(entity: object, options?: WriteOptions): this {
+    return this.add({ kind: 'insert', instance: entity, ttl: options?.ttl });
+  }
+
+  upsert(entity: object, options?: WriteOptions): this {
+    return this.add({ kind: 'upsert', instance: entity, ttl: options?.ttl });
+  }
+
+  delete<T>(target: EntityClass<T>, key: KeyInput<T>): this {
+    return this.add({ kind: 'delete', target, key: key as KeyInput<unknown> });
+  }
+
+  async commit(options: WriteOptions = {}): Promise<void> {
+    if (this.committed) {
+      throw new LifespanError('UOW_ALREADY_COMMITTED', 'this unit of work was already committed', {
+        store: STORE,
+        hint: 'start a new one with unitOfWork()',
+      });
+    }
+    this.committed = true;
+    const prepared: Prepared[] = [];
+    const written = new Set<string>();
+    for (const item of this.pending) prepared.push(...(await this.prepare(item, options.ttl, written)));
+    const batches = groupBatches(prepared);
+    const done: string[] = [];
+    for (const batch of batches) {
+      await this.send(batch, done);
+      done.push(`${batch[0]?.container} partition ${JSON.stringify(batch[0]?.partition)}`);
+    }
+  }
+
+  private add(item: Pending): this {
+    if (this.committed) {
+      throw new LifespanError('UOW_ALREADY_COMMITTED', 'this unit of work was already committed', { store: STORE });
+    }
+    this.pending.push(item);
+    return this;
+  }
+
+  /** Checks and encodes one write before anything is sent (a bad value fails the whole commit early). */
+  private async prepare(item: Pending, commitTtl: PerWriteTtl | undefined, written: Set<string>): Promise<Prepared[]> {
+    if (item.kind === 'delete') {
+      const access = this.context.access(item.target);
+      const address = access.codec.address(keyValues(access.entity, item.key, STORE));
+      // A batch fails on a missing item, and deleting what is not there is a no-op: leave it out,
+      // unless an earlier write of this unit of work creates it.
+      const key = addressKey(access, address);
+      if (!written.has(key) && !(await readItem(access, address))) return [];
+      written.delete(key);
+      return [this.prepared(access, address, { operationType: 'Delete', id: address.id }, 'delete')];
+    }
+    const access = this.context.access(item.instance.constructor as EntityClass);
+    const { entity, codec } = access;
+    const ttl = writeTtlFor(entity, item.ttl ?? commitTtl, STORE, true);
+    const values = stampTimestamps(entity, valuesOf(entity, item.instance), new Date(), item.kind === 'insert');
+    const address = codec.address(values);
+    let current;
+    if (needsCurrentItem(item.kind, ttl)) {
+      const stored = await readItem(access, address);
+      current = stored && { ...stored, containerTtl: await this.context.containerTtl(codec.layout.container) };
+    }
+    const write = itemWrite(item.kind, codec.encode(values), ttl, current);
+    written.add(addressKey(access, address));
+    return [this.prepared(access, address, toOperation(write), item.kind)];
+  }
+
+  private prepared(access: EntityAccess, address: ItemAddress, operation: OperationInput, verb: string): Prepared {
+    return {
+      container: access.codec.layout.container,
+      partition: address.partition,
+      // Each operation names its partition key too (the batch's own); some servers read it per operation.
+      operation: { ...operation, partitionKey: address.partition },
+      describe: `${verb} ${access.entity.name} '${address.id}'`,
+    };
+  }
+
+  private async send(batch: readonly Prepared[], done: readonly string[]): Promise<void> {
+    const first = batch[0] as Prepared;
+    const container = this.context.database.container(first.container);
+    const response = await driverCall(`committing a batch to '${first.container}'`, {}, () =>
+      container.items.batch(
+        batch.map((p) => p.operation),
+        first.partition,
+      ),
+    );
+    const results: readonly OperationResponse[] = response.result ?? [];
+    const failedAt = results.findIndex((r) => r.statusCode >= 400 && r.statusCode !== 424);
+    if (failedAt < 0 && results.length === batch.length) return;
+    const failed = results[failedAt];
+    const what = batch[failedAt]?.describe ?? 'an operation';
+    const committed = done.length > 0 ? ` Batches already committed: ${done.join('; ')}.` : '';
+    throw new StoreError(
+      failed?.statusCode === 409 ? 'STORE_DUPLICATE_KEY' : 'COSMOS_BATCH_FAILED',
+      `the transactional batch failed at ${what} (HTTP ${failed?.statusCode ?? 'unknown'}); ` +
+        `the service rolls the whole batch back.${committed}`,
+      {
+        store: STORE,
+        hint:
+          failed?.statusCode === 409
+            ? 'the item exists: use upsert() to overwrite it'
+            : 'an item changed meanwhile (etag) or is missing; retry the unit of work',
+      },
+    );
+  }
+}
+
+function addressKey(access: EntityAccess, address: ItemAddress): string {
+  return JSON.stringify([access.codec.layout.container, address.partition, address.id]);
+}
+
+function toOperation(write: ItemWrite): OperationInput {
+  // Encoded items hold only JSON values (dates, bigints and bytes are strings by then).
+  const resourceBody = write.body as JSONObject;
+  if (write.op === 'create') return { operationType: 'Create', resourceBody };
+  if (write.op === 'upsert') return { operationType: 'Upsert', resourceBody };
+  return { operationType: 'Replace', id: write.body.id, resourceBody, ifMatch: write.etag };
+}
+
+/** One batch per container and partition key value, split at the service's 100-operation limit. */
+function groupBatches(prepared: readonly Prepared[]): Prepared[][] {
+  const groups = new Map<string, Prepared[]>();
+  for (const p of prepared) {
+    const key = JSON.stringify([p.container, p.partition]);
+    const group = groups.get(key) ?? [];
+    group.push(p);
+    groups.set(key, group);
+  }
+  const batches: Prepared[][] = [];
+  for (const group of groups.values()) {
+    for (let i = 0; i < group.length; i += MAX_BATCH_OPERATIONS) batches.push(group.slice(i, i + MAX_BATCH_OPERATIONS));
+  }
+  return batches;
+}

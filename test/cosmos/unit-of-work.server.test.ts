@@ -1,0 +1,103 @@
+/**
+ * Units of work against the in-process Cosmos server. Writes go out as transactional batches, one
+ * per container and partition key value. The server runs batch operations in order and stops at the
+ * first failure but does not roll back, so atomicity itself is the service's guarantee, not tested here.
+ */
+import 'reflect-metadata';
+import type { Database } from '@azure/cosmos';
+import { connect, UnsupportedTtlError } from '../../src';
+import type { StoreContext } from '../../src';
+import { CosmosStore } from '../../src/providers/cosmos';
+import { CacheEntry, Cart, model as examples, Reading, Session } from '../../examples/models';
+import { describeStore } from '../harness/stores';
+import { localCosmos, rawItem } from './fixtures';
+
+const cart = (id: string) => Object.assign(new Cart(), { id, items: [] });
+const entry = (key: string) => Object.assign(new CacheEntry(), { key, value: key });
+
+describeStore('cosmos', 'cosmos unit of work (in-process server)', () => {
+  const fixture = localCosmos();
+  let database: Database;
+  let db: StoreContext;
+
+  beforeAll(async () => {
+    database = await fixture.freshDatabase();
+    db = await connect(examples, new CosmosStore({ database }));
+    await db.ensureCollections();
+  });
+
+  it('commit({ ttl }) applies to every write without its own ttl', async () => {
+    await db
+      .unitOfWork()
+      .insert(entry('u1'), { ttl: 30 })
+      .insert(entry('u2'))
+      .upsert(cart('u3'), { ttl: 'default' })
+      .commit({ ttl: 'never' });
+    expect((await rawItem(database, 'cache_entries', 'u1'))?.ttl).toBe(30);
+    expect((await rawItem(database, 'cache_entries', 'u2'))?.ttl).toBe(-1);
+    expect(await rawItem(database, 'carts', 'u3')).not.toHaveProperty('ttl');
+  });
+
+  it('batches several items of one partition and deletes in the same unit of work', async () => {
+    const takenAt = (m: number) => new Date(Date.UTC(2024, 0, 1, 0, m));
+    await db
+      .unitOfWork()
+      .insert(Object.assign(new Reading(), { sensorId: 'p', takenAt: takenAt(1), value: 1 }))
+      .insert(Object.assign(new Reading(), { sensorId: 'p', takenAt: takenAt(2), value: 2 }))
+      .insert(Object.assign(new Reading(), { sensorId: 'q', takenAt: takenAt(1), value: 3 }))
+      .commit();
+    expect(await db.repository(Reading).count()).toBe(3);
+    await db
+      .unitOfWork()
+      .delete(Reading, { sensorId: 'p', takenAt: takenAt(1) })
+      .delete(Reading, { sensorId: 'p', takenAt: takenAt(59) })
+      .commit();
+    expect((await db.repository(Reading).find({ sensorId: 'p' })).map((r) => r.value)).toEqual([2]);
+  });
+
+  it('a delete after an insert of the same item in one unit of work is kept (the item does not stay)', async () => {
+    await db.unitOfWork().insert(entry('gone')).delete(CacheEntry, 'gone').commit();
+    expect(await rawItem(database, 'cache_entries', 'gone')).toBeUndefined();
+  });
+
+  it("'keep' and { extend } read the item first and replace it on its etag", async () => {
+    await db.repository(Cart).upsert(cart('k'), { ttl: 99 });
+    await db.repository(Cart).upsert(cart('x'), { ttl: 30 });
+    await db
+      .unitOfWork()
+      .upsert(Object.assign(cart('k'), { items: ['new'] }), { ttl: 'keep' })
+      .upsert(cart('x'), { ttl: { extend: 500 } })
+      .commit();
+    expect(await rawItem(database, 'carts', 'k')).toMatchObject({ ttl: 99, items: ['new'] });
+    expect((await rawItem(database, 'carts', 'x'))?.ttl).toBe(500);
+  });
+
+  it('reports a duplicate insert as STORE_DUPLICATE_KEY', async () => {
+    await db.repository(Session).insert(Object.assign(new Session(), { id: 'dup' }));
+    await expect(
+      db
+        .unitOfWork()
+        .insert(Object.assign(new Session(), { id: 'dup' }))
+        .commit(),
+    ).rejects.toMatchObject({
+      code: 'STORE_DUPLICATE_KEY',
+    });
+  });
+
+  it('checks every write before sending anything', async () => {
+    const uow = db
+      .unitOfWork()
+      .insert(entry('first'))
+      .insert(Object.assign(new Session(), { id: 'pw' }), { ttl: 60 });
+    await expect(uow.commit()).rejects.toBeInstanceOf(UnsupportedTtlError);
+    expect(await rawItem(database, 'cache_entries', 'first')).toBeUndefined();
+    await expect(uow.commit()).rejects.toMatchObject({ code: 'UOW_ALREADY_COMMITTED' });
+  });
+
+  it('rejects an object that is not an entity of the model', async () => {
+    class Stranger {
+      id = 'x';
+    }
+    await expect(db.unitOfWork().insert(new Stranger()).commit()).rejects.toMatchObject({ code: 'UNKNOWN_ENTITY' });
+  });
+});
