@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+import { LifespanError } from '../../errors';
+import type { OpenedStore } from '../connection-target';
+import { RELATIONAL_TTL_MODES, type RelationalTtlMode } from './options';
+import { RelationalStore } from './store';
+
+const STORE = 'relational';
+
+/** knex client per URL scheme; mariadb speaks the MySQL protocol through mysql2. */
+const CLIENTS: Record<string, string> = {
+  'sqlite:': 'better-sqlite3',
+  'postgres:': 'pg',
+  'postgresql:': 'pg',
+  'mysql:': 'mysql2',
+  'mariadb:': 'mysql2',
+};
+
+/**
+ * Opens `sqlite:./dev.db`, `postgres://user:pass@host/db` or `mysql://…` for the CLI, with
+ * lifespan's own `?ttl=ignore|emulate|reject` option taken off before knex sees the URL.
+ */
+export async function openRelationalUrl(url: string): Promise<OpenedStore> {
+  const { base, ttl } = splitTtlOption(url);
+  const scheme = /^[a-z]+:/i.exec(base)?.[0].toLowerCase() ?? '';
+  const client = CLIENTS[scheme];
+  if (!client) {
+    throw new LifespanError('RELATIONAL_URL_SCHEME', `'${scheme}' is not a relational URL`, {
+      store: STORE,
+      hint: 'use sqlite:./file.db, postgres://user@host/db or mysql://user@host/db',
+    });
+  }
+  const makeKnex = require('knex') as (config: Knex.Config) => Knex;
+  const knex =
+    client === 'better-sqlite3'
+      ? makeKnex({ client, connection: { filename: sqliteFile(base) }, useNullAsDefault: true })
+      : makeKnex({ client, connection: mysqlUrl(base, client), pool: { min: 0, max: 4 } });
+  const password = client === 'better-sqlite3' ? '' : decodeURIComponent(new URL(base).password);
+  return {
+    store: new RelationalStore({ knex, ...(ttl ? { ttl } : {}) }),
+    secrets: password ? [password] : [],
+    dispose: () => knex.destroy(),
+  };
+}
+
+function splitTtlOption(url: string): { base: string; ttl: RelationalTtlMode | undefined } {
+  const [base = url, query = ''] = url.split('?', 2) as [string, string | undefined];
+  const params = new URLSearchParams(query);
+  const ttl = params.get('ttl');
+  params.delete('ttl');
+  if (ttl !== null && !(RELATIONAL_TTL_MODES as readonly string[]).includes(ttl)) {
+    throw new LifespanError('RELATIONAL_URL_TTL', `?ttl=${ttl} is not a TTL mode`, {
+      store: STORE,
+      hint: `use one of: ${RELATIONAL_TTL_MODES.join(', ')}`,
+    });
+  }
+  const rest = params.toString();
+  return { base: rest ? `${base}?${rest}` : base, ttl: (ttl ?? undefined) as RelationalTtlMode | undefined };
+}
+
+function sqliteFile(url: string): string {
+  const file = url.replace(/^sqlite:(\/\/)?/i, '');
+  if (file === '') {
+    throw new LifespanError('RELATIONAL_URL_NO_FILE', 'the sqlite: URL names no file', {
+      store: STORE,
+      hint: 'write sqlite:./dev.db (or sqlite::memory:)',
+    });
+  }
+  return file;
+}
+
+/** mysql2 wants `mysql://`; `mariadb://` is accepted as a synonym. */
+function mysqlUrl(url: string, client: string): string {
+  return client === 'mysql2' ? url.replace(/^mariadb:/i, 'mysql:') : url;
+}
