@@ -54,18 +54,22 @@ export function keyValues<T>(entity: EntityModel, key: KeyInput<T>, store: strin
   return values;
 }
 
-/** Stamps @CreatedAt (on insert, unless set) and @UpdatedAt (every write) with `now`. */
+/**
+ * Stamps @CreatedAt when the value is missing or still the `new Date(0)` placeholder (on every
+ * write: an upsert may create the record, and a placeholder would make a TTL counting from it
+ * expire at once), and @UpdatedAt on every write. Keeping a stored createdAt on an update of an
+ * existing record is the provider's job (its upsert must not overwrite it).
+ */
 export function stampTimestamps(
   entity: EntityModel,
   values: Record<string, unknown>,
   now: Date,
-  isInsert: boolean,
+  _isInsert = true,
 ): Record<string, unknown> {
   const stamped = { ...values };
-  if (entity.createdAt && (isInsert || !(stamped[entity.createdAt] instanceof Date))) {
-    if (!(stamped[entity.createdAt] instanceof Date) || isEpochPlaceholder(stamped[entity.createdAt])) {
-      stamped[entity.createdAt] = now;
-    }
+  if (entity.createdAt) {
+    const current = stamped[entity.createdAt];
+    if (!(current instanceof Date) || isEpochPlaceholder(current)) stamped[entity.createdAt] = now;
   }
   if (entity.updatedAt) stamped[entity.updatedAt] = now;
   return stamped;

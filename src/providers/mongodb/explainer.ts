@@ -1,10 +1,19 @@
-import { LifespanError } from '../../errors';
+import type { ExplainEntry } from '../../explain/entry';
+import type { Model } from '../../model/types';
 import type { StoreExplainer } from '../contract';
+import { compileModel } from './compile';
+import { explainMapping } from './explain-entry';
 
-// PLACEHOLDER until the mongodb provider lands: replaced by the provider's real explainer.
-export const mongodbExplainer: StoreExplainer<Record<string, never>> = {
+/** Driver-free options of the MongoDB explainer (explain(model, { mongodb: { … } })). */
+export interface MongoExplainOptions {
+  /** Explain as for `new MongoStore({ db, hideExpired: true })`: expired documents filtered from reads. */
+  readonly hideExpired?: boolean;
+}
+
+export const mongodbExplainer: StoreExplainer<MongoExplainOptions> = {
   store: 'mongodb',
-  explain() {
-    throw new LifespanError('NOT_IMPLEMENTED', 'the mongodb explainer is not written yet');
+  explain(model: Model, options: MongoExplainOptions = {}): ExplainEntry[] {
+    const ctx = { hideExpired: options.hideExpired ?? false };
+    return compileModel(model).mappings.map((m) => explainMapping(m, ctx));
   },
 };

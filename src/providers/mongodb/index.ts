@@ -1,0 +1,4 @@
+export { MongoStore, type MongoStoreOptions } from './store';
+export { mongodbExplainer, type MongoExplainOptions } from './explainer';
+export type { MongoDbLike, MongoCollectionLike } from './gateway';
+export type { MongoStepPayload } from './plan';

@@ -1,0 +1,209 @@
+import { LifespanError, StoreError, UnsupportedTtlError } from '../../errors';
+import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { instanceOf } from '../../runtime/entity-values';
+import { writeTtlFor } from '../../runtime/write-ttl';
+import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
+import type { Doc } from './commands';
+import type { CollectionMapping } from './compile';
+import { fromDocument, idOf, idText, whereFilter } from './documents';
+import { expiredFilter, remainingMsExpression, withLive } from './expiry';
+import { serverCode, serverMessage, type MongoCollectionLike, type MongoDbLike } from './gateway';
+import { ERROR_CODES, STORE } from './semantics';
+import { entityWrite, setTtlWrite, type WriteSpec } from './writes';
+
+export interface MongoContext {
+  readonly db: MongoDbLike;
+  readonly hideExpired: boolean;
+}
+
+const READ = { useBigInt64: true } as const;
+
+export class MongoRepository<T> implements Repository<T> {
+  private readonly collection: MongoCollectionLike;
+
+  constructor(
+    private readonly ctx: MongoContext,
+    private readonly mapping: CollectionMapping,
+  ) {
+    this.collection = ctx.db.collection(mapping.collection);
+  }
+
+  async insert(entity: T, options: WriteOptions = {}): Promise<void> {
+    const write = entityWrite(
+      this.mapping,
+      entity as object,
+      this.writeTtl(options.ttl),
+      'insert',
+      this.ctx.hideExpired,
+    );
+    try {
+      await this.run(write);
+    } catch (error) {
+      if (serverCode(error) !== ERROR_CODES.duplicateKey) throw wrap(error, this.mapping, 'insert');
+      // A due document the monitor has not deleted yet is absent to every read; it must not block the insert.
+      if (!(await this.removeExpired(write.filter['_id']))) throw duplicate(this.mapping, error);
+      try {
+        await this.run(write);
+      } catch (retryError) {
+        throw serverCode(retryError) === ERROR_CODES.duplicateKey
+          ? duplicate(this.mapping, retryError)
+          : wrap(retryError, this.mapping, 'insert');
+      }
+    }
+  }
+
+  async upsert(entity: T, options: WriteOptions = {}): Promise<void> {
+    const write = entityWrite(
+      this.mapping,
+      entity as object,
+      this.writeTtl(options.ttl),
+      'upsert',
+      this.ctx.hideExpired,
+    );
+    await this.guard('upsert', () => this.run(write));
+  }
+
+  async get(key: KeyInput<T>): Promise<T | undefined> {
+    const [doc] = await this.findDocs(this.live({ _id: idOf(this.mapping, key) }), 1);
+    return doc ? this.materialise(doc) : undefined;
+  }
+
+  async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
+    if (keys.length === 0) return [];
+    const ids = keys.map((k) => idOf(this.mapping, k));
+    const docs = await this.findDocs(this.live({ _id: { $in: ids } }), undefined);
+    const byId = new Map(docs.map((d) => [idText(d['_id']), d]));
+    return ids.flatMap((id) => {
+      const doc = byId.get(idText(id));
+      return doc ? [this.materialise(doc)] : [];
+    });
+  }
+
+  async find(where?: Partial<T>, options: FindOptions = {}): Promise<T[]> {
+    const limit = options.limit;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) {
+      throw new LifespanError('FIND_BAD_LIMIT', `limit ${String(limit)} is not a positive whole number`, {
+        entity: this.mapping.entity.name,
+        store: STORE,
+        hint: 'pass a positive integer, or leave limit out',
+      });
+    }
+    const docs = await this.findDocs(this.live(whereFilter(this.mapping, where)), limit);
+    return docs.map((d) => this.materialise(d));
+  }
+
+  async exists(key: KeyInput<T>): Promise<boolean> {
+    const filter = this.live({ _id: idOf(this.mapping, key) });
+    return (await this.guard('exists', () => this.collection.countDocuments(filter, { limit: 1 }))) > 0;
+  }
+
+  async count(where?: Partial<T>): Promise<number> {
+    const filter = this.live(whereFilter(this.mapping, where));
+    return this.guard('count', () => this.collection.countDocuments(filter, {}));
+  }
+
+  async delete(key: KeyInput<T>): Promise<boolean> {
+    const filter = this.live({ _id: idOf(this.mapping, key) });
+    const result = await this.guard('delete', () => this.collection.deleteOne(filter));
+    return result.deletedCount > 0;
+  }
+
+  async ttl(key: KeyInput<T>): Promise<number | null | undefined> {
+    const pipeline: Doc[] = [
+      { $match: this.live({ _id: idOf(this.mapping, key) }) },
+      { $limit: 1 },
+      { $project: { _id: 0, remainingMs: remainingMsExpression(this.mapping.ttl) } },
+    ];
+    const [row] = await this.guard('ttl', () => this.collection.aggregate(pipeline, READ).toArray());
+    if (!row) return undefined;
+    const ms = row['remainingMs'];
+    if (ms === null || ms === undefined) return null;
+    return Math.max(0, Math.ceil(Number(ms) / 1000));
+  }
+
+  async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
+    const { entity, ttl: mongoTtl } = this.mapping;
+    if (mongoTtl?.kind !== 'expiry-field') {
+      const why =
+        mongoTtl?.kind === 'date-member'
+          ? `the collection-wide TTL index counts from ${mongoTtl.member} (expireAfterSeconds: ${mongoTtl.seconds}), ` +
+            'so one document cannot get its own expiry'
+          : 'the entity declares no TTL';
+      throw new UnsupportedTtlError('TTL_SET_UNSUPPORTED', `setTtl is not supported: ${why}`, {
+        entity: entity.name,
+        store: STORE,
+        hint:
+          mongoTtl?.kind === 'date-member'
+            ? `change ${mongoTtl.member} to move the expiry, or declare perWrite: true to store an expiry date per document`
+            : 'declare @TimeToLive({ perWrite: true }) to store an expiry date per document',
+      });
+    }
+    const resolved = this.writeTtl(ttl);
+    const id = idOf(this.mapping, key);
+    const write = setTtlWrite(this.mapping, mongoTtl, id, resolved, this.ctx.hideExpired);
+    if (write === null) return this.exists(key);
+    const result = await this.guard('setTtl', () =>
+      this.collection.updateOne(write.filter, write.update, { upsert: false }),
+    );
+    return result.matchedCount > 0;
+  }
+
+  private writeTtl(ttl: PerWriteTtl | undefined) {
+    return writeTtlFor(this.mapping.entity, ttl, STORE, true);
+  }
+
+  private live(filter: Doc): Doc {
+    return withLive(filter, this.mapping.ttl, this.ctx.hideExpired);
+  }
+
+  private async run(write: WriteSpec): Promise<void> {
+    await this.collection.updateOne(write.filter, write.update, { upsert: write.upsert });
+  }
+
+  private async removeExpired(id: unknown): Promise<boolean> {
+    const ttl = this.mapping.ttl;
+    if (!this.ctx.hideExpired || ttl === null) return false;
+    const result = await this.guard('insert', () => this.collection.deleteOne(expiredFilter({ _id: id }, ttl)));
+    return result.deletedCount > 0;
+  }
+
+  private findDocs(filter: Doc, limit: number | undefined): Promise<Doc[]> {
+    const options = limit === undefined ? READ : { ...READ, limit };
+    return this.guard('read', () => this.collection.find(filter, options).toArray());
+  }
+
+  private materialise(doc: Doc): T {
+    return instanceOf<T>(this.mapping.entity, fromDocument(this.mapping, doc));
+  }
+
+  private async guard<R>(operation: string, fn: () => Promise<R>): Promise<R> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw wrap(error, this.mapping, operation);
+    }
+  }
+}
+
+export function duplicate(mapping: CollectionMapping, error: unknown): StoreError {
+  return new StoreError('STORE_DUPLICATE_KEY', `a document with this key already exists in '${mapping.collection}'`, {
+    entity: mapping.entity.name,
+    store: STORE,
+    cause: error,
+    hint: 'use upsert() to overwrite it',
+  });
+}
+
+export function wrap(error: unknown, mapping: CollectionMapping, operation: string): unknown {
+  if (error instanceof LifespanError) return error;
+  return new StoreError(
+    'MONGO_OPERATION_FAILED',
+    `${operation} on '${mapping.collection}' failed: ${serverMessage(error)}`,
+    {
+      entity: mapping.entity.name,
+      store: STORE,
+      cause: error,
+      hint: 'check the connection and the user\u2019s privileges; lifespan needs MongoDB 4.2+ (update pipelines, $$NOW)',
+    },
+  );
+}

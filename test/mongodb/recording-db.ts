@@ -1,0 +1,133 @@
+/**
+ * A recording stand-in for the driver's Db: it records every call lifespan makes (command documents,
+ * filters, update pipelines, options) and answers with replies shaped like a MongoDB server's. It
+ * does not evaluate queries or pipelines: each test scripts the replies it needs, and asserts on what
+ * was sent. Server errors are real driver MongoServerError instances carrying the server's codes.
+ */
+import { MongoServerError } from 'mongodb';
+import type { MongoCollectionLike, MongoDbLike } from '../../src/providers/mongodb';
+
+export type Doc = Record<string, unknown>;
+
+export interface Call {
+  readonly op:
+    'command' | 'updateOne' | 'find' | 'aggregate' | 'countDocuments' | 'deleteOne' | 'deleteMany' | 'bulkWrite';
+  readonly collection: string | null;
+  readonly args: readonly unknown[];
+}
+
+/** Returns the reply for a call, or throws the server's error. */
+export type Responder = (call: Call) => unknown;
+
+export class RecordingDb implements MongoDbLike {
+  readonly calls: Call[] = [];
+
+  constructor(
+    private readonly respond: Responder,
+    readonly databaseName = 'app',
+  ) {}
+
+  async command(command: Doc): Promise<Doc> {
+    return (await this.answer({ op: 'command', collection: null, args: [command] })) as Doc;
+  }
+
+  collection(name: string): MongoCollectionLike {
+    const call = (op: Call['op'], ...args: unknown[]) => this.answer({ op, collection: name, args });
+    const cursor = (op: Call['op'], ...args: unknown[]) => ({
+      toArray: async () => (await call(op, ...args)) as Doc[],
+    });
+    return {
+      updateOne: async (filter, update, options) =>
+        (await call('updateOne', filter, update, options)) as {
+          matchedCount: number;
+          modifiedCount: number;
+          upsertedCount: number;
+        },
+      find: (filter, options) => cursor('find', filter, options),
+      aggregate: (pipeline, options) => cursor('aggregate', pipeline, options),
+      countDocuments: async (filter, options) => (await call('countDocuments', filter, options)) as number,
+      deleteOne: async (filter) => (await call('deleteOne', filter)) as { deletedCount: number },
+      deleteMany: async (filter) => (await call('deleteMany', filter)) as { deletedCount: number },
+      bulkWrite: async (operations, options) => call('bulkWrite', operations, options),
+    };
+  }
+
+  /** The command documents sent, in order. */
+  commands(): Doc[] {
+    return this.calls.filter((c) => c.op === 'command').map((c) => c.args[0] as Doc);
+  }
+
+  /** Calls other than schema commands (reads and writes), in order. */
+  dataCalls(): Call[] {
+    return this.calls.filter((c) => c.op !== 'command');
+  }
+
+  private async answer(call: Call): Promise<unknown> {
+    this.calls.push(call);
+    return this.respond(call);
+  }
+}
+
+/** A server error reply as the driver raises it ({ ok: 0, code, codeName, errmsg }). */
+export function serverError(code: number, codeName: string, errmsg: string): MongoServerError {
+  return new MongoServerError({ ok: 0, code, codeName, errmsg, message: errmsg });
+}
+
+export const NAMESPACE_NOT_FOUND = () => serverError(26, 'NamespaceNotFound', 'ns does not exist: app.x');
+
+/** The reply of listIndexes for these index specs. */
+export function listIndexesReply(collection: string, specs: Doc[]): Doc {
+  return {
+    cursor: { id: 0, ns: `app.${collection}`, firstBatch: [{ v: 2, key: { _id: 1 }, name: '_id_' }, ...specs] },
+    ok: 1,
+  };
+}
+
+export interface SchemaScript {
+  /** buildInfo.version; null: buildInfo fails. */
+  readonly version?: string | null;
+  /** Index specs per collection (besides _id_); a collection not listed does not exist. */
+  readonly indexes?: Record<string, Doc[]>;
+  /** hello.localTime. */
+  readonly now?: Date;
+  /** Replies to collMod (default: echo the new value). */
+  readonly collMod?: (command: Doc) => Doc;
+  /** Replies to createIndexes (default: created). */
+  readonly createIndexes?: (command: Doc) => Doc;
+  /** Replies to anything else. */
+  readonly other?: Responder;
+}
+
+/** A responder for the schema commands of plan()/apply(), with server-shaped replies. */
+export function schemaResponder(script: SchemaScript): Responder {
+  return (call) => {
+    if (call.op !== 'command') {
+      if (script.other) return script.other(call);
+      throw new Error(`unexpected ${call.op} on ${call.collection}`);
+    }
+    const command = call.args[0] as Doc;
+    if ('buildInfo' in command) {
+      if (script.version === null) throw serverError(13, 'Unauthorized', 'not authorized on admin to execute command');
+      return { version: script.version ?? '7.0.2', ok: 1 };
+    }
+    if ('hello' in command) return { isWritablePrimary: true, localTime: script.now ?? new Date(), ok: 1 };
+    if ('listIndexes' in command) {
+      const name = command['listIndexes'] as string;
+      const specs = script.indexes?.[name];
+      if (specs === undefined) throw NAMESPACE_NOT_FOUND();
+      return listIndexesReply(name, specs);
+    }
+    if ('createIndexes' in command) {
+      return script.createIndexes
+        ? script.createIndexes(command)
+        : { numIndexesBefore: 1, numIndexesAfter: 2, createdCollectionAutomatically: false, ok: 1 };
+    }
+    if ('collMod' in command) {
+      if (script.collMod) return script.collMod(command);
+      return { expireAfterSeconds_new: (command['index'] as Doc)['expireAfterSeconds'], ok: 1 };
+    }
+    if ('create' in command || 'dropIndexes' in command) return { ok: 1 };
+    if (script.other) return script.other(call);
+    throw new Error(`unexpected command ${JSON.stringify(command)}`);
+  };
+}
