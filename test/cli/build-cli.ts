@@ -11,9 +11,13 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 export function buildCli(name: string): { outDir: string; main: string; index: string } {
   const outDir = path.join(ROOT, '.test-dist', name);
   fs.rmSync(outDir, { recursive: true, force: true });
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], {
-    cwd: ROOT,
-    stdio: 'pipe',
-  });
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir],
+    {
+      cwd: ROOT,
+      stdio: 'pipe',
+    },
+  );
   return { outDir, main: path.join(outDir, 'cli', 'main.js'), index: path.join(outDir, 'index.js') };
 }

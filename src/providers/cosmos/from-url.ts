@@ -47,8 +47,10 @@ export async function openCosmosUrl(url: string): Promise<OpenedStore> {
       ? { agent: new https.Agent({ rejectUnauthorized: false }), connectionPolicy: { enableEndpointDiscovery: false } }
       : {}),
   });
+  // The database is the container's parent: creating it when missing is additive, like a table's schema.
+  const { database } = await client.databases.createIfNotExists({ id: match[1] });
   return {
-    store: new CosmosStore({ database: client.database(match[1]) }),
+    store: new CosmosStore({ database }),
     secrets: [key],
     dispose: async () => client.dispose(),
   };

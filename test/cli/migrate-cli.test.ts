@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { startCosmosServer, type LocalCosmos } from '../harness/cosmos';
+import { describeStore, type LocalStoreName } from '../harness/stores';
+import { buildCli, ROOT } from './build-cli';
+
+/**
+ * The migration review end to end: the real CLI as a subprocess against each real store. A model
+ * change from 1h to 5m plans one in-place step with the store's effect, --check fails before
+ * apply and passes after, a second apply is a no-op, and no output shows a connection secret.
+ */
+let cli: ReturnType<typeof buildCli>;
+beforeAll(() => {
+  cli = buildCli('migrate-cli');
+}, 120_000);
+
+const MODEL = path.join(__dirname, 'fixtures', 'ttl-model.js');
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function lifespan(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli.main, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LIFESPAN_UNDER_TEST: cli.index, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+interface StoreCase {
+  readonly store: LocalStoreName;
+  /** Connection URL, including a secret that must never be printed. */
+  url(): string;
+  readonly secret: string;
+  env?(): NodeJS.ProcessEnv;
+  readonly effect: 'retroactive' | 'new-writes-only';
+  readonly command: RegExp;
+}
+
+let cosmos: LocalCosmos | undefined;
+const COSMOS_SECRET = 'c0smos-KEY-never-printed';
+
+const CASES: StoreCase[] = [
+  {
+    store: 'sqlite',
+    url: () => `sqlite:${path.join(ROOT, '.test-dist', 'migrate-cli.db')}?ttl=emulate&password=sq1ite-never-printed`,
+    secret: 'sq1ite-never-printed',
+    effect: 'new-writes-only',
+    command: /300/,
+  },
+  {
+    store: 'cosmos',
+    url: () => 'cosmos:lifespan_cli?selfSigned=true',
+    secret: COSMOS_SECRET,
+    env: () => ({ COSMOS_ENDPOINT: cosmos?.endpoint ?? '', COSMOS_KEY: COSMOS_SECRET }),
+    effect: 'retroactive',
+    command: /replace\(\{ ...resource, defaultTtl: 300 \}\)/,
+  },
+];
+
+for (const c of CASES) {
+  describeStore(c.store, `lifespan plan/apply against ${c.store}`, () => {
+    const collection = `cli_sessions_${process.pid}`;
+    const env = (ttl: string): NodeJS.ProcessEnv => ({ ...c.env?.(), E2E_TTL: ttl, E2E_COLLECTION: collection });
+    const target = () => ['--url', c.url(), '--models', MODEL];
+    const outputs: string[] = [];
+    const run = async (ttl: string, ...args: string[]) => {
+      const result = await lifespan(env(ttl), ...args, ...target());
+      outputs.push(result.stdout, result.stderr);
+      return result;
+    };
+
+    beforeAll(async () => {
+      if (c.store === 'cosmos') cosmos = await startCosmosServer();
+    });
+    afterAll(async () => {
+      await cosmos?.close();
+      cosmos = undefined;
+    });
+
+    test('a 1h → 5m change is one in-place step, checked, applied once, and never shows a secret', async () => {
+      const created = await run('1h', 'apply', '--yes');
+      expect(created.stderr).toBe('');
+      expect(created.code).toBe(0);
+
+      const inSync = await run('1h', 'plan', '--check');
+      expect(inSync.stdout).toContain('in sync');
+      expect(inSync.code).toBe(0);
+
+      const drift = await run('5m', 'plan', '--check');
+      expect(drift.code).toBe(1);
+      expect(drift.stdout).toMatch(/1 step\(s\)/);
+      expect(drift.stdout).toMatch(/\[in-place\]/);
+      expect(drift.stdout).toContain('3600s → 300s');
+      expect(drift.stdout).toContain(`effect: ${c.effect}`);
+
+      const json = await run('5m', 'plan', '--counts', '--format', 'json');
+      expect(json.code).toBe(0);
+      const { plans } = JSON.parse(json.stdout) as {
+        plans: Array<{
+          steps: Array<{ class: string; ttl: unknown; command: string; effect: { kind: string; affected?: number } }>;
+        }>;
+      };
+      expect(plans).toHaveLength(1);
+      const [step] = plans[0]?.steps ?? [];
+      expect(step).toMatchObject({ class: 'in-place', ttl: { from: 3600, to: 300 }, effect: { kind: c.effect } });
+      expect(typeof step?.effect.affected).toBe('number');
+      expect(step?.command).toMatch(c.command);
+
+      const markdown = await run('5m', 'plan', '--format', 'markdown');
+      expect(markdown.stdout).toMatch(/^\| entity \| store \| TTL old → new \|/);
+      expect(markdown.stdout).toContain('| Session |');
+
+      const applied = await run('5m', 'apply', '--yes');
+      expect(applied.code).toBe(0);
+      expect(applied.stdout).toMatch(/applied 1 step\(s\)/);
+
+      const again = await run('5m', 'apply', '--yes');
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain('in sync');
+      expect(again.stdout).not.toMatch(/applied \d+ step/);
+
+      const after = await run('5m', 'plan', '--check');
+      expect(after.code).toBe(0);
+
+      for (const text of outputs) expect(text).not.toContain(c.secret);
+    }, 120_000);
+  });
+}
