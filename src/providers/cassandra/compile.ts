@@ -38,6 +38,7 @@ export interface CompiledModel {
 export function compileModel(model: Model, clock: TtlClock): CompiledModel {
   const problems: CompileProblem[] = [];
   const mappings = model.entities.map((entity) => compileEntity(entity, clock, problems));
+  checkSharedTables(mappings, problems);
   throwCompileProblems(problems);
   return Object.freeze({ mappings: Object.freeze(mappings) });
 }
@@ -129,6 +130,29 @@ function compileEntity(entity: EntityModel, clock: TtlClock, problems: CompilePr
     regular: Object.freeze(regular),
     isCounter,
   });
+}
+
+/**
+ * Every write INSERTs every column of the entity (that is what keeps expiry row-granular), so two
+ * entities on one table would overwrite each other's columns and TTLs.
+ */
+function checkSharedTables(mappings: readonly EntityMapping[], problems: CompileProblem[]): void {
+  const seen = new Map<string, string>();
+  for (const m of mappings) {
+    const other = seen.get(m.table.name.toLowerCase());
+    if (other !== undefined) {
+      problems.push({
+        problem: {
+          entity: m.entity.name,
+          store: STORE,
+          code: 'CASSANDRA_SHARED_TABLE',
+          message: `table '${m.table.name}' is also the table of ${other}`,
+          hint: "give each entity its own table with @Entity('name') or .toCollection()",
+        },
+      });
+    }
+    seen.set(m.table.name.toLowerCase(), m.entity.name);
+  }
 }
 
 function mapColumn(field: FieldModel, kind: ColumnSpec['kind']): ColumnMapping {

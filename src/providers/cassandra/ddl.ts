@@ -27,10 +27,6 @@ export function addColumn(keyspace: string | null, table: string, column: Column
   return `ALTER TABLE ${qualified(keyspace, table)} ADD ${quoteId(column.name, 'column')} ${column.type}`;
 }
 
-export function dropColumn(keyspace: string | null, table: string, column: string): string {
-  return `ALTER TABLE ${qualified(keyspace, table)} DROP ${quoteId(column, 'column')}`;
-}
-
 export function dropTable(keyspace: string | null, table: string): string {
   return `DROP TABLE IF EXISTS ${qualified(keyspace, table)}`;
 }

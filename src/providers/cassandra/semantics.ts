@@ -26,30 +26,17 @@ export const OVERFLOW_REJECT_PATTERN = /exceeds maximum supported expiration dat
 
 /** The sentences explain(), plan steps and docs share, so they cannot drift apart. */
 export const SAY = {
-  perCell:
-    'Cassandra stamps an expiry on every cell when it is written (coordinator clock + TTL, 1 s precision); ' +
-    'the row disappears when its last cell and its row marker have expired',
-  rowGranular:
-    'lifespan writes an entity as one INSERT of every column with one TTL, so a row expires as a whole; ' +
-    'an UPDATE made outside lifespan stamps only the cells it sets and leaves the row marker as it was, ' +
-    'so such a row can outlive some of its cells and come back with those columns null',
-  visibility: 'expired cells stop being returned at once',
   purge: (gcGrace: number) =>
-    `compaction purges them after gc_grace_seconds (${gcGrace}${gcGrace === DEFAULT_GC_GRACE_SECONDS ? ' by default' : ''})`,
+    `compaction after gc_grace_seconds (${gcGrace}${gcGrace === DEFAULT_GC_GRACE_SECONDS ? ' by default' : ''})`,
   changeEffect:
     'ALTER TABLE … WITH default_time_to_live changes the default for new writes only; ' +
     'existing cells keep the expiry stamped when they were written until they are rewritten',
-  removeEffect:
-    'default_time_to_live = 0 stops new writes from expiring; existing cells keep the expiry stamped when they were written',
   keepUnsupported:
-    'Cassandra has no write that keeps a cell\u2019s expiry: every INSERT stamps a new one (or none); ' +
+    "Cassandra has no write that keeps a cell's expiry: every INSERT stamps a new one (or none); " +
     'reading TTL() and writing it back is not exact (whole seconds, and a concurrent write can slip in between)',
   extendUnsupported:
     'Cassandra has no conditional "extend only" TTL: max(current, now + n) would need TTL() read first, ' +
     'which is not exact (whole seconds, and a concurrent write can slip in between)',
-  setTtlRewrite:
-    'Cassandra cannot change the TTL of stored cells in place: setTtl reads the row and rewrites every column ' +
-    'with INSERT … USING TTL (timestamped just after the row it read, so a newer concurrent write or delete still wins)',
 } as const;
 
 export function ceilingText(ceiling: Date | null): string {

@@ -1,0 +1,82 @@
+import { LifespanError } from '../../errors';
+import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
+import type { Executor } from './executor';
+import type { CassandraPlanStep, CassandraStepPayload } from './plan';
+import { STORE } from './semantics';
+
+/** Runs a plan's steps in order, each statement followed by a wait for schema agreement. */
+export async function applyPlan(
+  executor: Executor,
+  plan: MigrationPlan,
+  options: { readonly allowDestructive?: boolean },
+): Promise<ApplyResult> {
+  if (plan.store !== STORE) {
+    throw new LifespanError('PLAN_WRONG_STORE', `this plan was made for '${plan.store}', not for cassandra`, {
+      store: STORE,
+      hint: 'apply a plan made by this store context',
+    });
+  }
+  const steps = plan.steps.map(checkedStep);
+  refuseConflicts(steps);
+  const destructive = steps.filter((s) => s.class === 'destructive');
+  if (destructive.length > 0 && !options.allowDestructive) {
+    throw new LifespanError(
+      'PLAN_DESTRUCTIVE',
+      `the plan has ${destructive.length} destructive step(s): ${destructive.map((s) => s.summary).join('; ')}`,
+      { store: STORE, hint: 'review them, then apply(plan, { allowDestructive: true })' },
+    );
+  }
+  const applied: PlanStep[] = [];
+  for (const step of steps) {
+    await runStep(executor, step);
+    applied.push(step);
+  }
+  return { applied };
+}
+
+export async function runStep(executor: Executor, step: CassandraPlanStep): Promise<void> {
+  const place = { entity: step.entity ?? undefined, store: STORE };
+  for (const statement of step.payload.statements) await executor.ddl(statement, place);
+}
+
+/** Conflicts are never run: nothing of the plan is applied while one is in it. */
+export function refuseConflicts(steps: readonly PlanStep[]): void {
+  const conflicts = steps.filter((s) => s.class === 'conflict');
+  if (conflicts.length === 0) return;
+  throw new LifespanError(
+    'PLAN_CONFLICT',
+    `Cassandra cannot make ${conflicts.length} change(s) in place: ${conflicts.map((s) => s.summary).join('; ')}`,
+    {
+      store: STORE,
+      entity: conflicts[0]?.entity ?? undefined,
+      hint: 'nothing was applied; change the model back, migrate the data to a new table yourself, or plan({ allowDestructive: true }) to drop and recreate',
+    },
+  );
+}
+
+const OPS: ReadonlySet<CassandraStepPayload['op']> = new Set([
+  'create-table',
+  'add-column',
+  'set-default-ttl',
+  'recreate-table',
+  'conflict',
+]);
+
+/** A plan is plain data a caller may have built or edited: accept only payloads this provider makes. */
+function checkedStep(step: PlanStep): CassandraPlanStep {
+  const payload = step.payload as Partial<CassandraStepPayload> | null | undefined;
+  const valid =
+    typeof payload === 'object' &&
+    payload !== null &&
+    payload.op !== undefined &&
+    OPS.has(payload.op) &&
+    Array.isArray(payload.statements) &&
+    payload.statements.every((s: unknown) => typeof s === 'string');
+  if (!valid) {
+    throw new LifespanError('PLAN_BAD_STEP', `step "${step.summary}" was not made by the cassandra provider`, {
+      store: STORE,
+      hint: 'apply a plan returned by plan() of a cassandra store context',
+    });
+  }
+  return step as CassandraPlanStep;
+}

@@ -1,0 +1,118 @@
+import type { Client, types } from 'cassandra-driver';
+import { StoreError, TtlError, type ErrorPlace } from '../../errors';
+import { OVERFLOW_REJECT_PATTERN, STORE } from './semantics';
+
+/** The part of a cassandra-driver Client lifespan uses. */
+export type CqlClient = Pick<Client, 'execute' | 'batch'>;
+
+/** Metadata.checkSchemaAgreement() exists in driver 4.x but is missing from its type declarations. */
+interface SchemaAgreement {
+  readonly metadata?: { readonly checkSchemaAgreement?: () => Promise<boolean> };
+}
+
+export type Row = types.Row;
+export type Params = unknown[];
+
+const PAGE_SIZE = 1000;
+const AGREEMENT_TIMEOUT_MS = 30_000;
+const AGREEMENT_POLL_MS = 200;
+
+/**
+ * Runs statements prepared with bound values and turns driver failures into the error family:
+ * a TTL the node rejects as past its expiration ceiling becomes a TtlError, anything else a StoreError.
+ */
+export class Executor {
+  constructor(private readonly client: CqlClient) {}
+
+  async execute(query: string, params: Params, place: ErrorPlace, what: string): Promise<types.ResultSet> {
+    try {
+      return await this.client.execute(query, params, { prepare: true });
+    } catch (error) {
+      throw wrap(error, place, what, query);
+    }
+  }
+
+  /** Every row, page by page. */
+  async all(query: string, params: Params, place: ErrorPlace, what: string, limit?: number): Promise<Row[]> {
+    const rows: Row[] = [];
+    let pageState: string | undefined;
+    do {
+      let result: types.ResultSet;
+      try {
+        result = await this.client.execute(query, params, {
+          prepare: true,
+          fetchSize: PAGE_SIZE,
+          ...(pageState === undefined ? {} : { pageState }),
+        });
+      } catch (error) {
+        throw wrap(error, place, what, query);
+      }
+      rows.push(...result.rows);
+      pageState = result.pageState ?? undefined;
+    } while (pageState && (limit === undefined || rows.length < limit));
+    return limit === undefined ? rows : rows.slice(0, limit);
+  }
+
+  async batch(
+    statements: readonly { query: string; params: Params }[],
+    place: ErrorPlace,
+    what: string,
+  ): Promise<types.ResultSet> {
+    try {
+      return await this.client.batch(
+        statements.map((s) => ({ query: s.query, params: s.params })),
+        { prepare: true, logged: true },
+      );
+    } catch (error) {
+      throw wrap(error, place, what, statements.map((s) => s.query).join('; '));
+    }
+  }
+
+  /** A schema statement, then a wait until every live node agrees on the new schema version. */
+  async ddl(query: string, place: ErrorPlace): Promise<void> {
+    let result: types.ResultSet;
+    try {
+      result = await this.client.execute(query);
+    } catch (error) {
+      throw wrap(error, place, 'schema change', query);
+    }
+    // The driver already waits up to protocolOptions.maxSchemaAgreementWaitSeconds and reports the outcome.
+    if ((result.info as { isSchemaInAgreement?: boolean }).isSchemaInAgreement === false) {
+      await this.awaitSchemaAgreement(place, query);
+    }
+  }
+
+  async awaitSchemaAgreement(place: ErrorPlace, query: string): Promise<void> {
+    const deadline = Date.now() + AGREEMENT_TIMEOUT_MS;
+    const check = (this.client as SchemaAgreement).metadata?.checkSchemaAgreement;
+    if (!check) return;
+    while (Date.now() < deadline) {
+      if (await check.call((this.client as SchemaAgreement).metadata)) return;
+      await new Promise((resolve) => setTimeout(resolve, AGREEMENT_POLL_MS));
+    }
+    throw new StoreError(
+      'CASSANDRA_NO_SCHEMA_AGREEMENT',
+      `the nodes did not agree on the schema within ${AGREEMENT_TIMEOUT_MS / 1000}s after: ${query}`,
+      { ...place, store: STORE, hint: 'check that every node is up (nodetool describecluster), then run it again' },
+    );
+  }
+}
+
+function wrap(error: unknown, place: ErrorPlace, what: string, query: string): Error {
+  if (error instanceof StoreError || error instanceof TtlError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (OVERFLOW_REJECT_PATTERN.test(message)) {
+    return new TtlError('CASSANDRA_TTL_PAST_CEILING', null, `the node rejected the TTL: ${message}`, {
+      ...place,
+      store: STORE,
+      cause: error,
+      hint: "use a shorter TTL; lifespan's own check uses this machine's clock and expirationCeiling",
+    });
+  }
+  return new StoreError('CASSANDRA_QUERY_FAILED', `${what} failed: ${message}`, {
+    ...place,
+    store: STORE,
+    cause: error,
+    hint: `statement: ${query}`,
+  });
+}

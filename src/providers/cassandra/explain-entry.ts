@@ -1,0 +1,153 @@
+import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
+import type { EntityMapping } from './compile';
+import { createTable } from './ddl';
+import { CASSANDRA_MAX_TTL_SECONDS, SAY, STORE, ceilingText, isoSeconds } from './semantics';
+import type { TtlClock } from './ttl-limits';
+
+export interface ExplainContext {
+  readonly clock: TtlClock;
+  readonly keyspace: string | null;
+  readonly gcGraceSeconds: number;
+}
+
+/** Defaults closer than this to the ceiling get a warning that writes will start failing. */
+const CEILING_WARNING_HORIZON_S = 5 * 365 * 86400;
+
+/** One entity on Cassandra, in Cassandra's words (facts: semantics.ts). */
+export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): ExplainEntry {
+  const { entity, table } = mapping;
+  const seconds = entity.ttl?.seconds ?? null;
+  const command = createTable(ctx.keyspace, table);
+  const head = { entity: entity.name, collection: table.name, store: STORE };
+  if (mapping.isCounter) {
+    return {
+      ...head,
+      mechanism: 'none',
+      seconds,
+      countsFrom: null,
+      materializedBy: { text: 'a counter table: Cassandra does not expire counters', commands: [command] },
+      perWrite: counterRows(),
+      expiredVisibleUntilDeleted: false,
+      deletion: { by: 'nothing: counters do not expire', lag: 'not applicable' },
+      changeEffect: { kind: 'none', text: 'a counter table cannot take a TTL' },
+      limits: ['counter tables cannot take default_time_to_live, and counter updates cannot carry USING TTL'],
+      warnings: [],
+      text:
+        `${table.name}: counters do not expire (a counter table; Cassandra refuses default_time_to_live on it ` +
+        `and USING TTL on counter updates).`,
+    };
+  }
+  const gc = SAY.purge(ctx.gcGraceSeconds);
+  const lifetime = seconds !== null ? lifetimeSentence(mapping, seconds) : perWriteOnlySentence(mapping);
+  const text = [
+    `${table.name}: ${lifetime}`,
+    seconds !== null
+      ? `A per-write USING TTL n overrides it and USING TTL 0 ('never') removes it; 'keep' and { extend } are unsupported.`
+      : `USING TTL 0 ('never') is the same as no TTL; 'keep' and { extend } are unsupported.`,
+    `Expired cells stop being returned at once and are purged by ${gc}.`,
+    `lifespan INSERTs every column with one TTL, so a row expires whole ` +
+      `(an UPDATE made outside lifespan renews only its own cells, not the row marker); ` +
+      `setTtl rewrites the whole row USING TTL.`,
+    `Changing the TTL (ALTER TABLE … WITH default_time_to_live) affects new writes only; ` +
+      `existing cells keep the expiry stamped when they were written.`,
+  ].join(' ');
+  return {
+    ...head,
+    mechanism: seconds !== null ? 'table-default-ttl' : 'none',
+    seconds,
+    countsFrom: seconds !== null || entity.ttl?.perWrite ? 'last-write' : null,
+    materializedBy: {
+      text:
+        seconds !== null
+          ? `table option default_time_to_live = ${seconds} (CREATE TABLE … WITH; changed by ALTER TABLE … WITH)`
+          : 'no table option: each write that should expire carries USING TTL n',
+      commands: [command],
+    },
+    perWrite: perWriteRows(seconds),
+    expiredVisibleUntilDeleted: false,
+    deletion: { by: 'compaction', lag: `invisible at expiry; purged by ${gc}` },
+    changeEffect: { kind: 'new-writes-only', text: `${SAY.changeEffect}.` },
+    limits: limits(ctx),
+    warnings: warnings(mapping, seconds, ctx),
+    text,
+  };
+}
+
+function lifetimeSentence(mapping: EntityMapping, seconds: number): string {
+  const anchor = mapping.entity.ttl?.anchor;
+  const clause =
+    anchor && anchor.source !== 'updatedAt'
+      ? `; ${anchor.member} is not consulted, so rewriting a row restarts its clock`
+      : '; every write restarts the clock';
+  return (
+    `rows expire ${seconds}s after each write (table default_time_to_live = ${seconds}, ` +
+    `stamped per cell at each write${clause}).`
+  );
+}
+
+function perWriteOnlySentence(mapping: EntityMapping): string {
+  return mapping.entity.ttl?.perWrite
+    ? 'rows expire only when a write says so (no table default_time_to_live): ' +
+        'INSERT … USING TTL n stamps n s on every cell, counting from that write.'
+    : 'rows do not expire (no TTL declared, no table default_time_to_live); ' +
+        'a write may still carry INSERT … USING TTL n, stamped on every cell from that write.';
+}
+
+function perWriteRows(seconds: number | null): PerWriteRow[] {
+  return [
+    { value: 'duration', support: 'native', how: 'INSERT … USING TTL n, writing every column with one TTL' },
+    {
+      value: 'default',
+      support: 'native',
+      how:
+        seconds !== null
+          ? `no USING TTL clause: the table's default_time_to_live (${seconds}) applies`
+          : 'no USING TTL clause: the row does not expire (the table has no default_time_to_live)',
+    },
+    {
+      value: 'never',
+      support: 'native',
+      how: `USING TTL 0: the row does not expire${seconds !== null ? ', overriding the table default' : ''}`,
+    },
+    { value: 'keep', support: 'unsupported', how: SAY.keepUnsupported },
+    { value: 'extend', support: 'unsupported', how: SAY.extendUnsupported },
+  ];
+}
+
+function counterRows(): PerWriteRow[] {
+  const how = 'counter updates cannot carry USING TTL';
+  return (['duration', 'default', 'never', 'keep', 'extend'] as const).map((value) =>
+    value === 'default'
+      ? { value, support: 'native', how: 'no USING TTL clause: counters do not expire' }
+      : { value, support: 'unsupported', how },
+  );
+}
+
+function limits(ctx: ExplainContext): string[] {
+  return [
+    `TTL at most ${CASSANDRA_MAX_TTL_SECONDS} s (20 years)`,
+    ceilingText(ctx.clock.ceiling),
+    "1 s precision, measured by the coordinator's clock",
+  ];
+}
+
+function warnings(mapping: EntityMapping, seconds: number | null, ctx: ExplainContext): string[] {
+  const out: string[] = [];
+  const anchor = mapping.entity.ttl?.anchor;
+  if (anchor?.source === 'explicit' && seconds !== null) {
+    out.push(
+      `the TTL is declared to count from ${anchor.member}, but Cassandra counts from each write of the row: ` +
+        `a row expires ${seconds}s after it was last written, whatever ${anchor.member} holds`,
+    );
+  }
+  if (seconds !== null && ctx.clock.ceiling !== null) {
+    const lastWrite = new Date((Math.floor(ctx.clock.ceiling.getTime() / 1000) - seconds) * 1000);
+    if (lastWrite.getTime() - ctx.clock.now.getTime() < CEILING_WARNING_HORIZON_S * 1000) {
+      out.push(
+        `writes relying on default_time_to_live = ${seconds} will be rejected after ${isoSeconds(lastWrite)}, ` +
+          `when now + ${seconds} s passes the expiration ceiling ${isoSeconds(ctx.clock.ceiling)}`,
+      );
+    }
+  }
+  return out;
+}

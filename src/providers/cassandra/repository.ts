@@ -1,0 +1,222 @@
+import { LifespanError, StoreError } from '../../errors';
+import type { PerWriteTtl } from '../../model/per-write-ttl';
+import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
+import { toCql } from './codec';
+import type { ColumnMapping, EntityMapping } from './compile';
+import type { SessionContext } from './context';
+import type { Params, Row } from './executor';
+import { keyParams, rowParams, rowToEntity, ttlParams } from './rows';
+import { STORE } from './semantics';
+import { ttlClause } from './write-ttl';
+
+/** One entity's table: every write is an INSERT of every column with one TTL (row-granular expiry). */
+export class CassandraRepository<T> implements Repository<T> {
+  private readonly place: { entity: string; store: string };
+
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly mapping: EntityMapping,
+  ) {
+    this.place = { entity: mapping.entity.name, store: STORE };
+  }
+
+  /** INSERT … IF NOT EXISTS: a lightweight transaction, so an existing key is reported, never overwritten. */
+  async insert(entity: T, options: WriteOptions = {}): Promise<void> {
+    const clause = ttlClause(this.mapping, options.ttl, this.ctx.clock());
+    const params = [...rowParams(this.mapping, this.checked(entity), this.ctx.now(), true), ...ttlParams(clause)];
+    const query = this.statements().insert({ withTtl: clause.using, ifNotExists: true });
+    const result = await this.ctx.executor.execute(query, params, this.place, 'insert');
+    if (!result.wasApplied()) {
+      throw new StoreError('STORE_DUPLICATE_KEY', 'a row with this key already exists', {
+        ...this.place,
+        hint: 'use upsert() to overwrite it',
+      });
+    }
+  }
+
+  async upsert(entity: T, options: WriteOptions = {}): Promise<void> {
+    const clause = ttlClause(this.mapping, options.ttl, this.ctx.clock());
+    const params = [...rowParams(this.mapping, this.checked(entity), this.ctx.now(), false), ...ttlParams(clause)];
+    await this.ctx.executor.execute(this.statements().insert({ withTtl: clause.using }), params, this.place, 'upsert');
+  }
+
+  async get(key: KeyInput<T>): Promise<T | undefined> {
+    const params = keyParams(this.mapping, key);
+    const result = await this.ctx.executor.execute(this.statements().selectByKey(), params, this.place, 'get');
+    const row = result.rows[0];
+    return row ? rowToEntity<T>(this.mapping, row) : undefined;
+  }
+
+  async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
+    const found = await Promise.all(keys.map((k) => this.get(k)));
+    return found.filter((e): e is Awaited<T> => e !== undefined) as T[];
+  }
+
+  async find(where: Partial<T> = {}, options: FindOptions = {}): Promise<T[]> {
+    const limit = checkLimit(options.limit, this.mapping);
+    const { columns, params } = this.filter(where);
+    const query = this.statements().selectWhere(columns, { count: false, ...(limit === undefined ? {} : { limit }) });
+    const rows = await this.ctx.executor.all(query, params, this.place, 'find', limit);
+    return rows.map((r) => rowToEntity<T>(this.mapping, r));
+  }
+
+  async exists(key: KeyInput<T>): Promise<boolean> {
+    const params = keyParams(this.mapping, key);
+    const result = await this.ctx.executor.execute(this.statements().existsByKey(), params, this.place, 'exists');
+    return result.rows.length > 0;
+  }
+
+  async count(where: Partial<T> = {}): Promise<number> {
+    const { columns, params } = this.filter(where);
+    const query = this.statements().selectWhere(columns, { count: true });
+    const result = await this.ctx.executor.execute(query, params, this.place, 'count');
+    return Number(String(result.rows[0]?.['count'] ?? 0));
+  }
+
+  /** Cassandra's DELETE does not say whether a row was there, so it is looked up first (not atomic). */
+  async delete(key: KeyInput<T>): Promise<boolean> {
+    const params = keyParams(this.mapping, key);
+    const existed = await this.exists(key);
+    await this.ctx.executor.execute(this.statements().deleteByKey(), params, this.place, 'delete');
+    return existed;
+  }
+
+  /**
+   * TTL() of the row's cells. lifespan writes one TTL per row; for rows written otherwise the row lives
+   * as long as its longest-lived cell, so that is reported (null when any cell holding a value never expires).
+   */
+  async ttl(key: KeyInput<T>): Promise<number | null | undefined> {
+    const params = keyParams(this.mapping, key);
+    const statements = this.statements();
+    if (this.mapping.isCounter) return (await this.exists(key)) ? null : undefined;
+    this.requireTtlColumns();
+    const result = await this.ctx.executor.execute(statements.selectTtl(false), params, this.place, 'ttl');
+    const row = result.rows[0];
+    if (!row) return undefined;
+    return this.remaining(row);
+  }
+
+  /**
+   * Cassandra cannot change a stored cell's TTL: the row is read and every column rewritten with
+   * INSERT … USING TTL, timestamped one microsecond after the newest cell it read, so a write or
+   * delete that lands in between (with a later timestamp) still wins.
+   */
+  async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
+    if (ttl === 'keep') return this.exists(key);
+    const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
+    if (this.mapping.isCounter) {
+      throw new LifespanError('CASSANDRA_COUNTER_WRITE', 'a counter row cannot be rewritten with a TTL', {
+        ...this.place,
+        hint: 'counters do not expire',
+      });
+    }
+    const keys = keyParams(this.mapping, key);
+    const statements = this.statements();
+    const read = await this.ctx.executor.execute(statements.selectTtl(true), keys, this.place, 'setTtl (read)');
+    const row = read.rows[0];
+    if (!row) return false;
+    const newest = this.newestWritetime(row);
+    const query = statements.insert({ withTtl: clause.using, timestamp: newest !== undefined });
+    const params: Params = [
+      ...this.mapping.columns.map((c) => row[c.column] as unknown),
+      ...ttlParams(clause),
+      ...(newest === undefined ? [] : [(newest + 1n).toString()]),
+    ];
+    await this.ctx.executor.execute(query, params, this.place, 'setTtl (rewrite)');
+    return true;
+  }
+
+  private remaining(row: Row): number | null {
+    let longest: number | undefined;
+    const columns = this.statements().ttlColumns();
+    for (const [i, c] of columns.entries()) {
+      if (row[c.column] === null || row[c.column] === undefined) continue;
+      const ttl = row[`ttl_${i}`] as number | null;
+      if (ttl === null) return null;
+      longest = Math.max(longest ?? 0, Number(ttl));
+    }
+    if (longest === undefined) {
+      throw new LifespanError('CASSANDRA_TTL_UNREADABLE', 'every non-key column of this row is null', {
+        ...this.place,
+        hint: "Cassandra reports TTL() only for cells that hold a value; the row marker's TTL cannot be read",
+      });
+    }
+    return longest;
+  }
+
+  private newestWritetime(row: Row): bigint | undefined {
+    let newest: bigint | undefined;
+    for (const i of this.statements().ttlColumns().keys()) {
+      const raw = row[`wt_${i}`] as unknown;
+      if (raw === null || raw === undefined) continue;
+      const micros = typeof raw === 'bigint' ? raw : BigInt(String(raw));
+      if (newest === undefined || micros > newest) newest = micros;
+    }
+    return newest;
+  }
+
+  private requireTtlColumns(): void {
+    if (this.statements().ttlColumns().length > 0) return;
+    throw new LifespanError('CASSANDRA_TTL_UNREADABLE', 'the table has only key columns', {
+      ...this.place,
+      hint: 'Cassandra reports TTL() only for non-key cells; add a non-key member to read the remaining life',
+    });
+  }
+
+  private filter(where: Partial<T>): { columns: ColumnMapping[]; params: Params } {
+    if (typeof where !== 'object' || where === null) {
+      throw new LifespanError('FIND_BAD_FILTER', 'the filter must be an object of member values', this.place);
+    }
+    const columns: ColumnMapping[] = [];
+    const params: Params = [];
+    for (const [member, value] of Object.entries(where as Record<string, unknown>)) {
+      if (value === undefined) continue;
+      const column = this.mapping.columns.find((c) => c.member === member);
+      if (!column) {
+        throw new LifespanError('FIND_UNKNOWN_MEMBER', `'${member}' is not a member of ${this.mapping.entity.name}`, {
+          ...this.place,
+          member,
+          hint: `filter on ${this.mapping.columns.map((c) => c.member).join(', ')}`,
+        });
+      }
+      if (value === null || column.fieldType === 'json' || column.fieldType === 'counter') {
+        throw new LifespanError(
+          'CASSANDRA_FILTER_UNSUPPORTED',
+          value === null
+            ? `cannot filter on ${member} = null: CQL has no equality with null`
+            : `cannot filter on a ${column.fieldType} member`,
+          { ...this.place, member, hint: 'filter on key members or plain values' },
+        );
+      }
+      columns.push(column);
+      params.push(toCql({ ...column, kind: 'regular', nullable: false }, value, this.mapping.entity.name));
+    }
+    return { columns, params };
+  }
+
+  private checked(entity: T): object {
+    if (typeof entity !== 'object' || entity === null) {
+      throw new LifespanError(
+        'VALUE_INVALID',
+        `expected a ${this.mapping.entity.name}, got ${String(entity)}`,
+        this.place,
+      );
+    }
+    return entity;
+  }
+
+  private statements() {
+    return this.ctx.statements(this.mapping);
+  }
+}
+
+function checkLimit(limit: number | undefined, mapping: EntityMapping): number | undefined {
+  if (limit === undefined) return undefined;
+  if (!Number.isInteger(limit) || limit <= 0 || limit > 2_147_483_647) {
+    throw new LifespanError('FIND_BAD_LIMIT', `limit ${String(limit)} is not a positive whole number`, {
+      entity: mapping.entity.name,
+      store: STORE,
+    });
+  }
+  return limit;
+}

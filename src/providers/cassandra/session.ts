@@ -1,0 +1,110 @@
+import { StoreError } from '../../errors';
+import type { ExplainEntry } from '../../explain/entry';
+import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
+import type { EntityClass } from '../../model/types';
+import type { ApplyOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
+import { applyPlan, refuseConflicts, runStep } from './apply';
+import type { SessionContext } from './context';
+import { explainMapping } from './explain-entry';
+import { inspectKeyspace } from './inspect';
+import { diffSchema, type CassandraPlanStep } from './plan';
+import { CassandraRepository } from './repository';
+import type { KeyspaceSchema } from './schema';
+import { DEFAULT_GC_GRACE_SECONDS, STORE } from './semantics';
+import { qualified } from './cql';
+import { CassandraUnitOfWork } from './unit-of-work';
+
+/** How often ensureCollections() re-inspects after losing a race with another process. */
+const ENSURE_ROUNDS = 3;
+
+export class CassandraSession implements StoreSession {
+  readonly store = 'cassandra' as const;
+
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly target: string,
+  ) {}
+
+  explain(): ExplainEntry[] {
+    const explainCtx = {
+      clock: this.ctx.clock(),
+      keyspace: this.ctx.keyspace,
+      gcGraceSeconds: DEFAULT_GC_GRACE_SECONDS,
+    };
+    return this.ctx.compiled.mappings.map((m) => explainMapping(m, explainCtx));
+  }
+
+  /**
+   * Creates missing tables and columns and sets default_time_to_live, never dropping anything. Safe
+   * to run from several processes at once: tables are created IF NOT EXISTS, every statement waits
+   * for schema agreement, and a column another process added first is found on re-inspection.
+   */
+  async ensureCollections(): Promise<ApplyResult> {
+    const applied: PlanStep[] = [];
+    let lastRace: unknown;
+    for (let round = 0; round < ENSURE_ROUNDS; round++) {
+      const steps = diffSchema(this.ctx.compiled.mappings, await this.inspect());
+      refuseConflicts(steps);
+      let raced = false;
+      for (const step of steps) {
+        try {
+          await runStep(this.ctx.executor, step);
+          applied.push(step);
+        } catch (error) {
+          if (step.payload.op !== 'add-column' || !(error instanceof StoreError)) throw error;
+          raced = true;
+          lastRace = error;
+        }
+      }
+      if (!raced) return { applied };
+    }
+    throw lastRace;
+  }
+
+  async plan(options: PlanOptions = {}): Promise<MigrationPlan> {
+    const live = await this.inspect();
+    const diffOptions = { allowDestructive: options.allowDestructive ?? false };
+    let steps = diffSchema(this.ctx.compiled.mappings, live, diffOptions);
+    if (options.counts) {
+      const rowCounts = await this.countRows(steps);
+      steps = diffSchema(this.ctx.compiled.mappings, live, { ...diffOptions, rowCounts });
+    }
+    return { store: STORE, target: this.target, steps };
+  }
+
+  apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
+    return applyPlan(this.ctx.executor, plan, options);
+  }
+
+  repository<T>(target: EntityClass<T>): Repository<T> {
+    return new CassandraRepository<T>(this.ctx, this.ctx.mappingOf(target));
+  }
+
+  unitOfWork(): UnitOfWork {
+    return new CassandraUnitOfWork(this.ctx);
+  }
+
+  /** Nothing to release: prepared statements belong to the caller's client, which stays open. */
+  async close(): Promise<void> {}
+
+  private inspect(): Promise<KeyspaceSchema> {
+    const names = this.ctx.compiled.mappings.map((m) => m.table.name);
+    return inspectKeyspace(this.ctx.executor, this.ctx.keyspace, names);
+  }
+
+  /** COUNT(*) of each existing table a step changes: a full scan, which is why it is opt-in. */
+  private async countRows(steps: readonly CassandraPlanStep[]): Promise<Map<string, number>> {
+    const tables = [...new Set(steps.filter((s) => s.action !== 'create-table').map((s) => s.collection))];
+    const counts = new Map<string, number>();
+    for (const table of tables) {
+      const result = await this.ctx.executor.execute(
+        `SELECT COUNT(*) FROM ${qualified(this.ctx.keyspace, table)}`,
+        [],
+        { store: STORE },
+        'counting rows',
+      );
+      counts.set(table, Number(String(result.rows[0]?.['count'] ?? 0)));
+    }
+    return counts;
+  }
+}

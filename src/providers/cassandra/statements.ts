@@ -1,0 +1,95 @@
+import type { ColumnMapping, EntityMapping } from './compile';
+import { qualified, quoteId } from './cql';
+
+/**
+ * The CQL text of one table's reads and writes. Values are always bound (`?`) and the statements
+ * prepared, so the text is fixed per table and per shape.
+ */
+export class TableStatements {
+  readonly table: string;
+  private readonly all: readonly ColumnMapping[];
+
+  constructor(
+    keyspace: string,
+    readonly mapping: EntityMapping,
+  ) {
+    this.table = qualified(keyspace, mapping.table.name);
+    this.all = mapping.columns;
+  }
+
+  /** INSERT of every column; `withTtl` adds USING TTL ? (0 = never), `timestamp` USING TIMESTAMP ?. */
+  insert(options: { withTtl: boolean; ifNotExists?: boolean; timestamp?: boolean }): string {
+    const names = this.all.map((c) => col(c)).join(', ');
+    const marks = this.all.map(() => '?').join(', ');
+    const using = [options.withTtl ? 'TTL ?' : '', options.timestamp ? 'TIMESTAMP ?' : ''].filter(Boolean);
+    return (
+      `INSERT INTO ${this.table} (${names}) VALUES (${marks})` +
+      (options.ifNotExists ? ' IF NOT EXISTS' : '') +
+      (using.length > 0 ? ` USING ${using.join(' AND ')}` : '')
+    );
+  }
+
+  selectByKey(): string {
+    return `SELECT ${this.all.map(col).join(', ')} FROM ${this.table} WHERE ${this.keyCondition()}`;
+  }
+
+  existsByKey(): string {
+    return `SELECT ${col(this.firstKey())} FROM ${this.table} WHERE ${this.keyCondition()} LIMIT 1`;
+  }
+
+  deleteByKey(): string {
+    return `DELETE FROM ${this.table} WHERE ${this.keyCondition()}`;
+  }
+
+  /** Non-key, non-counter columns, whose cells carry a TTL(). */
+  ttlColumns(): readonly ColumnMapping[] {
+    return this.mapping.regular.filter((c) => c.fieldType !== 'counter');
+  }
+
+  /** Each TTL-carrying column with its TTL() and, for setTtl, its WRITETIME(). */
+  selectTtl(withWritetime: boolean): string {
+    const parts = this.ttlColumns().flatMap((c, i) => [
+      col(c),
+      `TTL(${col(c)}) AS "ttl_${i}"`,
+      ...(withWritetime ? [`WRITETIME(${col(c)}) AS "wt_${i}"`] : []),
+    ]);
+    const keys = this.all.filter((c) => c.kind !== 'regular').map(col);
+    const others = this.all.filter((c) => c.kind === 'regular' && !this.ttlColumns().includes(c)).map(col);
+    return `SELECT ${[...keys, ...parts, ...others].join(', ')} FROM ${this.table} WHERE ${this.keyCondition()}`;
+  }
+
+  /** SELECT (or COUNT) with equality filters; ALLOW FILTERING unless the filter is a key prefix Cassandra serves directly. */
+  selectWhere(columns: readonly ColumnMapping[], options: { count: boolean; limit?: number }): string {
+    const what = options.count ? 'COUNT(*)' : this.all.map(col).join(', ');
+    const where = columns.length > 0 ? ` WHERE ${columns.map((c) => `${col(c)} = ?`).join(' AND ')}` : '';
+    const limit = options.limit !== undefined ? ` LIMIT ${options.limit}` : '';
+    const filtering = columns.length > 0 && !this.servedByKey(columns) ? ' ALLOW FILTERING' : '';
+    return `SELECT ${what} FROM ${this.table}${where}${limit}${filtering}`;
+  }
+
+  private servedByKey(columns: readonly ColumnMapping[]): boolean {
+    const given = new Set(columns.map((c) => c.member));
+    if (!this.mapping.partition.every((c) => given.has(c.member))) return false;
+    let prefix = true;
+    let used = this.mapping.partition.length;
+    for (const c of this.mapping.clustering) {
+      if (given.has(c.member)) {
+        if (!prefix) return false;
+        used++;
+      } else prefix = false;
+    }
+    return used === columns.length;
+  }
+
+  private keyCondition(): string {
+    return [...this.mapping.partition, ...this.mapping.clustering].map((c) => `${col(c)} = ?`).join(' AND ');
+  }
+
+  private firstKey(): ColumnMapping {
+    return this.mapping.partition[0] as ColumnMapping;
+  }
+}
+
+function col(c: ColumnMapping): string {
+  return quoteId(c.column, 'column');
+}

@@ -1,0 +1,78 @@
+import type { Client } from 'cassandra-driver';
+import { LifespanError } from '../../errors';
+import type { Model } from '../../model/types';
+import type { Store, StoreSession } from '../contract';
+import { compileModel } from './compile';
+import { SessionContext } from './context';
+import { checkName } from './cql';
+import { Executor, type CqlClient } from './executor';
+import { CEILING_2038, CEILING_2106, STORE } from './semantics';
+import { CassandraSession } from './session';
+
+export interface CassandraStoreOptions {
+  /** A cassandra-driver Client you built (and shut down); lifespan never closes it. */
+  readonly client: Client;
+  /** An existing keyspace (case-sensitive, as stored in system_schema). */
+  readonly keyspace: string;
+  /**
+   * Latest expiry instant the node accepts. 'detect' (default): read storage_compatibility_mode from
+   * system_views.settings when opening — NONE means 2106-02-07T06:28:13Z; anything else, a node
+   * without the setting, or one that shows it as null (5.0.9 does) means 2038-01-19T03:14:06Z, the
+   * safe choice. A Date to set it; null to skip the check.
+   */
+  readonly expirationCeiling?: Date | null | 'detect';
+  /** The clock TTLs are checked against and @CreatedAt/@UpdatedAt are stamped with (default: the current time). */
+  readonly now?: () => Date;
+}
+
+/** `new CassandraStore({ client, keyspace })`: Cassandra tables with default_time_to_live and USING TTL. */
+export class CassandraStore implements Store {
+  readonly name = 'cassandra' as const;
+  private readonly client: Client;
+  private readonly keyspace: string;
+
+  constructor(private readonly options: CassandraStoreOptions) {
+    const client = (options as Partial<CassandraStoreOptions> | undefined)?.client as Partial<CqlClient> | undefined;
+    if (typeof client?.execute !== 'function' || typeof client.batch !== 'function') {
+      throw new LifespanError('CASSANDRA_NO_CLIENT', 'options.client is not a cassandra-driver Client', {
+        store: STORE,
+        hint: "pass new Client({ contactPoints, localDataCenter }) from 'cassandra-driver'",
+      });
+    }
+    this.client = options.client;
+    this.keyspace = checkName(options.keyspace, 'keyspace');
+  }
+
+  describe(): string {
+    const points = (this.client as { options?: { contactPoints?: unknown } }).options?.contactPoints;
+    const hosts = Array.isArray(points) ? points.map(String).join(',') : 'client';
+    return `cassandra://${hosts}/${this.keyspace}`;
+  }
+
+  async open(model: Model): Promise<StoreSession> {
+    const executor = new Executor(this.client);
+    const now = this.options.now ?? (() => new Date());
+    const ceiling = await this.ceiling(executor);
+    const compiled = compileModel(model, { now: now(), ceiling });
+    const ctx = new SessionContext(executor, this.keyspace, compiled, now, ceiling);
+    return new CassandraSession(ctx, this.describe());
+  }
+
+  private async ceiling(executor: Executor): Promise<Date | null> {
+    const option = this.options.expirationCeiling;
+    if (option !== undefined && option !== 'detect') return option;
+    try {
+      const result = await executor.execute(
+        "SELECT value FROM system_views.settings WHERE name = 'storage_compatibility_mode'",
+        [],
+        { store: STORE },
+        'reading storage_compatibility_mode',
+      );
+      const mode = result.rows[0]?.['value'];
+      return typeof mode === 'string' && mode.toUpperCase() === 'NONE' ? CEILING_2106 : CEILING_2038;
+    } catch {
+      // Nodes before 4.0 have no system_views; they all have the 2038 ceiling.
+      return CEILING_2038;
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { unsupported, writeTtlFor } from '../../runtime/write-ttl';
+import type { EntityMapping } from './compile';
+import { SAY, STORE } from './semantics';
+import { checkTtlLimits, type TtlClock } from './ttl-limits';
+
+/** What one write says about expiry: no USING TTL clause (table default), or USING TTL n (0 = never). */
+export type TtlClause = { readonly using: false } | { readonly using: true; readonly seconds: number };
+
+/** Maps the per-write vocabulary to Cassandra (DESIGN.md, per-store table), checking the node's limits first. */
+export function ttlClause(mapping: EntityMapping, requested: PerWriteTtl | undefined, clock: TtlClock): TtlClause {
+  const { entity } = mapping;
+  // Cassandra needs no schema setup for USING TTL, so no perWrite declaration is required.
+  const ttl = writeTtlFor(entity, requested, STORE, false);
+  const place = { entity: entity.name };
+  if (mapping.isCounter && ttl.kind !== 'default') {
+    throw unsupported(entity, STORE, ttl, 'counter updates cannot carry USING TTL', 'write counters without a TTL');
+  }
+  switch (ttl.kind) {
+    case 'duration':
+      checkTtlLimits(ttl.seconds, clock, place, 'USING TTL');
+      return { using: true, seconds: ttl.seconds };
+    case 'default':
+      // The node applies the table default to this write and rejects it past the ceiling just the same.
+      if (mapping.table.defaultTtl > 0) checkTtlLimits(mapping.table.defaultTtl, clock, place, 'default_time_to_live');
+      return { using: false };
+    case 'never':
+      return { using: true, seconds: 0 };
+    case 'keep':
+      throw unsupported(entity, STORE, ttl, SAY.keepUnsupported, "write with a duration, 'default' or 'never'");
+    case 'extend':
+      throw unsupported(
+        entity,
+        STORE,
+        ttl,
+        SAY.extendUnsupported,
+        'read repository.ttl(key) and write with the duration you want',
+      );
+  }
+}
