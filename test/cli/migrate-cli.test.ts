@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import type { Client } from 'cassandra-driver';
+import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
 import { startCosmosServer, type LocalCosmos } from '../harness/cosmos';
+import { knexFor } from '../harness/relational';
 import { describeStore, type LocalStoreName } from '../harness/stores';
 import { buildCli, ROOT } from './build-cli';
 
@@ -40,6 +43,8 @@ function lifespan(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CliRun> {
 
 interface StoreCase {
   readonly store: LocalStoreName;
+  setUp?(): Promise<void>;
+  tearDown?(): Promise<void>;
   /** Connection URL, including a secret that must never be printed. */
   url(): string;
   readonly secret: string;
@@ -50,6 +55,18 @@ interface StoreCase {
 
 let cosmos: LocalCosmos | undefined;
 const COSMOS_SECRET = 'c0smos-KEY-never-printed';
+let cassandra: { client: Client; keyspace: string } | undefined;
+const CASSANDRA_SECRET = 'cassandra-PW-never-printed';
+const MARIADB_SECRET = 'mariadb-PW-never-printed';
+const MARIADB_USER = `lifespan_cli_${process.pid}`;
+
+/** The harness URL with a user and password put in (trust auth ignores a PostgreSQL password). */
+function withCredentials(url: string, user: string, password: string): string {
+  const parsed = new URL(url);
+  parsed.username = user;
+  parsed.password = password;
+  return parsed.toString();
+}
 
 const CASES: StoreCase[] = [
   {
@@ -60,7 +77,59 @@ const CASES: StoreCase[] = [
     command: /300/,
   },
   {
+    store: 'postgres',
+    url: () => `${withCredentials(process.env.PG_URL ?? '', 'postgres', 'pg-PW-never-printed')}?ttl=emulate`,
+    secret: 'pg-PW-never-printed',
+    effect: 'new-writes-only',
+    command: /300/,
+  },
+  {
+    store: 'mariadb',
+    async setUp() {
+      const admin = knexFor('mariadb');
+      try {
+        const database = new URL(process.env.MYSQL_URL ?? '').pathname.slice(1);
+        await admin.raw(`CREATE USER IF NOT EXISTS '${MARIADB_USER}'@'%' IDENTIFIED BY '${MARIADB_SECRET}'`);
+        await admin.raw(`GRANT ALL ON \`${database}\`.* TO '${MARIADB_USER}'@'%'`);
+      } finally {
+        await admin.destroy();
+      }
+    },
+    async tearDown() {
+      const admin = knexFor('mariadb');
+      await admin.raw(`DROP USER IF EXISTS '${MARIADB_USER}'@'%'`).finally(() => admin.destroy());
+    },
+    url: () => `${withCredentials(process.env.MYSQL_URL ?? '', MARIADB_USER, MARIADB_SECRET)}?ttl=emulate`,
+    secret: MARIADB_SECRET,
+    effect: 'new-writes-only',
+    command: /300/,
+  },
+  {
+    store: 'cassandra',
+    async setUp() {
+      const client = await cassandraClient();
+      cassandra = { client, keyspace: await createTestKeyspace(client, 'cli') };
+    },
+    async tearDown() {
+      if (!cassandra) return;
+      await dropKeyspace(cassandra.client, cassandra.keyspace);
+      await cassandra.client.shutdown();
+    },
+    url: () =>
+      `cassandra://lifespan:${CASSANDRA_SECRET}@${process.env.LIFESPAN_CASSANDRA_CONTACT ?? '127.0.0.1:9042'}/${cassandra?.keyspace ?? ''}`,
+    secret: CASSANDRA_SECRET,
+    effect: 'new-writes-only',
+    command: /ALTER TABLE .* WITH default_time_to_live = 300/,
+  },
+  {
     store: 'cosmos',
+    async setUp() {
+      cosmos = await startCosmosServer();
+    },
+    async tearDown() {
+      await cosmos?.close();
+      cosmos = undefined;
+    },
     url: () => 'cosmos:lifespan_cli?selfSigned=true',
     secret: COSMOS_SECRET,
     env: () => ({ COSMOS_ENDPOINT: cosmos?.endpoint ?? '', COSMOS_KEY: COSMOS_SECRET }),
@@ -82,12 +151,11 @@ for (const c of CASES) {
     };
 
     beforeAll(async () => {
-      if (c.store === 'cosmos') cosmos = await startCosmosServer();
-    });
+      await c.setUp?.();
+    }, 60_000);
     afterAll(async () => {
-      await cosmos?.close();
-      cosmos = undefined;
-    });
+      await c.tearDown?.();
+    }, 60_000);
 
     test('a 1h → 5m change is one in-place step, checked, applied once, and never shows a secret', async () => {
       const created = await run('1h', 'apply', '--yes');
