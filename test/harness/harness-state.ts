@@ -1,0 +1,35 @@
+/**
+ * What globalSetup started, kept on globalThis for globalTeardown (both run in jest's parent
+ * process), and how to release it.
+ */
+import type { CassandraNode } from '../servers/cassandra/node';
+import { dropMariadbDatabase, dropPostgresDatabase, type PreparedDatabase } from '../servers/relational';
+
+export const HARNESS_STATE_KEY = '__lifespanTestBed';
+
+export interface HarnessState {
+  /** Set only when this run started the node (a node that was already running is left alone). */
+  cassandra?: CassandraNode;
+  postgres?: PreparedDatabase;
+  mariadb?: PreparedDatabase;
+  removeHandlers?: () => void;
+}
+
+/**
+ * Stops the Cassandra node this run started (SIGTERM to its process group, SIGKILL after 10 s) and
+ * drops this run's databases (kept when LIFESPAN_KEEP_DB=1). Never throws; returns problems as text.
+ */
+export async function releaseHarness(state: HarnessState): Promise<string[]> {
+  const keepDb = process.env['LIFESPAN_KEEP_DB'] === '1';
+  const jobs: Array<Promise<void>> = [];
+  if (state.cassandra) jobs.push(state.cassandra.stop());
+  if (state.postgres && !keepDb) jobs.push(dropPostgresDatabase(state.postgres.adminUrl, state.postgres.database));
+  if (state.mariadb && !keepDb) jobs.push(dropMariadbDatabase(state.mariadb.adminUrl, state.mariadb.database));
+  const results = await Promise.allSettled(jobs);
+  state.removeHandlers?.();
+  delete state.cassandra;
+  delete state.postgres;
+  delete state.mariadb;
+  delete state.removeHandlers;
+  return results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
+}
