@@ -1,0 +1,31 @@
+import { displayUrl, SecretMasker } from '../../src/cli/mask';
+
+test('masks passwords and secret query parameters of URLs, raw and URL-encoded', () => {
+  const masker = new SecretMasker();
+  masker.addUrl('postgres://app:p%40ss-w0rd@db:5432/app?sslpassword=abc123&application_name=x');
+  masker.add('s3cr3t-key');
+  const text = 'connect postgres://app:p%40ss-w0rd@db/app failed (p@ss-w0rd, abc123, s3cr3t-key, application x)';
+  expect(masker.mask(text)).toBe('connect postgres://app:****@db/app failed (****, ****, ****, application x)');
+});
+
+test('ignores very short secrets that would mask ordinary words', () => {
+  const masker = new SecretMasker();
+  masker.add('a');
+  masker.add('');
+  masker.add(undefined);
+  expect(masker.mask('a cat')).toBe('a cat');
+});
+
+test('masks the longest secret first', () => {
+  const masker = new SecretMasker();
+  masker.add('abcd');
+  masker.add('abcdefgh');
+  expect(masker.mask('x abcdefgh y abcd')).toBe('x **** y ****');
+});
+
+test('displayUrl hides the password and secret parameters', () => {
+  expect(displayUrl('mysql://root:hunter22@127.0.0.1:3306/test?key=zz&ttl=emulate')).toBe(
+    'mysql://root:****@127.0.0.1:3306/test?key=****&ttl=emulate',
+  );
+  expect(displayUrl('sqlite:./dev.db')).toBe('sqlite:./dev.db');
+});
