@@ -57,8 +57,9 @@ function splitTtlOption(url: string): { base: string; ttl: RelationalTtlMode | u
   return { base: rest ? `${base}?${rest}` : base, ttl: (ttl ?? undefined) as RelationalTtlMode | undefined };
 }
 
+/** The file of a sqlite: URL; query parameters configure nothing in SQLite and never become part of the name. */
 function sqliteFile(url: string): string {
-  const file = url.replace(/^sqlite:(\/\/)?/i, '');
+  const file = url.replace(/^sqlite:(\/\/)?/i, '').replace(/\?.*$/, '');
   if (file === '') {
     throw new LifespanError('RELATIONAL_URL_NO_FILE', 'the sqlite: URL names no file', {
       store: STORE,

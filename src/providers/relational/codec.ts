@@ -1,0 +1,161 @@
+import { LifespanError } from '../../errors';
+import { showValue } from '../../model/duration';
+import type { FieldType } from '../../model/types';
+import type { ColumnSpec } from './compile';
+import { familyOf, type DialectFamily, type RelationalDialect } from './dialect';
+import { RELATIONAL_STORE } from './options';
+
+/**
+ * JS value ⇄ driver value, per dialect and field type. Encoders check the value first: a value
+ * the column cannot hold exactly is a LifespanError naming it, never a silent conversion.
+ */
+export type Encoder = (value: unknown) => unknown;
+export type Decoder = (raw: unknown) => unknown;
+
+export interface Place {
+  readonly entity: string;
+  readonly member: string;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+export function encoderFor(dialect: RelationalDialect, column: ColumnSpec, place: Place): Encoder {
+  const family = familyOf(dialect);
+  const check = checkerFor(column.fieldType, place);
+  const convert = converterFor(family, column.fieldType);
+  const nullable = column.nullable;
+  return (value) => {
+    if (value === null || value === undefined) {
+      if (nullable) return null;
+      throw bad(place, value, 'is required (the member is not nullable)', 'set a value, or declare { nullable: true }');
+    }
+    return convert(check(value));
+  };
+}
+
+function checkerFor(type: FieldType, place: Place): (value: unknown) => unknown {
+  switch (type) {
+    case 'string':
+    case 'uuid':
+      return (v) => (typeof v === 'string' ? v : fail(place, v, 'a string'));
+    case 'number':
+      return (v) => (typeof v === 'number' && Number.isFinite(v) ? v : fail(place, v, 'a finite number'));
+    case 'integer':
+    case 'counter':
+      return (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : fail(place, v, 'a safe integer'));
+    case 'bigint':
+      return (v) => {
+        const big = typeof v === 'bigint' ? v : typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null;
+        if (big === null || big < INT64_MIN || big > INT64_MAX) return fail(place, v, 'a bigint in the 64-bit range');
+        return big;
+      };
+    case 'boolean':
+      return (v) => (typeof v === 'boolean' ? v : fail(place, v, 'a boolean'));
+    case 'date':
+      return (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? v : fail(place, v, 'a valid Date'));
+    case 'json':
+      return (v) => {
+        let text: string | undefined;
+        try {
+          text = JSON.stringify(v);
+        } catch {
+          text = undefined;
+        }
+        return text === undefined ? fail(place, v, 'JSON-serialisable') : text;
+      };
+    case 'binary':
+      return (v) =>
+        v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : fail(place, v, 'a Buffer');
+  }
+}
+
+function converterFor(family: DialectFamily, type: FieldType): (value: unknown) => unknown {
+  switch (type) {
+    case 'bigint':
+      return family === 'sqlite' ? identity : (v) => (v as bigint).toString();
+    case 'boolean':
+      return family === 'postgres' ? identity : (v) => (v ? 1 : 0);
+    case 'date':
+      return (v) => encodeInstant(family, v as Date);
+    default:
+      return identity;
+  }
+}
+
+const identity = (v: unknown) => v;
+
+/** An instant as each dialect stores it: epoch ms, an ISO string, or a UTC DATETIME string. */
+export function encodeInstant(family: DialectFamily, date: Date): unknown {
+  if (family === 'sqlite') return date.getTime();
+  const iso = date.toISOString();
+  if (family === 'postgres') return iso;
+  // MariaDB DATETIME holds years 1000..9999; toISOString of those is 'YYYY-MM-DDTHH:MM:SS.mmmZ'.
+  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
+}
+
+export function decodeInstant(family: DialectFamily, raw: unknown): Date {
+  if (raw instanceof Date) return raw;
+  if (typeof raw === 'number' || typeof raw === 'bigint') return new Date(Number(raw));
+  const text = String(raw);
+  // DATETIME strings (mysql2 dateStrings) carry no zone: lifespan stores UTC.
+  return new Date(family === 'mysql' ? `${text.replace(' ', 'T')}Z` : text);
+}
+
+export function decoderFor(dialect: RelationalDialect, type: FieldType): Decoder {
+  const family = familyOf(dialect);
+  const decode = rawDecoder(family, type);
+  return (raw) => (raw === null || raw === undefined ? null : decode(raw));
+}
+
+function rawDecoder(family: DialectFamily, type: FieldType): Decoder {
+  switch (type) {
+    case 'string':
+    case 'uuid':
+      return (r) => (typeof r === 'string' ? r : String(r));
+    case 'number':
+    case 'integer':
+    case 'counter':
+      return (r) => (typeof r === 'number' ? r : Number(r));
+    case 'bigint':
+      return (r) => (typeof r === 'bigint' ? r : BigInt(r as string | number));
+    case 'boolean':
+      return (r) => r === true || r === 1 || r === 1n || r === '1' || r === 't';
+    case 'date':
+      return (r) => decodeInstant(family, r);
+    case 'json':
+      // PostgreSQL's driver parses jsonb itself; the others return the stored text.
+      return family === 'postgres' ? identity : (r) => JSON.parse(typeof r === 'string' ? r : String(r));
+    case 'binary':
+      return (r) => (Buffer.isBuffer(r) ? r : Buffer.from(r as Uint8Array));
+  }
+}
+
+/** A canonical text of a key value, to match rows read back with the keys asked for. */
+export function keyText(type: FieldType, value: unknown): string {
+  if (value instanceof Date) return `d${value.getTime()}`;
+  if (type === 'bigint') return `b${String(value)}`;
+  if (type === 'uuid') return `u${String(value).toLowerCase()}`;
+  if (typeof value === 'number') return `n${value}`;
+  return `s${String(value)}`;
+}
+
+function fail(place: Place, value: unknown, expected: string): never {
+  throw bad(place, value, `is not ${expected}`, `store ${expected} in ${place.member}`);
+}
+
+function bad(place: Place, value: unknown, problem: string, hint: string): LifespanError {
+  return new LifespanError('VALUE_INVALID', `value ${describe(value)} ${problem}`, {
+    entity: place.entity,
+    member: place.member,
+    store: RELATIONAL_STORE,
+    hint,
+  });
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'bigint') return `${value}n`;
+  if (value instanceof Date) return 'Invalid Date';
+  if (typeof value === 'function') return 'a function';
+  return showValue(value);
+}

@@ -1,0 +1,47 @@
+import type { Knex } from 'knex';
+import type { RelationalDialect } from './dialect';
+import type { Statement } from './statement';
+
+/** One statement of a transaction; `check` sees the affected row count and may throw to roll back. */
+export interface BatchOp {
+  readonly statement: Statement;
+  readonly params: unknown[];
+  readonly check?: (changes: number) => void;
+}
+
+/** Synchronous execution, where the driver is synchronous (better-sqlite3). */
+export interface SyncExecutor {
+  rowsSync(statement: Statement, params: unknown[]): unknown[][];
+  /** The first row only (key lookups). */
+  rowSync(statement: Statement, params: unknown[]): unknown[] | undefined;
+  runSync(statement: Statement, params: unknown[]): number;
+}
+
+/**
+ * Runs prepared statements on the raw driver connection taken from knex: the hot paths skip
+ * knex's query builder. Each statement is prepared once per connection.
+ */
+export interface Executor {
+  /** The synchronous path when it can be taken right now (SQLite, no schema change running), else null. */
+  trySync(): SyncExecutor | null;
+  readonly dialect: RelationalDialect;
+  /** Rows as arrays, in select-list order. */
+  rows(statement: Statement, params: unknown[]): Promise<unknown[][]>;
+  /** The number of rows changed. */
+  run(statement: Statement, params: unknown[]): Promise<number>;
+  /** All ops in one transaction, in order. */
+  batch(ops: readonly BatchOp[]): Promise<void>;
+  /** Holds other work of this executor back while `fn` runs (schema changes on SQLite's single connection). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  close(): void;
+}
+
+/** The part of knex's client the executors use: its pool. */
+export interface KnexPool {
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<unknown> | unknown;
+}
+
+export function poolOf(knex: Knex): KnexPool {
+  return knex.client as unknown as KnexPool;
+}

@@ -1,0 +1,10 @@
+/** `lifespan/relational`: SQLite, PostgreSQL and MariaDB/MySQL through knex. */
+export { RelationalStore } from './store';
+export type { RelationalStoreOptions, RelationalTtlMode, RelationalLogger } from './options';
+export { RELATIONAL_TTL_MODES } from './options';
+export { relationalExplainer, type RelationalExplainOptions } from './explainer';
+export type { RelationalDialect } from './dialect';
+export { EXPIRY_COLUMN } from './dialect';
+export type { RelationalRepository } from './repository';
+export type { RelationalSession } from './session';
+export type { RelationalPurgeResult } from './purge';

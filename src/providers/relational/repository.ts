@@ -1,0 +1,244 @@
+import { LifespanError } from '../../errors';
+import { showValue } from '../../model/duration';
+import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { instanceOf } from '../../runtime/entity-values';
+import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
+import { keyText } from './codec';
+import type { EntityTable } from './entity-table';
+import type { BatchOp, Executor } from './executor';
+import { RELATIONAL_STORE } from './options';
+import { runSetTtl, runTtl } from './ttl-ops';
+import { countWhere, deleteWhere, existsByKey, findWhere, selectByKey, selectByKeys, type Filter } from './sql-read';
+import { bind, type Statement } from './statement';
+import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps } from './write-ops';
+
+/** getMany reads at most this many keys per statement, in a few fixed shapes padded to size. */
+const KEY_BUCKETS = [1, 4, 16, 64, 256] as const;
+const MAX_BUCKET = 256;
+
+/**
+ * Repository of one entity. Every read filters expired rows when TTL is emulated; hot paths run
+ * statements built once per shape and prepared once per connection.
+ */
+export class RelationalRepository<T> implements Repository<T> {
+  private getStatement: Statement | undefined;
+
+  constructor(
+    private readonly t: EntityTable,
+    private readonly executor: Executor,
+  ) {}
+
+  insert(entity: T, options?: WriteOptions): Promise<void> {
+    try {
+      return this.write(insertOps(this.t, encodeRow(this.t, this.instance(entity)), options?.ttl));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  upsert(entity: T, options?: WriteOptions): Promise<void> {
+    try {
+      return this.write(upsertOps(this.t, encodeRow(this.t, this.instance(entity)), options?.ttl));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  get(key: KeyInput<T>): Promise<T | undefined> {
+    try {
+      const t = this.t;
+      const statement = (this.getStatement ??= selectByKey(t.sql, t.nowMode));
+      const params = bind(statement, { key: encodeKey(t, key), now: t.nowParam() });
+      const sync = this.executor.trySync();
+      if (sync) return Promise.resolve(this.instanceOfRow(sync.rowSync(statement, params)));
+      return this.executor.rows(statement, params).then((rows) => this.instanceOfRow(rows[0]));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
+    if (!Array.isArray(keys)) throw badArgument(this.t, 'getMany', keys, 'an array of keys');
+    const t = this.t;
+    const encoded = keys.map((k) => encodeKey(t, k));
+    const found = new Map<string, T>();
+    for (let start = 0; start < encoded.length; start += MAX_BUCKET) {
+      const chunk = encoded.slice(start, start + MAX_BUCKET);
+      const size = KEY_BUCKETS.find((b) => b >= chunk.length) ?? MAX_BUCKET;
+      const statement = t.statement(`many:${size}`, () => selectByKeys(t.sql, t.nowMode, size));
+      const last = chunk[chunk.length - 1] as unknown[];
+      const args: unknown[] = [];
+      for (let i = 0; i < size; i++) args.push(...(chunk[i] ?? last));
+      const rows = await this.executor.rows(statement, bind(statement, { args, now: t.nowParam() }));
+      for (const row of rows) {
+        const values = t.decodeRow(row);
+        found.set(this.keyTextOf(values), instanceOf<T>(t.entity, values));
+      }
+    }
+    const result: T[] = [];
+    for (const key of keys) {
+      const hit = found.get(this.keyTextOf(this.keyObject(key)));
+      if (hit !== undefined) result.push(hit);
+    }
+    return result;
+  }
+
+  async find(where: Partial<T> = {}, options: FindOptions = {}): Promise<T[]> {
+    const t = this.t;
+    const { filters, args } = this.filters(where, 'find');
+    const limit = options.limit;
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) {
+      throw badArgument(t, 'find', limit, 'a positive whole number as limit');
+    }
+    const shape = `find:${shapeOf(filters)}:${limit === undefined ? '' : 'L'}`;
+    const statement = t.statement(shape, () => findWhere(t.sql, t.nowMode, filters, limit !== undefined));
+    if (limit !== undefined) args.push(limit);
+    const rows = await this.executor.rows(statement, bind(statement, { args, now: t.nowParam() }));
+    return rows.map((row) => instanceOf<T>(t.entity, t.decodeRow(row)));
+  }
+
+  exists(key: KeyInput<T>): Promise<boolean> {
+    try {
+      const t = this.t;
+      const statement = t.statement('exists', () => existsByKey(t.sql, t.nowMode));
+      return this.read(statement, bind(statement, { key: encodeKey(t, key), now: t.nowParam() }), hasRows);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async count(where: Partial<T> = {}): Promise<number> {
+    const t = this.t;
+    const { filters, args } = this.filters(where, 'count');
+    const statement = t.statement(`count:${shapeOf(filters)}`, () => countWhere(t.sql, t.nowMode, filters));
+    const rows = await this.executor.rows(statement, bind(statement, { args, now: t.nowParam() }));
+    return Number(rows[0]?.[0] ?? 0);
+  }
+
+  delete(key: KeyInput<T>): Promise<boolean> {
+    try {
+      const op = deleteOp(this.t, encodeKey(this.t, key));
+      const sync = this.executor.trySync();
+      if (sync) return Promise.resolve(sync.runSync(op.statement, op.params) > 0);
+      return this.executor.run(op.statement, op.params).then((changes) => changes > 0);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Deletes every live row matching the equality filters (a range delete: e.g. one partition of
+   * a composite key); expired rows are skipped (purgeExpired removes them). Returns the count.
+   */
+  async deleteWhere(where: Partial<T>): Promise<number> {
+    const t = this.t;
+    const { filters, args } = this.filters(where, 'deleteWhere');
+    if (filters.length === 0) {
+      throw new LifespanError('DELETE_WHERE_EMPTY', 'deleteWhere() needs at least one filter', {
+        entity: t.entity.name,
+        store: RELATIONAL_STORE,
+        hint: 'pass the members to match, e.g. deleteWhere({ sensorId: "s1" })',
+      });
+    }
+    const statement = t.statement(`delete-where:${shapeOf(filters)}`, () => deleteWhere(t.sql, t.nowMode, filters));
+    return this.executor.run(statement, bind(statement, { args, now: t.nowParam() }));
+  }
+
+  ttl(key: KeyInput<T>): Promise<number | null | undefined> {
+    return runTtl(this.t, this.executor, encodeKey(this.t, key));
+  }
+
+  setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
+    return runSetTtl(this.t, this.executor, encodeKey(this.t, key), ttl);
+  }
+
+  /** Runs the ops of one write in order (synchronously on SQLite: no other call interleaves). */
+  private write(ops: readonly BatchOp[]): Promise<void> {
+    const sync = this.executor.trySync();
+    if (!sync) return this.writeAsync(ops);
+    for (const op of ops) {
+      const changes = sync.runSync(op.statement, op.params);
+      op.check?.(changes);
+    }
+    return DONE;
+  }
+
+  private async writeAsync(ops: readonly BatchOp[]): Promise<void> {
+    for (const op of ops) {
+      const changes = await this.executor.run(op.statement, op.params);
+      op.check?.(changes);
+    }
+  }
+
+  private read<R>(statement: Statement, params: unknown[], map: (rows: unknown[][]) => R): Promise<R> {
+    const sync = this.executor.trySync();
+    if (!sync) return this.executor.rows(statement, params).then(map);
+    return Promise.resolve(map(sync.rowsSync(statement, params)));
+  }
+
+  private instanceOfRow(row: unknown[] | undefined): T | undefined {
+    return row ? instanceOf<T>(this.t.entity, this.t.decodeRow(row)) : undefined;
+  }
+
+  private instance(entity: T): object {
+    if (typeof entity !== 'object' || entity === null) {
+      throw badArgument(this.t, 'a write', entity, `an ${this.t.entity.name} object`);
+    }
+    return entity;
+  }
+
+  private filters(where: Partial<T>, method: string): { filters: Filter[]; args: unknown[] } {
+    const t = this.t;
+    if (typeof where !== 'object' || where === null) throw badArgument(t, method, where, 'an object of member values');
+    const filters: Filter[] = [];
+    const args: unknown[] = [];
+    for (const [member, value] of Object.entries(where as Record<string, unknown>)) {
+      if (value === undefined) continue;
+      const index = t.members.indexOf(member);
+      if (index < 0) {
+        throw new LifespanError('UNKNOWN_MEMBER', `'${member}' is not a stored member of ${t.entity.name}`, {
+          entity: t.entity.name,
+          member,
+          store: RELATIONAL_STORE,
+          hint: `filter on: ${t.members.join(', ')}`,
+        });
+      }
+      const column = t.sql.dataColumns[index]?.name as string;
+      if (value === null) {
+        filters.push({ column, isNull: true });
+        continue;
+      }
+      filters.push({ column, isNull: false });
+      args.push((t.encoders[index] as (v: unknown) => unknown)(value));
+    }
+    return { filters, args };
+  }
+
+  private keyObject(key: KeyInput<T>): Record<string, unknown> {
+    const isObject = typeof key === 'object' && key !== null && !(key instanceof Date);
+    return isObject ? (key as Record<string, unknown>) : { [this.t.keyMembers[0] as string]: key };
+  }
+
+  private keyTextOf(values: Record<string, unknown>): string {
+    const t = this.t;
+    return t.keyMembers
+      .map((m) => keyText(t.sql.dataColumns[t.members.indexOf(m)]?.fieldType ?? 'string', values[m]))
+      .join('\u0000');
+  }
+}
+
+const DONE: Promise<void> = Promise.resolve();
+
+const hasRows = (rows: unknown[][]): boolean => rows.length > 0;
+
+function shapeOf(filters: readonly Filter[]): string {
+  return filters.map((f) => (f.isNull ? `${f.column}!` : f.column)).join(',');
+}
+
+function badArgument(t: EntityTable, method: string, value: unknown, expected: string): LifespanError {
+  return new LifespanError('BAD_ARGUMENT', `${method} got ${showValue(value)}, not ${expected}`, {
+    entity: t.entity.name,
+    store: RELATIONAL_STORE,
+    hint: `pass ${expected}`,
+  });
+}

@@ -1,0 +1,206 @@
+import type { Knex } from 'knex';
+import { LifespanError, StoreError } from '../../errors';
+import type { ExplainEntry } from '../../explain/entry';
+import type { ApplyResult, MigrationPlan } from '../../explain/plan';
+import { findEntity, type EntityClass, type Model } from '../../model/types';
+import type { ApplyOptions, PlanOptions, PurgeOptions, Repository, StoreSession, UnitOfWork } from '../contract';
+import { applySteps, checkApplicable } from './apply';
+import type { CompiledSchema } from './compile';
+import { EXPIRY_COLUMN, expirySql, quote } from './dialect';
+import { EntityTable } from './entity-table';
+import type { Executor } from './executor';
+import { explainSchema } from './explainer';
+import { inspectTables } from './inspect';
+import { RELATIONAL_STORE, type CheckedOptions } from './options';
+import { planSteps, type RelationalStep } from './plan';
+import { readRecords, TTL_RECORD_TABLE } from './ttl-record';
+import { checkPurgeOptions, purgeTable, type PurgeHooks, type RelationalPurgeResult } from './purge';
+import { RelationalRepository } from './repository';
+import { knexRunner, sqliteRunner, withSchemaLock, type SchemaRunner } from './schema-runner';
+import type { SqliteExecutor } from './sqlite-executor';
+import { NO_NATIVE_TTL } from './semantics';
+import { RelationalUnitOfWork } from './unit-of-work';
+
+/** A model bound to a relational database through the caller's knex. */
+export class RelationalSession implements StoreSession {
+  readonly store = 'relational' as const;
+  private readonly tables = new Map<EntityClass, EntityTable>();
+  private readonly repositories = new Map<EntityClass, RelationalRepository<unknown>>();
+  private closed = false;
+
+  constructor(
+    private readonly model: Model,
+    private readonly schema: CompiledSchema,
+    private readonly options: CheckedOptions,
+    private readonly executor: Executor,
+    private readonly target: string,
+  ) {
+    for (const entity of model.entities) {
+      const spec = schema.tables.find((s) => s.entity === entity.name);
+      if (spec)
+        this.tables.set(entity.target, new EntityTable(entity, spec, schema.dialect, schema.ttl, options.clock));
+    }
+  }
+
+  private get knex(): Knex {
+    return this.options.knex;
+  }
+
+  explain(): ExplainEntry[] {
+    return explainSchema(this.model, this.schema, this.options.clock !== undefined);
+  }
+
+  async ensureCollections(): Promise<ApplyResult> {
+    this.checkOpen();
+    if (this.schema.ttl === 'ignore') {
+      for (const entity of this.model.entities.filter((e) => e.ttl)) {
+        this.options.logger.warn(
+          `lifespan [relational] ${entity.name} (${entity.collection}): @TimeToLive(${entity.ttl?.declared}) — ${NO_NATIVE_TTL} (or use ttl: 'emulate')`,
+        );
+      }
+    }
+    return withSchemaLock(this.knex, this.executor, async (runner) => {
+      const steps = await this.diff(runner, {});
+      const blocking = steps.filter((s) => s.class === 'conflict' && s.payload.blocking);
+      if (blocking.length > 0) {
+        throw new StoreError(
+          'SCHEMA_CONFLICT',
+          `the live tables differ from the model in ways lifespan will not change:\n${blocking.map((s) => `  - ${s.summary}`).join('\n')}`,
+          { store: RELATIONAL_STORE, hint: 'see db.plan() for the differences; migrate them yourself' },
+        );
+      }
+      for (const step of steps.filter((s) => s.class === 'conflict')) {
+        this.options.logger.warn(`lifespan [relational] ${step.summary}`);
+      }
+      return applySteps(
+        runner,
+        steps.filter((s) => s.class === 'additive' || s.class === 'in-place'),
+      );
+    });
+  }
+
+  async plan(options: PlanOptions = {}): Promise<MigrationPlan> {
+    this.checkOpen();
+    const runner =
+      this.executor.dialect === 'sqlite'
+        ? sqliteRunner((this.executor as SqliteExecutor).connection)
+        : knexRunner(this.knex, this.executor.dialect);
+    const steps = await this.diff(runner, options);
+    return { store: RELATIONAL_STORE, target: this.target, steps };
+  }
+
+  async apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
+    this.checkOpen();
+    if (plan.store !== RELATIONAL_STORE) {
+      throw new LifespanError('PLAN_WRONG_STORE', `this plan is for ${plan.store}, not ${RELATIONAL_STORE}`, {
+        store: RELATIONAL_STORE,
+        hint: "apply a plan made by this store's plan()",
+      });
+    }
+    const steps = plan.steps as RelationalStep[];
+    checkApplicable(steps, options.allowDestructive === true);
+    return withSchemaLock(this.knex, this.executor, (runner) => applySteps(runner, steps));
+  }
+
+  repository<T>(target: EntityClass<T>): Repository<T> {
+    this.checkOpen();
+    let repository = this.repositories.get(target);
+    if (!repository) {
+      repository = new RelationalRepository<unknown>(this.tableOf(target), this.executor);
+      this.repositories.set(target, repository);
+    }
+    return repository as RelationalRepository<T>;
+  }
+
+  unitOfWork(): UnitOfWork {
+    this.checkOpen();
+    return new RelationalUnitOfWork((target) => this.tableOf(target), this.executor);
+  }
+
+  /** Deletes every row due at `now` (default: the database clock) in every emulated table. */
+  async purgeExpired(options: PurgeOptions = {}, hooks?: PurgeHooks): Promise<RelationalPurgeResult> {
+    this.checkOpen();
+    if (this.schema.ttl !== 'emulate') {
+      throw new LifespanError(
+        'PURGE_NOT_EMULATED',
+        `rows carry no expiry with ttl: '${this.schema.ttl}'; there is nothing to purge`,
+        {
+          store: RELATIONAL_STORE,
+          hint: "create the RelationalStore with ttl: 'emulate' to keep and purge expiry",
+        },
+      );
+    }
+    const checked = checkPurgeOptions(options);
+    const progress = { deleted: 0, batches: 0 };
+    const byTable: Record<string, number> = {};
+    const run = options.onProgress ? { ...checked, onProgress: options.onProgress } : checked;
+    for (const t of this.tables.values()) {
+      if (!t.expiryColumn) continue;
+      byTable[t.spec.table] = await purgeTable(t, this.executor, run, progress, hooks);
+    }
+    return { deleted: progress.deleted, batches: progress.batches, byTable };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.repositories.clear();
+    this.executor.close();
+  }
+
+  private checkOpen(): void {
+    if (this.closed) {
+      throw new LifespanError('SESSION_CLOSED', 'this relational session is closed', {
+        store: RELATIONAL_STORE,
+        hint: 'connect again',
+      });
+    }
+  }
+
+  private tableOf(target: EntityClass): EntityTable {
+    const table = this.tables.get(target);
+    if (!table) {
+      const known = findEntity(this.model, target?.name ?? '');
+      throw new LifespanError('UNKNOWN_ENTITY', `${target?.name ?? String(target)} is not an entity of this model`, {
+        store: RELATIONAL_STORE,
+        hint: known
+          ? 'pass the same class the model was built with'
+          : `add it to the ModelBuilder; the model has ${this.model.entities.map((e) => e.name).join(', ')}`,
+      });
+    }
+    return table;
+  }
+
+  private async diff(runner: SchemaRunner, options: PlanOptions): Promise<RelationalStep[]> {
+    const names = [...this.schema.tables.map((t) => t.table), TTL_RECORD_TABLE];
+    const live = await inspectTables(runner, this.schema.dialect, names);
+    const recordTableExists = live.get(TTL_RECORD_TABLE) !== null;
+    const records = await readRecords(runner, this.schema.dialect, recordTableExists);
+    const dueRows = options.counts ? await this.countDue(runner, live) : undefined;
+    return planSteps(this.schema, live, {
+      allowDestructive: options.allowDestructive === true,
+      records,
+      recordTableExists,
+      counts: options.counts === true,
+      ...(dueRows ? { dueRows } : {}),
+    });
+  }
+
+  /** Rows already due in tables that keep an expires_at column the model no longer emulates. */
+  private async countDue(
+    runner: SchemaRunner,
+    live: Awaited<ReturnType<typeof inspectTables>>,
+  ): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    const { dialect } = this.schema;
+    for (const table of this.schema.tables) {
+      const current = live.get(table.table);
+      if (table.expiry || !current?.columns.some((c) => c.name.toLowerCase() === EXPIRY_COLUMN)) continue;
+      const now = expirySql(dialect).dbNow;
+      const [row] = await runner.rows(
+        `SELECT COUNT(*) AS due FROM ${quote(dialect, table.table)} WHERE ${quote(dialect, EXPIRY_COLUMN)} <= ${now}`,
+      );
+      counts.set(table.table, Number(row?.['due'] ?? 0));
+    }
+    return counts;
+  }
+}

@@ -1,0 +1,149 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Knex } from 'knex';
+import { StoreError } from '../../errors';
+import { wrapDriverError } from './driver-errors';
+import { poolOf, type BatchOp, type Executor, type SyncExecutor } from './executor';
+import { RELATIONAL_STORE } from './options';
+import type { Statement } from './statement';
+
+/** SQLite needs 3.42 for unixepoch('subsec'), the database clock in milliseconds. */
+const MIN_SQLITE = [3, 42, 0];
+
+/**
+ * better-sqlite3 is synchronous and knex keeps a single connection: lifespan takes that
+ * connection once and runs its prepared statements on it directly, so no call interleaves with
+ * another and a transaction (a whole unit of work) runs without yielding.
+ */
+export class SqliteExecutor implements Executor, SyncExecutor {
+  readonly dialect = 'sqlite' as const;
+  private readonly prepared = new Map<Statement, BetterSqlite3.Statement>();
+  private held: Promise<void> | null = null;
+
+  private constructor(
+    private readonly knex: Knex,
+    private db: BetterSqlite3.Database,
+  ) {}
+
+  static async open(knex: Knex): Promise<SqliteExecutor> {
+    const executor = new SqliteExecutor(knex, await SqliteExecutor.connection(knex));
+    executor.checkVersion();
+    return executor;
+  }
+
+  /** Knex hands out its connection and gets it straight back: better-sqlite3 calls never overlap. */
+  private static async connection(knex: Knex): Promise<BetterSqlite3.Database> {
+    const pool = poolOf(knex);
+    const db = (await pool.acquireConnection()) as BetterSqlite3.Database;
+    await pool.releaseConnection(db);
+    return db;
+  }
+
+  private checkVersion(): void {
+    const version = String(this.db.prepare('SELECT sqlite_version()').pluck().get());
+    const parts = version.split('.').map(Number);
+    for (let i = 0; i < MIN_SQLITE.length; i++) {
+      const have = parts[i] ?? 0;
+      const need = MIN_SQLITE[i] as number;
+      if (have > need) return;
+      if (have < need) {
+        throw new StoreError('RELATIONAL_SQLITE_TOO_OLD', `SQLite ${version} is older than 3.42`, {
+          store: RELATIONAL_STORE,
+          hint: 'use better-sqlite3 12 (it bundles a recent SQLite)',
+        });
+      }
+    }
+  }
+
+  /** The raw connection, for schema inspection and changes inside exclusive(). */
+  get connection(): BetterSqlite3.Database {
+    return this.db;
+  }
+
+  private async ready(): Promise<void> {
+    while (this.held) await this.held;
+    if (!this.db.open) {
+      // The pool closed its connection (e.g. an idle timeout): take the new one.
+      this.prepared.clear();
+      this.db = await SqliteExecutor.connection(this.knex);
+    }
+  }
+
+  private statement(statement: Statement): BetterSqlite3.Statement {
+    let prepared = this.prepared.get(statement);
+    if (!prepared) {
+      prepared = this.db.prepare(statement.sql);
+      if (statement.reads) prepared.raw(true).safeIntegers(statement.bigints);
+      this.prepared.set(statement, prepared);
+    }
+    return prepared;
+  }
+
+  trySync(): SyncExecutor | null {
+    return this.held || !this.db.open ? null : this;
+  }
+
+  rowsSync(statement: Statement, params: unknown[]): unknown[][] {
+    try {
+      return this.statement(statement).all(...params) as unknown[][];
+    } catch (error) {
+      throw wrapDriverError(error, statement.entity, 'a read');
+    }
+  }
+
+  rowSync(statement: Statement, params: unknown[]): unknown[] | undefined {
+    try {
+      return this.statement(statement).get(...params) as unknown[] | undefined;
+    } catch (error) {
+      throw wrapDriverError(error, statement.entity, 'a read');
+    }
+  }
+
+  runSync(statement: Statement, params: unknown[]): number {
+    try {
+      return this.statement(statement).run(...params).changes;
+    } catch (error) {
+      throw wrapDriverError(error, statement.entity, 'a write');
+    }
+  }
+
+  async rows(statement: Statement, params: unknown[]): Promise<unknown[][]> {
+    await this.ready();
+    return this.rowsSync(statement, params);
+  }
+
+  async run(statement: Statement, params: unknown[]): Promise<number> {
+    await this.ready();
+    return this.runSync(statement, params);
+  }
+
+  async batch(ops: readonly BatchOp[]): Promise<void> {
+    await this.ready();
+    const transaction = this.db.transaction(() => {
+      for (const op of ops) {
+        const changes = this.statement(op.statement).run(...op.params).changes;
+        op.check?.(changes);
+      }
+    });
+    try {
+      transaction.immediate();
+    } catch (error) {
+      throw wrapDriverError(error, ops[0]?.statement.entity, 'a transaction');
+    }
+  }
+
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    await this.ready();
+    let release = () => {};
+    this.held = new Promise<void>((resolve) => (release = resolve));
+    try {
+      return await fn();
+    } finally {
+      this.held = null;
+      release();
+    }
+  }
+
+  close(): void {
+    this.prepared.clear();
+  }
+}

@@ -1,0 +1,40 @@
+import type { Model } from '../../model/types';
+import type { Store, StoreSession } from '../contract';
+import { compileSchema } from './compile';
+import { describeKnex, openExecutor } from './connection';
+import { checkStoreOptions, type CheckedOptions, type RelationalStoreOptions } from './options';
+import { RelationalSession } from './session';
+
+/**
+ * `new RelationalStore({ knex, ttl: 'ignore' | 'emulate' | 'reject', clock?, logger? })`:
+ * SQLite (better-sqlite3), PostgreSQL (pg) or MariaDB/MySQL (mysql2) through the caller's knex.
+ */
+export class RelationalStore implements Store {
+  readonly name = 'relational' as const;
+  private readonly options: CheckedOptions;
+
+  constructor(options: RelationalStoreOptions) {
+    this.options = checkStoreOptions(options);
+  }
+
+  /** 'ignore', 'emulate' or 'reject'. */
+  get ttl(): CheckedOptions['ttl'] {
+    return this.options.ttl;
+  }
+
+  describe(): string {
+    return `${describeKnex(this.options.knex)} (ttl: ${this.options.ttl})`;
+  }
+
+  /** Compiles the model for the database behind knex; 'reject' mode fails here, naming every TTL entity. */
+  async open(model: Model): Promise<StoreSession> {
+    const executor = await openExecutor(this.options.knex);
+    try {
+      const schema = compileSchema(model, executor.dialect, this.options.ttl);
+      return new RelationalSession(model, schema, this.options, executor, this.describe());
+    } catch (error) {
+      executor.close();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import type { PerWriteTtl } from '../../model/per-write-ttl';
+import type { EntityTable } from './entity-table';
+import type { Executor } from './executor';
+import { resolveTtl } from './expiry';
+import { existsByKey, ttlByKey } from './sql-read';
+import { setExpiry, type SetTtlForm } from './sql-write';
+import { bind, type BindContext } from './statement';
+
+/** Remaining whole seconds (rounded up, at least 1 for a live row), null: never, undefined: absent. */
+export async function runTtl(t: EntityTable, executor: Executor, key: unknown[]): Promise<number | null | undefined> {
+  const ex = t.expiryColumn;
+  if (!ex) return (await exists(t, executor, key)) ? null : undefined;
+  const statement = t.statement('ttl', () => ttlByKey(t.sql, t.nowMode, ex));
+  const rows = await executor.rows(statement, bind(statement, { key, now: t.nowParam() }));
+  const row = rows[0];
+  if (!row) return undefined;
+  const remaining = row[0];
+  if (remaining === null || remaining === undefined) return null;
+  return Math.max(1, Math.ceil(Number(remaining) / 1000));
+}
+
+async function exists(t: EntityTable, executor: Executor, key: unknown[]): Promise<boolean> {
+  const statement = t.statement('exists', () => existsByKey(t.sql, t.nowMode));
+  return (await executor.rows(statement, bind(statement, { key, now: t.nowParam() }))).length > 0;
+}
+
+/**
+ * Changes the expiry of a live row with one UPDATE of expires_at (the row is not rewritten, so
+ * @UpdatedAt does not move). False, and nothing written, when the key is missing or expired.
+ */
+export async function runSetTtl(
+  t: EntityTable,
+  executor: Executor,
+  key: unknown[],
+  requested: PerWriteTtl,
+): Promise<boolean> {
+  const ttl = resolveTtl(t, requested);
+  const ex = t.expiryColumn;
+  if (!ex || ttl.kind === 'keep') return exists(t, executor, key);
+  const ctx: BindContext = { key, now: t.nowParam() };
+  const declared = t.entity.ttl;
+  let form: SetTtlForm;
+  const fromNow = (seconds: number, extend: boolean): SetTtlForm => {
+    if (t.nowMode === 'db') {
+      ctx.seconds = seconds;
+      return extend ? 'extendNowPlus' : 'nowPlus';
+    }
+    ctx.expiry = t.encodeInstant(new Date(t.now().getTime() + seconds * 1000));
+    return extend ? 'extendValue' : 'value';
+  };
+  switch (ttl.kind) {
+    case 'never':
+      ctx.expiry = null;
+      form = 'value';
+      break;
+    case 'duration':
+      form = fromNow(ttl.seconds, false);
+      break;
+    case 'extend':
+      form = fromNow(ttl.seconds, true);
+      break;
+    default:
+      if (!declared || declared.seconds === null) {
+        ctx.expiry = null;
+        form = 'value';
+      } else if (declared.anchor?.source === 'explicit') {
+        ctx.seconds = declared.seconds;
+        form = 'anchorPlus';
+      } else {
+        form = fromNow(declared.seconds, false);
+      }
+  }
+  const anchor = declared?.anchor?.source === 'explicit' ? anchorColumn(t, declared.anchor.member) : null;
+  const statement = t.statement(`set-ttl:${form}`, () => setExpiry(t.sql, t.nowMode, form, ex, anchor));
+  return (await executor.run(statement, bind(statement, ctx))) > 0;
+}
+
+function anchorColumn(t: EntityTable, member: string): string {
+  return t.sql.dataColumns[t.members.indexOf(member)]?.name ?? member;
+}

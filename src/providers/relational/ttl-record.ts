@@ -1,0 +1,69 @@
+import type { TableSpec } from './compile';
+import { columnType, familyOf, quote, type RelationalDialect } from './dialect';
+import type { SchemaRunner } from './schema-runner';
+
+/**
+ * Emulated TTL lives in lifespan's writes, not in the schema, so the declared TTL is recorded in
+ * a table of its own: plan() compares it with the model and shows a TTL change as a reviewable
+ * in-place step (old → new, new writes only), as it does for stores with a native setting.
+ */
+export const TTL_RECORD_TABLE = 'lifespan_ttl';
+
+/** What was recorded for one table: its default TTL (null: per-write only) and what it counts from. */
+export interface TtlRecord {
+  readonly seconds: number | null;
+  readonly countsFrom: string;
+}
+
+/** The record an emulated table should have. */
+export function recordOf(table: TableSpec): TtlRecord {
+  return { seconds: table.ttlSeconds, countsFrom: table.ttlCountsFrom ?? 'last-write' };
+}
+
+export function sameRecord(a: TtlRecord, b: TtlRecord): boolean {
+  return a.seconds === b.seconds && a.countsFrom === b.countsFrom;
+}
+
+export function createRecordTableSql(dialect: RelationalDialect): string {
+  const q = (n: string) => quote(dialect, n);
+  const text = columnType(dialect, 'string', true).sql;
+  const int = columnType(dialect, 'integer', false).sql;
+  return (
+    `CREATE TABLE IF NOT EXISTS ${q(TTL_RECORD_TABLE)} (${q('table_name')} ${text} NOT NULL, ` +
+    `${q('ttl_seconds')} ${int} NULL, ${q('counts_from')} ${text} NOT NULL, PRIMARY KEY (${q('table_name')}))`
+  );
+}
+
+/** Writes the record; names are validated identifiers and seconds a whole number, so literals are safe. */
+export function upsertRecordSql(dialect: RelationalDialect, table: string, record: TtlRecord): string {
+  const q = (n: string) => quote(dialect, n);
+  const values = `('${table}', ${record.seconds === null ? 'NULL' : String(record.seconds)}, '${record.countsFrom}')`;
+  const head = `INSERT INTO ${q(TTL_RECORD_TABLE)} (${q('table_name')}, ${q('ttl_seconds')}, ${q('counts_from')}) VALUES ${values}`;
+  if (familyOf(dialect) === 'mysql') {
+    return `${head} ON DUPLICATE KEY UPDATE ${q('ttl_seconds')} = VALUES(${q('ttl_seconds')}), ${q('counts_from')} = VALUES(${q('counts_from')})`;
+  }
+  return `${head} ON CONFLICT (${q('table_name')}) DO UPDATE SET ${q('ttl_seconds')} = excluded.${q('ttl_seconds')}, ${q('counts_from')} = excluded.${q('counts_from')}`;
+}
+
+export function deleteRecordSql(dialect: RelationalDialect, table: string): string {
+  return `DELETE FROM ${quote(dialect, TTL_RECORD_TABLE)} WHERE ${quote(dialect, 'table_name')} = '${table}'`;
+}
+
+/** The records of the given tables (none when the record table does not exist yet). */
+export async function readRecords(
+  runner: SchemaRunner,
+  dialect: RelationalDialect,
+  exists: boolean,
+): Promise<Map<string, TtlRecord>> {
+  const records = new Map<string, TtlRecord>();
+  if (!exists) return records;
+  const q = (n: string) => quote(dialect, n);
+  const rows = await runner.rows(
+    `SELECT ${q('table_name')} AS t, ${q('ttl_seconds')} AS s, ${q('counts_from')} AS c FROM ${q(TTL_RECORD_TABLE)}`,
+  );
+  for (const row of rows) {
+    const seconds = row['s'] === null || row['s'] === undefined ? null : Number(row['s']);
+    records.set(String(row['t']), { seconds, countsFrom: String(row['c']) });
+  }
+  return records;
+}

@@ -1,0 +1,90 @@
+import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import type { KeyInput } from '../contract';
+import type { Encoder } from './codec';
+import type { EntityTable } from './entity-table';
+import type { BatchOp } from './executor';
+import { resolveTtl, writeExpiry, type WriteExpiry } from './expiry';
+import { RELATIONAL_STORE } from './options';
+import { deleteByKey } from './sql-read';
+import { deleteExpiredByKey, insertRow, upsertRow, type ConflictRule, type ExpirySource } from './sql-write';
+import { bind, type BindContext } from './statement';
+
+/** A row ready to bind: member values (timestamps stamped) and encoded column values. */
+export interface EncodedRow {
+  readonly values: Record<string, unknown>;
+  readonly cols: unknown[];
+}
+
+/**
+ * Stamps @CreatedAt/@UpdatedAt with the client clock (documented: expiry instants use the
+ * database clock, timestamps the client's) and writes the stamps back onto the instance.
+ * @CreatedAt is set unless the instance holds a real date, for upserts too (stampTimestamps'
+ * update mode would keep a `new Date(0)` placeholder); an upsert over a live row keeps the
+ * stored createdAt in SQL anyway.
+ */
+export function encodeRow(t: EntityTable, instance: object): EncodedRow {
+  const { entity } = t;
+  let values = valuesOf(entity, instance);
+  if (entity.createdAt || entity.updatedAt) {
+    values = stampTimestamps(entity, values, new Date(), true);
+    const target = instance as Record<string, unknown>;
+    if (entity.createdAt) target[entity.createdAt] = values[entity.createdAt];
+    if (entity.updatedAt) target[entity.updatedAt] = values[entity.updatedAt];
+  }
+  const cols = new Array<unknown>(t.members.length);
+  for (let i = 0; i < cols.length; i++) cols[i] = (t.encoders[i] as Encoder)(values[t.members[i] as string]);
+  return { values, cols };
+}
+
+export function encodeKey<T>(t: EntityTable, key: KeyInput<T>): unknown[] {
+  if (t.keyMembers.length === 1 && (typeof key !== 'object' || key instanceof Date)) {
+    // a single-member key given as its value: no key object to build
+    if (key !== null && key !== undefined) return [(t.keyEncoders[0] as Encoder)(key)];
+  }
+  const values = keyValues(t.entity, key, RELATIONAL_STORE);
+  return t.keyMembers.map((m, i) => (t.keyEncoders[i] as Encoder)(values[m]));
+}
+
+function context(t: EntityTable, row: EncodedRow, expiry: WriteExpiry | null): BindContext {
+  return { cols: row.cols, now: t.nowParam(), seconds: expiry?.seconds, expiry: expiry?.value };
+}
+
+/** Constant shape names: statement lookups hash no freshly built string. */
+const INSERT_SHAPE: Record<ExpirySource, string> = { nowPlus: 'insert:nowPlus', value: 'insert:value' };
+const UPSERT_SHAPE: Record<ExpirySource, Record<ConflictRule, string>> = {
+  nowPlus: { replace: 'upsert:nowPlus:replace', keep: 'upsert:nowPlus:keep', extend: 'upsert:nowPlus:extend' },
+  value: { replace: 'upsert:value:replace', keep: 'upsert:value:keep', extend: 'upsert:value:extend' },
+};
+
+/** An insert fails on a live row with the same key; an expired row with that key is replaced. */
+export function insertOps(t: EntityTable, row: EncodedRow, requested: PerWriteTtl | undefined): BatchOp[] {
+  const ttl = resolveTtl(t, requested);
+  const expiry = t.expiryColumn ? writeExpiry(t, ttl, row.values) : null;
+  const source = expiry?.source ?? 'value';
+  const statement = t.statement(INSERT_SHAPE[source], () => insertRow(t.sql, t.nowMode, source));
+  const ctx = context(t, row, expiry);
+  const insert: BatchOp = { statement, params: bind(statement, ctx) };
+  if (t.sql.family === 'mysql') {
+    if (!t.expiryColumn) return [insert];
+    const ex = t.expiryColumn;
+    const clear = t.statement('delete-expired', () => deleteExpiredByKey(t.sql, t.nowMode, ex));
+    return [{ statement: clear, params: bind(clear, ctx) }, insert];
+  }
+  return [{ statement, params: insert.params, check: t.refuseDuplicate }];
+}
+
+export function upsertOps(t: EntityTable, row: EncodedRow, requested: PerWriteTtl | undefined): BatchOp[] {
+  const ttl = resolveTtl(t, requested);
+  const expiry = t.expiryColumn ? writeExpiry(t, ttl, row.values) : null;
+  const source = expiry?.source ?? 'value';
+  const rule = expiry?.rule ?? 'replace';
+  const statement = t.statement(UPSERT_SHAPE[source][rule], () => upsertRow(t.sql, t.nowMode, source, rule));
+  return [{ statement, params: bind(statement, context(t, row, expiry)) }];
+}
+
+/** Deletes the row when it is live (an expired row is already absent; purge removes it). */
+export function deleteOp(t: EntityTable, key: unknown[]): BatchOp {
+  const statement = t.statement('delete', () => deleteByKey(t.sql, t.nowMode));
+  return { statement, params: bind(statement, { key, now: t.nowParam() }) };
+}

@@ -1,0 +1,181 @@
+/** Repositories and units of work on every engine: values round-trip, CRUD, filters, transactions. */
+import type { Knex } from 'knex';
+import { LifespanError, ModelError, StoreError, type StoreContext } from '../../src';
+import type { RelationalRepository } from '../../src/providers/relational';
+import { connectRelational, describeEngines, dropTables, prefixFor } from './support/engines';
+import { knexFor } from '../harness/relational';
+import { AuditLog, Reading, Sample, Session, make, testModel } from './support/models';
+
+describeEngines('relational repositories', (engine) => {
+  const model = testModel(prefixFor('crud'));
+  let knex: Knex;
+  let db: StoreContext;
+
+  beforeAll(async () => {
+    knex = knexFor(engine);
+    await dropTables(knex, model);
+    db = await connectRelational(model, knex, { ttl: 'emulate' });
+    await db.ensureCollections();
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await dropTables(knex, model);
+    await knex?.destroy();
+  });
+
+  test('every value kind round-trips, null included', async () => {
+    const repo = db.repository(Sample);
+    const full = make(Sample, {
+      id: 'full',
+      text: 'héllo "quoted" \'single\' ; DROP TABLE x; --',
+      real: -12.375,
+      whole: Number.MAX_SAFE_INTEGER,
+      big: 2n ** 63n - 1n,
+      flag: true,
+      at: new Date(Date.UTC(2024, 1, 29, 23, 59, 58, 123)),
+      doc: { nested: { list: [1, 'two', null, true] }, n: 1.5 },
+      bytes: Buffer.from([0, 1, 2, 254, 255]),
+      ref: '7d444840-9dc0-11d1-b245-5ffdce74fad2',
+      note: 'a note',
+      extra: [1, 2, 3],
+    });
+    const empty = make(Sample, { id: 'empty', big: -(2n ** 63n), whole: -5, doc: [], note: null, extra: null });
+    await repo.insert(full);
+    await repo.insert(empty);
+    const back = await repo.get('full');
+    expect(back).toBeInstanceOf(Sample);
+    expect(back).toEqual(full);
+    expect(await repo.get('empty')).toEqual(empty);
+    expect((await repo.get('empty'))?.note).toBeNull();
+  });
+
+  test('values a column cannot hold exactly are refused with the member named', async () => {
+    const repo = db.repository(Sample);
+    const cases: [Partial<Sample>, string][] = [
+      [{ real: Number.NaN }, 'real'],
+      [{ whole: 1.5 }, 'whole'],
+      [{ big: 2n ** 64n }, 'big'],
+      [{ at: new Date('nope') }, 'at'],
+      [{ text: 5 as unknown as string }, 'text'],
+      [{ flag: 'yes' as unknown as boolean }, 'flag'],
+      [{ text: null as unknown as string }, 'text'],
+    ];
+    for (const [values, member] of cases) {
+      const error = await repo.insert(make(Sample, { id: `bad-${member}`, ...values })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LifespanError);
+      expect(error).toMatchObject({ code: 'VALUE_INVALID', member, entity: 'Sample' });
+    }
+    expect(await repo.count()).toBe(await repo.count({}));
+    expect(await repo.exists('bad-real')).toBe(false);
+  });
+
+  test('insert refuses a live duplicate; upsert overwrites and keeps createdAt', async () => {
+    const repo = db.repository(Session);
+    const first = make(Session, { id: 'dup', payload: 'one' });
+    await repo.insert(first);
+    const created = first.createdAt;
+    expect(created.getTime()).toBeGreaterThan(0);
+    const error = await repo.insert(make(Session, { id: 'dup', payload: 'two' })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toMatchObject({ code: 'STORE_DUPLICATE_KEY', entity: 'Session' });
+    expect((await repo.get('dup'))?.payload).toBe('one');
+    await new Promise((r) => setTimeout(r, 5));
+    await repo.upsert(make(Session, { id: 'dup', payload: 'three', createdAt: new Date() }));
+    const back = await repo.get('dup');
+    expect(back?.payload).toBe('three');
+    expect(back?.createdAt.getTime()).toBe(created.getTime());
+  });
+
+  test('find, count, exists, getMany, delete and deleteWhere', async () => {
+    const repo = db.repository(Reading);
+    const t = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s));
+    for (const [sensorId, s, value] of [
+      ['a', 1, 10],
+      ['a', 2, 20],
+      ['a', 3, 20],
+      ['b', 1, 20],
+    ] as const) {
+      await repo.insert(make(Reading, { sensorId, takenAt: t(s), value }));
+    }
+    // clustering order is descending: newest first within a partition
+    expect((await repo.find({ sensorId: 'a' })).map((r) => r.takenAt.getTime())).toEqual(
+      [t(3), t(2), t(1)].map(Number),
+    );
+    expect(await repo.find({ sensorId: 'a', value: 20 }, { limit: 1 })).toHaveLength(1);
+    expect(await repo.count({ value: 20 })).toBe(3);
+    expect(await repo.count()).toBe(4);
+    expect(await repo.exists({ sensorId: 'b', takenAt: t(1) })).toBe(true);
+    expect(await repo.exists({ sensorId: 'b', takenAt: t(2) })).toBe(false);
+    const many = await repo.getMany([
+      { sensorId: 'b', takenAt: t(1) },
+      { sensorId: 'x', takenAt: t(1) },
+      { sensorId: 'a', takenAt: t(2) },
+    ]);
+    expect(many.map((r) => `${r.sensorId}${r.takenAt.getUTCSeconds()}`)).toEqual(['b1', 'a2']);
+    expect(await repo.delete({ sensorId: 'b', takenAt: t(1) })).toBe(true);
+    expect(await repo.delete({ sensorId: 'b', takenAt: t(1) })).toBe(false);
+    expect(await (repo as RelationalRepository<Reading>).deleteWhere({ sensorId: 'a' })).toBe(3);
+    expect(await repo.count()).toBe(0);
+  });
+
+  test('getMany reads many keys in order, across statement buckets', async () => {
+    const repo = db.repository(AuditLog);
+    const ids = Array.from({ length: 300 }, (_, i) => `m${i}`);
+    const uow = db.unitOfWork();
+    for (const id of ids) uow.insert(make(AuditLog, { id, message: id }));
+    await uow.commit();
+    const wanted = [...ids].reverse().filter((_, i) => i % 3 === 0);
+    const got = await repo.getMany([...wanted, 'missing']);
+    expect(got.map((a) => a.id)).toEqual(wanted);
+    expect(await repo.getMany([])).toEqual([]);
+  });
+
+  test('null filters and unknown members', async () => {
+    const repo = db.repository(Sample);
+    await repo.insert(make(Sample, { id: 'n1', note: null }));
+    await repo.insert(make(Sample, { id: 'n2', note: 'x' }));
+    expect((await repo.find({ note: null, id: 'n1' })).map((s) => s.id)).toEqual(['n1']);
+    expect((await repo.find({ note: 'x' })).map((s) => s.id)).toEqual(['n2']);
+    await expect(repo.find({ nope: 1 } as never)).rejects.toMatchObject({ code: 'UNKNOWN_MEMBER', member: 'nope' });
+    await expect(repo.find({}, { limit: 0 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+  });
+
+  test('a unit of work commits in one transaction: one failure writes nothing', async () => {
+    const sessions = db.repository(Session);
+    await sessions.insert(make(Session, { id: 'uow-existing', payload: 'x' }));
+    const failing = db
+      .unitOfWork()
+      .insert(make(Session, { id: 'uow-1', payload: 'a' }))
+      .upsert(make(AuditLog, { id: 'uow-audit', message: 'm' }))
+      .insert(make(Session, { id: 'uow-existing', payload: 'clash' }))
+      .delete(Session, 'uow-existing');
+    await expect(failing.commit()).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
+    expect(await sessions.exists('uow-1')).toBe(false);
+    expect(await db.repository(AuditLog).exists('uow-audit')).toBe(false);
+    expect((await sessions.get('uow-existing'))?.payload).toBe('x');
+
+    await db
+      .unitOfWork()
+      .insert(make(Session, { id: 'uow-1', payload: 'a' }))
+      .delete(Session, 'uow-existing')
+      .commit();
+    expect(await sessions.exists('uow-1')).toBe(true);
+    expect(await sessions.exists('uow-existing')).toBe(false);
+  });
+
+  test('a class outside the model is refused', async () => {
+    class Stranger {
+      id = '';
+    }
+    expect(() => db.repository(Stranger)).toThrow(expect.objectContaining({ code: 'UNKNOWN_ENTITY' }));
+    await expect(db.unitOfWork().insert(new Stranger()).commit()).rejects.toMatchObject({ code: 'UNKNOWN_ENTITY' });
+  });
+
+  test('a hand-made model with a bad identifier is a ModelError at connect', async () => {
+    const [session] = testModel('bad').entities;
+    const bad = { entities: [{ ...session!, collection: 'sessions; DROP TABLE x' }] };
+    await expect(connectRelational(bad as never, knex)).rejects.toBeInstanceOf(ModelError);
+    await expect(connectRelational(bad as never, knex)).rejects.toMatchObject({ code: 'RELATIONAL_BAD_IDENTIFIER' });
+  });
+});
