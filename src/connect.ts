@@ -4,6 +4,7 @@ import type { ApplyResult, MigrationPlan } from './explain/plan';
 import type { EntityClass, Model } from './model/types';
 import type {
   ApplyOptions,
+  EnsureOptions,
   PlanOptions,
   PurgeOptions,
   PurgeResult,
@@ -33,8 +34,8 @@ export class StoreContext {
     return new ExplainReport(this.session.explain());
   }
 
-  ensureCollections(): Promise<ApplyResult> {
-    return this.session.ensureCollections();
+  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+    return this.session.ensureCollections(options);
   }
 
   plan(options?: PlanOptions): Promise<MigrationPlan> {

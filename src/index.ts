@@ -18,7 +18,9 @@ export type {
   FindOptions,
   PlanOptions,
   ApplyOptions,
+  EnsureOptions,
   PurgeOptions,
   PurgeResult,
 } from './providers/contract';
 export { STORE_NAMES } from './providers/contract';
+export { ErrorCodes, type ErrorCode } from './error-codes';

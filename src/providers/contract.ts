@@ -58,6 +58,11 @@ export interface PlanOptions {
   readonly allowDestructive?: boolean;
 }
 
+export interface EnsureOptions {
+  /** Also apply steps that make stored records expire at once (see ensureCollections). */
+  readonly allowRetroactive?: boolean;
+}
+
 export interface ApplyOptions {
   readonly allowDestructive?: boolean;
 }
@@ -78,8 +83,13 @@ export interface PurgeResult {
 export interface StoreSession {
   readonly store: StoreName;
   explain(): ExplainEntry[];
-  /** Creates what is missing and applies in-place TTL settings; idempotent; never destructive. */
-  ensureCollections(): Promise<ApplyResult>;
+  /**
+   * Creates what is missing and applies in-place TTL settings; idempotent; never destructive.
+   * A step that would make records already stored expire (a retroactive shortening, TTL turned on
+   * or a TTL index created over stored data) is refused with ENSURE_NEEDS_REVIEW unless the
+   * collection is empty or `allowRetroactive` is set: such a change belongs in a reviewed plan.
+   */
+  ensureCollections(options?: EnsureOptions): Promise<ApplyResult>;
   plan(options?: PlanOptions): Promise<MigrationPlan>;
   apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult>;
   repository<T>(target: EntityClass<T>): Repository<T>;
