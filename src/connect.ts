@@ -1,4 +1,5 @@
 import { LifespanError } from './errors';
+import { assertModel, assertStore } from './runtime/arguments';
 import { ExplainReport } from './explain/report';
 import type { ApplyResult, MigrationPlan } from './explain/plan';
 import type { EntityClass, Model } from './model/types';
@@ -71,6 +72,8 @@ export class StoreContext {
 
 /** Binds a model to a store (validating it for that store) and returns the store context. */
 export async function connect(model: Model, store: Store): Promise<StoreContext> {
+  assertModel(model, 'connect()');
+  assertStore(store);
   const session = await store.open(model);
   return new StoreContext(model, session, store.describe());
 }

@@ -2,6 +2,7 @@ import { ExplainReport } from './explain/report';
 import type { Model } from './model/types';
 import { EXPLAINERS, type ExplainStoreOptions } from './providers/catalog';
 import { ProblemList } from './errors';
+import { assertModel } from './runtime/arguments';
 import { STORE_NAMES, type StoreName } from './providers/contract';
 import type { ExplainEntry } from './explain/entry';
 
@@ -15,6 +16,7 @@ export interface ExplainOptions extends ExplainStoreOptions {
  * Throws one ModelError listing every problem of every store.
  */
 export function explain(model: Model, options: ExplainOptions = {}): ExplainReport {
+  assertModel(model, 'explain()');
   const stores = options.stores ?? STORE_NAMES;
   const problems = new ProblemList();
   const entries: ExplainEntry[] = [];

@@ -29,6 +29,11 @@ export interface PlanStep<P = unknown> {
   readonly command: string;
   readonly ttl?: { readonly from: number | null; readonly to: number | null };
   readonly effect?: StepEffect;
+  /**
+   * Conflict steps only: false when the rest of the plan can be applied without resolving it
+   * (e.g. a leftover column kept on purpose); a conflict blocks by default.
+   */
+  readonly blocking?: boolean;
   /** Provider-private plain data that apply() executes. */
   readonly payload: P;
 }

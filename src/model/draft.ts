@@ -13,17 +13,19 @@ export interface FieldOptions {
   readonly nullable?: boolean;
 }
 
+/** Option values are kept as given (unknown): decorators only record, build() checks them. */
 export interface FieldDraft {
   type?: FieldType;
   /** The `design:type` constructor TypeScript emitted, when it did. */
   designType?: unknown;
-  storedName?: string;
-  nullable?: boolean;
+  storedName?: unknown;
+  nullable?: unknown;
 }
 
 export interface KeyDraft {
   partition: string[];
-  clustering: ClusteringMember[];
+  /** `order` as given; build() checks it is 'asc' or 'desc'. */
+  clustering: Array<{ member: string; order: unknown }>;
 }
 
 export interface TtlOptions {
@@ -45,6 +47,8 @@ export interface TtlDraft {
   readonly expiryField: string | undefined;
   /** Where it was declared, for messages. */
   readonly origin: string;
+  /** Unknown keys or wrongly typed options, reported by build(). */
+  readonly optionProblems: readonly string[];
 }
 
 export interface EntityDraft {
@@ -97,17 +101,18 @@ export function keyDraft(draft: EntityDraft): KeyDraft {
 export function ttlDraftFrom(input: unknown, origin: string, anchor?: string): TtlDraft {
   const isOptions = typeof input === 'object' && input !== null && isTtlOptions(input);
   if (isOptions) {
-    const options = input as TtlOptions;
+    const options = input as Record<string, unknown>;
     return {
       value: options.ttl,
       hasValue: options.ttl !== undefined,
-      perWrite: options.perWrite ?? false,
-      anchor: anchor ?? options.member,
-      expiryField: options.expiryField,
+      perWrite: options.perWrite === true,
+      anchor: anchor ?? (typeof options.member === 'string' ? options.member : undefined),
+      expiryField: typeof options.expiryField === 'string' ? options.expiryField : undefined,
       origin,
+      optionProblems: ttlOptionProblems(options),
     };
   }
-  return { value: input, hasValue: true, perWrite: false, anchor, expiryField: undefined, origin };
+  return { value: input, hasValue: true, perWrite: false, anchor, expiryField: undefined, origin, optionProblems: [] };
 }
 
 const TTL_OPTION_KEYS = new Set(['ttl', 'perWrite', 'member', 'expiryField']);
@@ -116,4 +121,25 @@ const TTL_OPTION_KEYS = new Set(['ttl', 'perWrite', 'member', 'expiryField']);
 function isTtlOptions(input: object): boolean {
   const keys = Object.keys(input);
   return keys.length > 0 && keys.some((k) => TTL_OPTION_KEYS.has(k));
+}
+
+/** What is wrong with an options object: unknown keys (typos, duration parts mixed in) and bad types. */
+function ttlOptionProblems(options: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  for (const key of Object.keys(options)) {
+    if (TTL_OPTION_KEYS.has(key)) continue;
+    const hint = ['days', 'hours', 'minutes', 'seconds'].includes(key)
+      ? `put the duration in ttl, e.g. { ttl: { ${key}: … } }`
+      : `known options: ${[...TTL_OPTION_KEYS].join(', ')}`;
+    problems.push(`TTL option '${key}' is not an option (${hint})`);
+  }
+  if (options.perWrite !== undefined && typeof options.perWrite !== 'boolean') {
+    problems.push(`TTL option perWrite must be true or false, not ${JSON.stringify(options.perWrite)}`);
+  }
+  for (const key of ['member', 'expiryField']) {
+    if (options[key] !== undefined && typeof options[key] !== 'string') {
+      problems.push(`TTL option ${key} must be a member name (a string), not ${JSON.stringify(options[key])}`);
+    }
+  }
+  return problems;
 }

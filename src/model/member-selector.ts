@@ -6,19 +6,23 @@ export type MemberSelector<T, V = unknown> = (entity: T) => V;
 /** Runs the selector against a recording proxy and returns the one member it read. */
 export function memberName<T>(selector: MemberSelector<T>, entity: string): string {
   const seen: string[] = [];
-  const recorder = new Proxy(
+  // Every read, at any depth, is recorded: `x => x.id.length` reads two members and is refused.
+  const recorder: object = new Proxy(
     {},
     {
       get(_target, property) {
-        if (typeof property === 'string') seen.push(property);
-        return undefined;
+        // Conversions (template literals, `+`) are not member reads.
+        if (typeof property !== 'string') return undefined;
+        if (property === 'toString' || property === 'valueOf') return () => '';
+        seen.push(property);
+        return recorder;
       },
     },
   );
   try {
     selector(recorder as T);
   } catch {
-    // A selector that goes deeper than one member (x => x.a.b) throws on undefined; reported below.
+    // A selector that uses the value (x => `${x.a}`) may throw on the recorder; reported below.
   }
   const [member] = seen;
   if (seen.length !== 1 || member === undefined) {

@@ -9,6 +9,7 @@ import {
   type EntityModel,
   type FieldModel,
   type FieldType,
+  type ClusteringMember,
   type KeyModel,
   type TtlAnchor,
   type TtlModel,
@@ -93,13 +94,23 @@ function resolveField(
     return undefined;
   }
   const storedName = field.storedName ?? member;
-  if (!isPortableIdentifier(storedName)) {
+  if (typeof storedName !== 'string' || !isPortableIdentifier(storedName)) {
     report({
       code: 'MODEL_BAD_NAME',
       member,
       message: `stored name ${showValue(storedName)} is not allowed`,
       hint: IDENTIFIER_HINT,
     });
+    return undefined;
+  }
+  if (field.nullable !== undefined && typeof field.nullable !== 'boolean') {
+    report({
+      code: 'MODEL_BAD_OPTION',
+      member,
+      message: `nullable must be true or false, not ${showValue(field.nullable)}`,
+      hint: 'write { nullable: true }',
+    });
+    return undefined;
   }
   return { member, storedName, type, nullable: field.nullable ?? false };
 }
@@ -149,10 +160,20 @@ function resolveKey(draft: EntityDraft, fields: FieldModel[], report: Report): K
       });
     }
   }
-  return Object.freeze({
-    partition: Object.freeze(partition),
-    clustering: Object.freeze(clustering.map((c) => Object.freeze({ ...c }))),
-  });
+  const ordered: ClusteringMember[] = [];
+  for (const c of clustering) {
+    if (c.order !== 'asc' && c.order !== 'desc') {
+      report({
+        code: 'MODEL_BAD_OPTION',
+        member: c.member,
+        message: `clustering order ${showValue(c.order)} is not 'asc' or 'desc'`,
+        hint: "write @ClusteringKey('desc') or .clusteringKey(x => x.member, 'desc')",
+      });
+      continue;
+    }
+    ordered.push(Object.freeze({ member: c.member, order: c.order }));
+  }
+  return Object.freeze({ partition: Object.freeze(partition), clustering: Object.freeze(ordered) });
 }
 
 function checkTimestampMember(member: string | undefined, role: string, fields: FieldModel[], report: Report): void {
@@ -180,6 +201,12 @@ function resolveTtl(draft: EntityDraft, fields: FieldModel[], problems: ProblemL
     return null;
   }
   const declaration = draft.ttl[0] as TtlDraft;
+  if (declaration.optionProblems.length > 0) {
+    for (const message of declaration.optionProblems) {
+      problems.add({ entity, code: 'MODEL_TTL_OPTIONS', message: `${declaration.origin}: ${message}` });
+    }
+    return null;
+  }
   let seconds: number | null = null;
   if (declaration.hasValue) {
     const parsed = problems.collect({ entity }, () => parseDuration(declaration.value));

@@ -184,3 +184,36 @@ test('bad TTL values surface as model problems naming the value', () => {
     /Visit: TTL -1 is negative/,
   );
 });
+
+describe('option values are checked at build()', () => {
+  const bad = (configure: (e: EntityConfigurator<Visit>) => unknown) => () =>
+    new ModelBuilder().entity(Visit, (e) => configure(e.key((v) => v.id))).build();
+
+  test('a duration mixed into TTL options', () => {
+    expect(bad((e) => e.timeToLive({ hours: 1, perWrite: true } as never))).toThrow(
+      /TTL option 'hours' is not an option \(put the duration in ttl/,
+    );
+  });
+  test('a misspelt TTL option', () => {
+    expect(bad((e) => e.timeToLive({ ttl: '1h', perwrite: true } as never))).toThrow(
+      /TTL option 'perwrite' is not an option.*MODEL_TTL_OPTIONS/s,
+    );
+  });
+  test('perWrite that is not a boolean', () => {
+    expect(bad((e) => e.timeToLive('1h', { perWrite: 'no' as never }))).toThrow(/perWrite must be true or false/);
+  });
+  test('nullable that is not a boolean', () => {
+    expect(bad((e) => e.field((v) => v.page, { nullable: 'yes' as never }))).toThrow(/nullable must be true or false/);
+  });
+  test('a stored name that is not a string is a model problem, not a crash', () => {
+    expect(bad((e) => e.field((v) => v.count, { name: 5 as never }))).toThrow(/stored name 5 is not allowed/);
+  });
+  test('a clustering order other than asc/desc', () => {
+    expect(bad((e) => e.clusteringKey((v) => v.lastSeenAt, 'up' as never))).toThrow(
+      /clustering order "up" is not 'asc' or 'desc'/,
+    );
+  });
+  test('a selector that reads deeper than one member', () => {
+    expect(bad((e) => e.field((v) => v.page.length))).toThrow(/read: page, length/);
+  });
+});

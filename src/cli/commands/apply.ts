@@ -23,8 +23,11 @@ export async function applyCommand(options: ApplyCommandOptions, io: Io): Promis
       try {
         const plan = await db.plan({ allowDestructive });
         out.out(renderPlanText(plan));
-        if (plan.steps.length === 0) continue;
-        const conflicts = plan.steps.filter((s) => s.class === 'conflict');
+        if (plan.steps.every((s) => s.class === 'conflict' && s.blocking === false)) continue;
+        const conflicts = plan.steps.filter((s) => s.class === 'conflict' && s.blocking !== false);
+        for (const leftover of plan.steps.filter((s) => s.class === 'conflict' && s.blocking === false)) {
+          out.err(`note: ${leftover.summary} (left as is; does not block the other steps)\n`);
+        }
         if (conflicts.length > 0) {
           throw new LifespanError('APPLY_CONFLICT', `${conflicts.length} step(s) cannot be made in place`, {
             store: plan.store,
