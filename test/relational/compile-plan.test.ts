@@ -5,7 +5,8 @@ import { model } from '../../examples/models';
 import { compileSchema, type CompiledSchema, type TableSpec } from '../../src/providers/relational/compile';
 import type { RelationalDialect } from '../../src/providers/relational/dialect';
 import type { LiveTable } from '../../src/providers/relational/inspect';
-import { planSteps, type PlanInput } from '../../src/providers/relational/plan';
+import { planSteps, type PlanInput, type RelationalStep } from '../../src/providers/relational/plan';
+import { checkApplicable, isDestructive, relationalSteps } from '../../src/providers/relational/apply';
 import { recordOf } from '../../src/providers/relational/ttl-record';
 import { TableSql } from '../../src/providers/relational/sql-context';
 import { findWhere, selectByKey, selectByKeys } from '../../src/providers/relational/sql-read';
@@ -177,6 +178,56 @@ describe('plan', () => {
       'ALTER TABLE "sessions" DROP COLUMN "expires_at"',
       'DELETE FROM "lifespan_ttl" WHERE "table_name" = \'sessions\'',
     ]);
+    expect(sessions?.payload.op).toBe('drop-expiry-column');
+  });
+
+  test('every step names its operation; conflicts carry a public blocking flag, other steps none', () => {
+    const ignore = compileSchema(model, 'sqlite', 'ignore');
+    const emulate = compileSchema(model, 'sqlite', 'emulate');
+    const steps = [
+      ...planSteps(emulate, new Map(), input(emulate, { records: new Map(), recordTableExists: false })),
+      ...planSteps(ignore, liveMap(emulate.tables), input(emulate)),
+      ...planSteps(ignore, liveMap(emulate.tables), input(emulate, { allowDestructive: true })),
+    ];
+    for (const step of steps) {
+      expect(step.payload.op).toBe(step.action);
+      if (step.class === 'conflict') expect(step.blocking).toBe(step.payload.blocking);
+      else expect(step).not.toHaveProperty('blocking');
+    }
+    expect(new Set(steps.map((s) => s.class))).toEqual(new Set(['additive', 'conflict', 'destructive']));
+  });
+
+  test('apply judges a step by its operation and statements, never by its class alone', () => {
+    const ignore = compileSchema(model, 'postgres', 'ignore');
+    const emulate = compileSchema(model, 'postgres', 'emulate');
+    const [drop] = planSteps(ignore, liveMap(emulate.tables), input(emulate, { allowDestructive: true }));
+    const relabel = (step: RelationalStep, change: object): RelationalStep => ({ ...step, ...change });
+    const refused = (steps: RelationalStep[]) => {
+      try {
+        checkApplicable(steps, false);
+      } catch (error) {
+        return (error as { code: string }).code;
+      }
+      return 'applied';
+    };
+    expect(refused([drop!])).toBe('PLAN_DESTRUCTIVE_NOT_ALLOWED');
+    expect(refused([relabel(drop!, { class: 'additive' })])).toBe('PLAN_DESTRUCTIVE_NOT_ALLOWED');
+    const disguised = relabel(drop!, { class: 'in-place', payload: { ...drop!.payload, op: 'set-ttl' } });
+    expect(isDestructive(disguised)).toBe(true);
+    expect(refused([disguised])).toBe('PLAN_DESTRUCTIVE_NOT_ALLOWED');
+    expect(() => checkApplicable([disguised], true)).not.toThrow();
+    const conflict = relabel(drop!, {
+      class: 'additive',
+      blocking: false,
+      payload: { op: 'column-type', sql: [], blocking: true },
+    });
+    expect(refused([conflict])).toBe('PLAN_CONFLICT');
+    expect(() => relationalSteps([{ ...drop!, payload: { sql: drop!.payload.sql } }])).toThrow(
+      expect.objectContaining({ code: 'PLAN_BAD_STEP' }),
+    );
+    expect(() => relationalSteps([{ ...drop!, payload: null }])).toThrow(
+      expect.objectContaining({ code: 'PLAN_BAD_STEP' }),
+    );
   });
 
   test('type, key and NOT NULL differences are blocking conflicts', () => {

@@ -87,6 +87,19 @@ describeEngines('relational repositories', (engine) => {
     expect(back?.createdAt.getTime()).toBe(created.getTime());
   });
 
+  test('an upsert keeps the stored createdAt on a table without expires_at too', async () => {
+    const repo = db.repository(AuditLog);
+    await repo.insert(make(AuditLog, { id: 'kept-created', message: 'one' }));
+    const created = (await repo.get('kept-created'))?.createdAt.getTime();
+    expect(created).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 5));
+    await repo.upsert(make(AuditLog, { id: 'kept-created', message: 'two', createdAt: new Date() }));
+    await repo.upsert(make(AuditLog, { id: 'kept-created', message: 'three' }));
+    const back = await repo.get('kept-created');
+    expect(back?.message).toBe('three');
+    expect(back?.createdAt.getTime()).toBe(created);
+  });
+
   test('find, count, exists, getMany, delete and deleteWhere', async () => {
     const repo = db.repository(Reading);
     const t = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s));
@@ -164,12 +177,113 @@ describeEngines('relational repositories', (engine) => {
     expect(await sessions.exists('uow-existing')).toBe(false);
   });
 
-  test('a class outside the model is refused', async () => {
+  test('a unit of work commits once: after a failed or a successful commit it takes nothing more', async () => {
+    const sessions = db.repository(Session);
+    await sessions.insert(make(Session, { id: 'once-existing', payload: 'x' }));
+    const failed = db
+      .unitOfWork()
+      .insert(make(Session, { id: 'once-new', payload: 'a' }))
+      .insert(make(Session, { id: 'once-existing', payload: 'clash' }));
+    await expect(failed.commit()).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
+    // a retry must not "succeed" having written nothing
+    const retry = await failed.commit().catch((e: unknown) => e);
+    expect(retry).toBeInstanceOf(LifespanError);
+    expect(retry).toMatchObject({ code: 'UOW_ALREADY_COMMITTED', store: 'relational' });
+    expect((retry as LifespanError).hint).toContain('unitOfWork()');
+    expect(() => failed.insert(make(Session, { id: 'once-later', payload: 'b' }))).toThrow(
+      expect.objectContaining({ code: 'UOW_ALREADY_COMMITTED' }),
+    );
+    expect(() => failed.upsert(make(Session, { id: 'once-later', payload: 'b' }))).toThrow(
+      expect.objectContaining({ code: 'UOW_ALREADY_COMMITTED' }),
+    );
+    expect(() => failed.delete(Session, 'once-existing')).toThrow(
+      expect.objectContaining({ code: 'UOW_ALREADY_COMMITTED' }),
+    );
+    expect(await sessions.exists('once-new')).toBe(false);
+    expect(await sessions.exists('once-later')).toBe(false);
+
+    const done = db.unitOfWork().insert(make(Session, { id: 'once-new', payload: 'a' }));
+    await done.commit();
+    await expect(done.commit()).rejects.toMatchObject({ code: 'UOW_ALREADY_COMMITTED' });
+    expect(() => done.delete(Session, 'once-new')).toThrow(expect.objectContaining({ code: 'UOW_ALREADY_COMMITTED' }));
+    expect(await sessions.exists('once-new')).toBe(true);
+
+    // a value refused while encoding fails the commit too: the unit of work is spent
+    const invalid = db.unitOfWork().insert(make(Sample, { id: 'once-bad', real: Number.NaN }));
+    await expect(invalid.commit()).rejects.toMatchObject({ code: 'VALUE_INVALID' });
+    await expect(invalid.commit()).rejects.toMatchObject({ code: 'UOW_ALREADY_COMMITTED' });
+    // a bad options argument is refused before the commit starts
+    const kept = db.unitOfWork().insert(make(AuditLog, { id: 'once-audit', message: 'm' }));
+    await expect(kept.commit(null as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await kept.commit();
+    expect(await db.repository(AuditLog).exists('once-audit')).toBe(true);
+  });
+
+  test('a class outside the model, a plain object or no object is refused at the call', async () => {
     class Stranger {
       id = '';
     }
-    expect(() => db.repository(Stranger)).toThrow(expect.objectContaining({ code: 'UNKNOWN_ENTITY' }));
-    await expect(db.unitOfWork().insert(new Stranger()).commit()).rejects.toMatchObject({ code: 'UNKNOWN_ENTITY' });
+    const code = (c: string) => expect.objectContaining({ code: c, store: 'relational' });
+    expect(() => db.repository(Stranger)).toThrow(code('UNKNOWN_ENTITY'));
+    expect(() => db.repository(undefined as never)).toThrow(code('UNKNOWN_ENTITY'));
+    const uow = db.unitOfWork();
+    expect(() => uow.insert(new Stranger())).toThrow(code('UNKNOWN_ENTITY'));
+    expect(() => uow.upsert({ id: 'plain', payload: 'p' })).toThrow(code('UNKNOWN_ENTITY'));
+    expect(() => uow.insert(Object.create(null) as object)).toThrow(code('UNKNOWN_ENTITY'));
+    expect(() => uow.insert(null as never)).toThrow(code('BAD_ARGUMENT'));
+    expect(() => uow.upsert(5 as never)).toThrow(code('BAD_ARGUMENT'));
+    expect(() => uow.delete(Stranger, 'x')).toThrow(code('UNKNOWN_ENTITY'));
+    expect(() => uow.delete(undefined as never, 'x')).toThrow(code('UNKNOWN_ENTITY'));
+    expect(() => uow.insert(make(Session, { id: 'opt' }), 60 as never)).toThrow(code('BAD_ARGUMENT'));
+    // nothing was queued by the refused calls: the unit of work still commits (nothing)
+    await uow.commit();
+  });
+
+  test('a missing key is KEY_INCOMPLETE before any value is encoded', async () => {
+    const repo = db.repository(Session);
+    const incomplete = expect.objectContaining({ code: 'KEY_INCOMPLETE', entity: 'Session', store: 'relational' });
+    for (const key of [undefined, null]) {
+      await expect(repo.get(key as never)).rejects.toEqual(incomplete);
+      await expect(repo.exists(key as never)).rejects.toEqual(incomplete);
+      await expect(repo.delete(key as never)).rejects.toEqual(incomplete);
+      await expect(repo.ttl(key as never)).rejects.toEqual(incomplete);
+      await expect(repo.setTtl(key as never, 60)).rejects.toEqual(incomplete);
+      await expect(repo.getMany([key as never])).rejects.toEqual(incomplete);
+      expect(() => db.unitOfWork().delete(Session, key as never)).toThrow(incomplete);
+    }
+    const error = (await repo.get(undefined as never).catch((e: unknown) => e)) as LifespanError;
+    expect(error.hint).not.toContain('nullable');
+    await expect(db.repository(Reading).get(null as never)).rejects.toMatchObject({ code: 'KEY_INCOMPLETE' });
+    await expect(db.repository(Reading).get({ sensorId: 'a' })).rejects.toMatchObject({
+      code: 'KEY_INCOMPLETE',
+      member: 'takenAt',
+    });
+    // a write without its key member is a VALUE_INVALID naming it, with no advice to make a key nullable
+    const write = (await repo
+      .insert(make(Session, { id: undefined as never }))
+      .catch((e: unknown) => e)) as LifespanError;
+    expect(write).toMatchObject({ code: 'VALUE_INVALID', entity: 'Session', member: 'id' });
+    expect(write.hint).not.toContain('nullable');
+    // a value of the wrong type for the key is VALUE_INVALID
+    await expect(repo.get(5 as never)).rejects.toMatchObject({ code: 'VALUE_INVALID', member: 'id' });
+  });
+
+  test('arguments of the wrong kind are BAD_ARGUMENT, never a TypeError', async () => {
+    const repo = db.repository(Session);
+    const bad = expect.objectContaining({ code: 'BAD_ARGUMENT', store: 'relational' });
+    await expect(repo.find({}, null as never)).rejects.toEqual(bad);
+    await expect(repo.find(null as never)).rejects.toEqual(bad);
+    await expect(repo.count(null as never)).rejects.toEqual(bad);
+    await expect(repo.insert(make(Session, { id: 'arg' }), 'soon' as never)).rejects.toEqual(bad);
+    await expect(repo.upsert(null as never)).rejects.toEqual(bad);
+    await expect(repo.getMany(null as never)).rejects.toEqual(bad);
+    await expect((repo as RelationalRepository<Session>).deleteWhere({})).rejects.toEqual(bad);
+    await expect(db.plan(null as never)).rejects.toEqual(bad);
+    await expect(db.apply(null as never)).rejects.toEqual(bad);
+    await expect(db.apply(await db.plan(), 1 as never)).rejects.toEqual(bad);
+    await expect(db.ensureCollections(7 as never)).rejects.toEqual(bad);
+    await expect(db.purgeExpired(null as never)).rejects.toEqual(bad);
+    expect(await repo.exists('arg')).toBe(false);
   });
 
   test('a hand-made model with a bad identifier is a ModelError at connect', async () => {

@@ -84,8 +84,8 @@ describeEngines('relational purgeExpired', (engine) => {
   });
 
   test('refuses bad options', async () => {
-    await expect(db.purgeExpired({ batchSize: 0 })).rejects.toMatchObject({ code: 'PURGE_BAD_OPTION' });
-    await expect(db.purgeExpired({ now: new Date('x') })).rejects.toMatchObject({ code: 'PURGE_BAD_OPTION' });
+    await expect(db.purgeExpired({ batchSize: 0 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(db.purgeExpired({ now: new Date('x') })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });
 
   test('a row rewritten by a concurrent writer after selection survives the purge', async () => {

@@ -96,7 +96,14 @@ describeEngines('relational schema', (engine) => {
     const db = await connectRelational(model, knex, { ttl: 'ignore', logger: { warn: (m) => warnings.push(m) } });
     const plan = await db.plan({ counts: true });
     const keep = plan.steps.find((s) => s.collection === `${prefix}_sessions`);
-    expect(keep).toMatchObject({ action: 'keep-expiry-column', class: 'conflict', effect: { kind: 'retroactive' } });
+    expect(keep).toMatchObject({
+      action: 'keep-expiry-column',
+      class: 'conflict',
+      blocking: false,
+      effect: { kind: 'retroactive' },
+    });
+    // a non-blocking conflict runs nothing: the plan applies, and the column stays
+    expect((await db.apply(plan)).applied).toEqual([]);
     expect(keep?.effect?.affected).toBe(1); // the expired row 'new' becomes visible again
     expect((await db.ensureCollections()).applied).toEqual([]);
     expect(warnings.some((w) => w.includes('expires_at is kept'))).toBe(true);
@@ -106,7 +113,25 @@ describeEngines('relational schema', (engine) => {
     const destructive = await db.plan({ allowDestructive: true });
     const drop = destructive.steps.find((s) => s.collection === `${prefix}_sessions`);
     expect(drop).toMatchObject({ action: 'drop-expiry-column', class: 'destructive' });
-    await expect(db.apply(destructive)).rejects.toMatchObject({ code: 'PLAN_DESTRUCTIVE' });
+    expect(drop).not.toHaveProperty('blocking');
+    await expect(db.apply(destructive)).rejects.toMatchObject({ code: 'PLAN_DESTRUCTIVE_NOT_ALLOWED' });
+    // relabelling the step does not make it safe: apply() judges the operation it runs
+    const relabelled = {
+      ...destructive,
+      steps: destructive.steps.map((s) => ({ ...s, class: 'additive' as const })),
+    };
+    await expect(db.apply(relabelled)).rejects.toMatchObject({ code: 'PLAN_DESTRUCTIVE_NOT_ALLOWED' });
+    const disguised = {
+      ...destructive,
+      steps: destructive.steps.map((s) => ({
+        ...s,
+        class: 'additive' as const,
+        payload: { ...(s.payload as object), op: 'add-column' },
+      })),
+    };
+    await expect(db.apply(disguised)).rejects.toMatchObject({ code: 'PLAN_DESTRUCTIVE_NOT_ALLOWED' });
+    const foreign = { ...destructive, steps: destructive.steps.map((s) => ({ ...s, payload: { sql: ['SELECT 1'] } })) };
+    await expect(db.apply(foreign)).rejects.toMatchObject({ code: 'PLAN_BAD_STEP' });
     expect(await columnsOf(knex, `${prefix}_sessions`)).toContain('expires_at');
     await db.apply(destructive, { allowDestructive: true });
     expect(await columnsOf(knex, `${prefix}_sessions`)).not.toContain('expires_at');
@@ -138,7 +163,9 @@ describeEngines('relational schema', (engine) => {
     expect(await after.repository(Token).ttl('fresh')).toBe(20);
     // and back: the old model plans the reverse change
     expect((await before.plan()).steps.map((s) => s.ttl)).toEqual([{ from: 20, to: 10 }]);
-    await before.ensureCollections();
+    // a shortening over stored rows needs no review here: stamped expiry, no stored row expires sooner
+    expect((await before.ensureCollections()).applied.map((s) => s.action)).toEqual(['set-ttl']);
+    expect(await before.repository(Token).ttl('fresh')).toBe(20);
     await Promise.all([before.close(), after.close()]);
   });
 
@@ -170,8 +197,17 @@ describeEngines('relational schema', (engine) => {
 
     const v3db = await connectRelational(new ModelBuilder().entity(DriftV3).build(), knex);
     expect((await v3db.plan()).steps.map((s) => [s.action, s.class])).toEqual([['column-type', 'conflict']]);
-    await expect(v3db.ensureCollections()).rejects.toMatchObject({ code: 'SCHEMA_CONFLICT' });
-    await expect(v3db.apply(await v3db.plan())).rejects.toMatchObject({ code: 'PLAN_HAS_CONFLICTS' });
+    await expect(v3db.ensureCollections()).rejects.toMatchObject({ code: 'PLAN_CONFLICT' });
+    await expect(v3db.ensureCollections({ allowRetroactive: true })).rejects.toMatchObject({ code: 'PLAN_CONFLICT' });
+    const conflicting = await v3db.plan();
+    expect(conflicting.steps[0]).toMatchObject({ blocking: true });
+    await expect(v3db.apply(conflicting)).rejects.toMatchObject({ code: 'PLAN_CONFLICT' });
+    // a blocking conflict relabelled as additive is still one
+    const relabelled = {
+      ...conflicting,
+      steps: conflicting.steps.map((s) => ({ ...s, class: 'additive' as const, blocking: false })),
+    };
+    await expect(v3db.apply(relabelled)).rejects.toMatchObject({ code: 'PLAN_CONFLICT' });
     await knex.schema.dropTableIfExists(`${prefix}_drift`);
   });
 

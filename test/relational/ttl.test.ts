@@ -3,7 +3,7 @@
  * filtering, the per-write vocabulary, ttl()/setTtl(), anchored and sliding expiry.
  */
 import type { Knex } from 'knex';
-import { UnsupportedTtlError, type Repository, type StoreContext } from '../../src';
+import { LifespanError, UnsupportedTtlError, type Repository, type StoreContext } from '../../src';
 import type { RelationalRepository } from '../../src/providers/relational';
 import { knexFor } from '../harness/relational';
 import { connectRelational, describeEngines, dropTables, prefixFor, TestClock } from './support/engines';
@@ -178,12 +178,90 @@ describeEngines('relational TTL emulation', (engine) => {
     const start = clock.nowMs;
     await repo.insert(make(Visit, { id: 'v', page: '/', lastSeenAt: new Date(start - 30 * 60 * 1000) }));
     expect(await repo.ttl('v')).toBe(1800);
-    await repo.upsert(make(Visit, { id: 'v', page: '/', lastSeenAt: new Date(start - 3600 * 1000) }));
-    expect(await repo.exists('v')).toBe(false);
     await repo.upsert(make(Visit, { id: 'v', page: '/', lastSeenAt: new Date(start) }), { ttl: 60 });
     expect(await repo.ttl('v')).toBe(60);
     expect(await repo.setTtl('v', 'default')).toBe(true);
     expect(await repo.ttl('v')).toBe(3600);
+    // the same expiry again: still a live row found (MariaDB counts matched, not changed, rows)
+    expect(await repo.setTtl('v', 'default')).toBe(true);
+  });
+
+  test('an anchored write that would be expired on arrival is refused, and nothing is written', async () => {
+    const repo = db.repository(Visit);
+    const start = clock.nowMs;
+    const visit = (id: string, ms: number, page = '/') => make(Visit, { id, page, lastSeenAt: new Date(ms) });
+    await repo.insert(visit('late', start - 30 * 60 * 1000, 'first'));
+    // exactly at the boundary: lastSeenAt + 1h = now is already expired (expires_at <= now)
+    for (const write of [
+      () => repo.insert(visit('late-new', start - 3600 * 1000)),
+      () => repo.upsert(visit('late', start - 3600 * 1000, 'second')),
+      () => repo.upsert(visit('late', start - 2 * 3600 * 1000, 'second'), { ttl: 'keep' }),
+      () =>
+        db
+          .unitOfWork()
+          .upsert(visit('late', start - 3600 * 1000, 'second'))
+          .commit(),
+    ]) {
+      const error = await write().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LifespanError);
+      expect(error).toMatchObject({
+        code: 'RELATIONAL_TTL_ALREADY_EXPIRED',
+        entity: 'Visit',
+        member: 'lastSeenAt',
+        store: 'relational',
+      });
+      expect((error as LifespanError).hint).toContain("{ ttl: '1h' }");
+    }
+    expect(await repo.exists('late-new')).toBe(false);
+    expect((await repo.get('late'))?.page).toBe('first');
+    expect(await repo.ttl('late')).toBe(1800);
+    // one millisecond later is live; and a write with its own TTL counts from now
+    await repo.insert(visit('late-new', start - 3600 * 1000 + 1));
+    expect(await repo.exists('late-new')).toBe(true);
+    await repo.upsert(visit('late', start - 2 * 3600 * 1000, 'third'), { ttl: '1h' });
+    expect(await repo.ttl('late')).toBe(3600);
+    // setTtl('default') counts from the stored lastSeenAt, two hours ago: refused, nothing changed
+    await expect(repo.setTtl('late', 'default')).rejects.toMatchObject({
+      code: 'RELATIONAL_TTL_ALREADY_EXPIRED',
+      member: 'lastSeenAt',
+    });
+    expect(await repo.ttl('late')).toBe(3600);
+    expect(await repo.setTtl('missing', 'default')).toBe(false);
+  });
+
+  test('new Date(0) in the member the TTL counts from is refused as the unset placeholder', async () => {
+    const repo = db.repository(Visit);
+    const placeholder = make(Visit, { id: 'zero', page: '/' });
+    expect(placeholder.lastSeenAt.getTime()).toBe(0);
+    for (const write of [
+      () => repo.insert(placeholder),
+      () => repo.upsert(placeholder, { ttl: '1h' }),
+      () => db.unitOfWork().insert(placeholder).commit(),
+    ]) {
+      const error = await write().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LifespanError);
+      expect(error).toMatchObject({ code: 'VALUE_INVALID', entity: 'Visit', member: 'lastSeenAt' });
+      expect((error as LifespanError).hint).toContain('set lastSeenAt');
+    }
+    expect(await repo.exists('zero')).toBe(false);
+    expect(await repo.ttl('zero')).toBeUndefined();
+  });
+
+  test('on the database clock, the anchored check uses the client clock', async () => {
+    const dbClock = await connectRelational(model, knex, { ttl: 'emulate' });
+    try {
+      const repo = dbClock.repository(Visit);
+      await expect(
+        repo.insert(make(Visit, { id: 'db-late', page: '/', lastSeenAt: new Date(Date.now() - 2 * 3600 * 1000) })),
+      ).rejects.toMatchObject({ code: 'RELATIONAL_TTL_ALREADY_EXPIRED' });
+      expect(await repo.exists('db-late')).toBe(false);
+      await repo.insert(make(Visit, { id: 'db-late', page: '/', lastSeenAt: new Date(Date.now() - 1800 * 1000) }));
+      const left = await repo.ttl('db-late');
+      expect(left).toBeGreaterThan(1700);
+      expect(left).toBeLessThanOrEqual(1800);
+    } finally {
+      await dbClock.close();
+    }
   });
 
   test('per-write TTL only: nothing expires unless a write says so', async () => {

@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import type { FieldType } from '../../model/types';
@@ -15,6 +16,8 @@ export type Decoder = (raw: unknown) => unknown;
 export interface Place {
   readonly entity: string;
   readonly member: string;
+  /** A key member: never nullable, so a missing value cannot be fixed by declaring it nullable. */
+  readonly key: boolean;
 }
 
 const INT64_MIN = -(2n ** 63n);
@@ -28,6 +31,9 @@ export function encoderFor(dialect: RelationalDialect, column: ColumnSpec, place
   return (value) => {
     if (value === null || value === undefined) {
       if (nullable) return null;
+      if (place.key) {
+        throw bad(place, value, 'is required (a key member)', `set ${place.member}: it is part of the key`);
+      }
       throw bad(place, value, 'is required (the member is not nullable)', 'set a value, or declare { nullable: true }');
     }
     return convert(check(value));
@@ -145,7 +151,7 @@ function fail(place: Place, value: unknown, expected: string): never {
 }
 
 function bad(place: Place, value: unknown, problem: string, hint: string): LifespanError {
-  return new LifespanError('VALUE_INVALID', `value ${describe(value)} ${problem}`, {
+  return new LifespanError(ErrorCodes.VALUE_INVALID, `value ${describe(value)} ${problem}`, {
     entity: place.entity,
     member: place.member,
     store: RELATIONAL_STORE,

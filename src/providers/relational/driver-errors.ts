@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import { RELATIONAL_STORE } from './options';
 
@@ -34,7 +35,7 @@ export function isAlreadyThere(error: unknown): boolean {
 }
 
 export function duplicateKey(entity: string, cause?: unknown): StoreError {
-  return new StoreError('STORE_DUPLICATE_KEY', 'a live row with this key already exists', {
+  return new StoreError(ErrorCodes.DUPLICATE_KEY, 'a live row with this key already exists', {
     entity,
     store: RELATIONAL_STORE,
     hint: 'use upsert() to overwrite it, or delete it first',

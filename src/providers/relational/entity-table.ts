@@ -36,9 +36,15 @@ export class EntityTable {
     this.sql = new TableSql(dialect, spec, createdAt);
     const data = this.sql.dataColumns;
     this.members = data.map((c) => c.member as string);
-    this.encoders = data.map((c) => encoderFor(dialect, c, { entity: entity.name, member: c.member as string }));
-    this.decoders = data.map((c) => decoderFor(dialect, c.fieldType));
     this.keyMembers = keyMembers(entity);
+    this.encoders = data.map((c) =>
+      encoderFor(dialect, c, {
+        entity: entity.name,
+        member: c.member as string,
+        key: this.keyMembers.includes(c.member as string),
+      }),
+    );
+    this.decoders = data.map((c) => decoderFor(dialect, c.fieldType));
     this.keyEncoders = this.keyMembers.map((m) => this.encoders[this.members.indexOf(m)] as Encoder);
     this.nowMode = clock ? 'param' : 'db';
     const ttl = entity.ttl;

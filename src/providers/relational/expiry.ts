@@ -1,3 +1,6 @@
+import { ErrorCodes } from '../../error-codes';
+import { LifespanError } from '../../errors';
+import { formatDuration } from '../../model/duration';
 import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
 import { unsupported, writeTtlFor } from '../../runtime/write-ttl';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
@@ -14,6 +17,9 @@ export interface WriteExpiry {
   /** For source 'value': the encoded instant, or null (never expires). */
   readonly value?: unknown;
 }
+
+/** A write whose anchored expiry is not after now: refused, since no read would ever return the row. */
+export const ALREADY_EXPIRED = 'RELATIONAL_TTL_ALREADY_EXPIRED';
 
 /**
  * Resolves a per-write TTL for an entity: checks the declaration (no TTL declared: only the
@@ -38,6 +44,7 @@ const DEFAULT_TTL: ResolvedWriteTtl = Object.freeze({ kind: 'default' });
 
 /** `values` are the member values written (an anchored TTL reads its anchor member). */
 export function writeExpiry(t: EntityTable, ttl: ResolvedWriteTtl, values: Record<string, unknown>): WriteExpiry {
+  checkAnchorPlaceholder(t, values);
   switch (ttl.kind) {
     case 'duration':
       return fromNow(t, ttl.seconds, 'replace');
@@ -63,9 +70,51 @@ function byDefault(t: EntityTable, values: Record<string, unknown>, rule: Confli
   const declared = t.entity.ttl;
   if (!declared || declared.seconds === null) return { source: 'value', value: null, rule };
   if (declared.anchor?.source === 'explicit') {
-    const anchor = values[declared.anchor.member];
+    const member = declared.anchor.member;
+    const anchor = values[member];
+    // A null anchor (only a nullable member gets here: the codec refused it otherwise) never expires.
     if (!(anchor instanceof Date)) return { source: 'value', value: null, rule };
-    return { source: 'value', value: t.encodeInstant(new Date(anchor.getTime() + declared.seconds * 1000)), rule };
+    const expiry = new Date(anchor.getTime() + declared.seconds * 1000);
+    // Judged by the client clock (or the injected one): reads judge by the database clock, so a
+    // row due within the clock skew still passes — documented as a limit.
+    const now = t.nowMode === 'param' ? t.now() : new Date();
+    if (expiry.getTime() <= now.getTime()) throw alreadyExpired(t, member, anchor, declared.seconds, now);
+    return { source: 'value', value: t.encodeInstant(expiry), rule };
   }
   return fromNow(t, declared.seconds, rule);
+}
+
+/**
+ * `new Date(0)` in the member the TTL counts from is the unset initialiser of the class, not a
+ * time: counted from, it would make the row expire at once (or, via setTtl('default'), later).
+ */
+function checkAnchorPlaceholder(t: EntityTable, values: Record<string, unknown>): void {
+  const anchor = t.entity.ttl?.anchor;
+  if (anchor?.source !== 'explicit' || t.entity.ttl?.seconds === null) return;
+  const value = values[anchor.member];
+  if (!(value instanceof Date) || value.getTime() !== 0) return;
+  throw new LifespanError(
+    ErrorCodes.VALUE_INVALID,
+    `${anchor.member} is new Date(0), the unset placeholder, and the TTL counts from it: the row would be expired at once`,
+    {
+      entity: t.entity.name,
+      member: anchor.member,
+      store: RELATIONAL_STORE,
+      hint: `set ${anchor.member} (e.g. to new Date()) before writing`,
+    },
+  );
+}
+
+function alreadyExpired(t: EntityTable, member: string, anchor: Date, seconds: number, now: Date): LifespanError {
+  const ttl = formatDuration(seconds);
+  return new LifespanError(
+    ALREADY_EXPIRED,
+    `${member} (${anchor.toISOString()}) + ${ttl} is not after now (${now.toISOString()}): the row would be expired on arrival and no read would return it`,
+    {
+      entity: t.entity.name,
+      member,
+      store: RELATIONAL_STORE,
+      hint: `write a more recent ${member}, or give the write its own TTL (e.g. { ttl: '${ttl}' } counts from now)`,
+    },
+  );
 }

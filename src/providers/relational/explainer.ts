@@ -8,6 +8,7 @@ import { createTableCommands } from './ddl';
 import { dialectLabel, EXPIRY_COLUMN, RELATIONAL_DIALECTS, type RelationalDialect } from './dialect';
 import { checkTtlMode, RELATIONAL_STORE, type RelationalTtlMode } from './options';
 import {
+  anchorLimit,
   emulatedText,
   ignoredText,
   instantStorage,
@@ -133,6 +134,7 @@ function emulatedEntry(
     limits: [
       'TTL 1..2147483647 s, whole seconds; a row is expired when expires_at <= now (inclusive)',
       'expired rows take space until purgeExpired() deletes them',
+      ...(anchor?.source === 'explicit' && ttl?.seconds ? [anchorLimit(anchor.member, ttl.seconds)] : []),
     ],
     warnings,
     text: emulatedText(entity, dialect, injectedClock),

@@ -29,12 +29,14 @@ export async function openRelationalUrl(url: string): Promise<OpenedStore> {
       hint: 'use sqlite:./file.db, postgres://user@host/db or mysql://user@host/db',
     });
   }
+  // Everything is checked before knex is made: a failure leaves no pool behind.
+  const filename = client === 'better-sqlite3' ? sqliteFile(base) : '';
+  const password = client === 'better-sqlite3' ? '' : serverPassword(base, scheme);
   const makeKnex = require('knex') as (config: Knex.Config) => Knex;
   const knex =
     client === 'better-sqlite3'
-      ? makeKnex({ client, connection: { filename: sqliteFile(base) }, useNullAsDefault: true })
+      ? makeKnex({ client, connection: { filename }, useNullAsDefault: true })
       : makeKnex({ client, connection: mysqlUrl(base, client), pool: { min: 0, max: 4 } });
-  const password = client === 'better-sqlite3' ? '' : decodeURIComponent(new URL(base).password);
   return {
     store: new RelationalStore({ knex, ...(ttl ? { ttl } : {}) }),
     secrets: password ? [password] : [],
@@ -67,6 +69,25 @@ function sqliteFile(url: string): string {
     });
   }
   return file;
+}
+
+/**
+ * The decoded password of a server URL. A URL that does not parse is a LifespanError that does
+ * not repeat the URL (it may hold the password), never the TypeError of `new URL`.
+ */
+function serverPassword(url: string, scheme: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    throw new LifespanError(
+      'RELATIONAL_URL_INVALID',
+      `the ${scheme} URL does not parse (the URL is not repeated here: it may hold a password)`,
+      {
+        store: STORE,
+        hint: `write it as ${scheme}//user:password@host:port/database, with special characters in the password percent-encoded`,
+      },
+    );
+  }
 }
 
 /** mysql2 wants `mysql://`; `mariadb://` is accepted as a synonym. */

@@ -12,8 +12,45 @@ import {
   type TtlRecord,
 } from './ttl-record';
 
-/** What apply() runs for a step: DDL statements; `blocking` conflicts stop ensureCollections(). */
+/**
+ * The operation of a step, as apply() judges it (the public `class` and `blocking` fields are
+ * copies for people and the CLI; apply() never trusts them alone).
+ */
+export const STEP_OPS = [
+  'create-table',
+  'add-column',
+  'add-expiry-column',
+  'create-expiry-index',
+  'record-ttl',
+  'set-ttl',
+  'drop-expiry-column',
+  'keep-expiry-column',
+  'primary-key',
+  'column-type',
+  'column-collation',
+  'column-nullability',
+] as const;
+
+export type StepOp = (typeof STEP_OPS)[number];
+
+/** Operations that create something: a repeated or concurrent run may find it already there. */
+export const CREATING_OPS: ReadonlySet<StepOp> = new Set([
+  'create-table',
+  'add-column',
+  'add-expiry-column',
+  'create-expiry-index',
+  'record-ttl',
+]);
+
+/** Operations that drop something (only with allowDestructive). */
+export const DESTRUCTIVE_OPS: ReadonlySet<StepOp> = new Set(['drop-expiry-column']);
+
+/**
+ * What apply() runs for a step: its operation and DDL statements. `blocking`: a conflict that
+ * stops apply() and ensureCollections() (false: a difference lifespan leaves as is on purpose).
+ */
 export interface StepPayload {
+  readonly op: StepOp;
   readonly sql: readonly string[];
   readonly blocking: boolean;
 }
@@ -49,7 +86,7 @@ export function planSteps(
 
 function step(
   table: TableSpec,
-  action: string,
+  action: StepOp,
   cls: RelationalStep['class'],
   summary: string,
   sql: readonly string[],
@@ -64,7 +101,9 @@ function step(
     summary,
     command: sql.length > 0 ? sql.join(';\n') : '-- nothing is run',
     ...rest,
-    payload: { sql, blocking },
+    // The public flag, for the CLI and reports: set on every conflict, true or false.
+    ...(cls === 'conflict' ? { blocking } : {}),
+    payload: { op: action, sql, blocking },
   };
 }
 

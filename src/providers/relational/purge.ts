@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import type { PurgeOptions, PurgeResult } from '../contract';
@@ -24,17 +25,17 @@ export interface PurgeHooks {
   afterSelect?(table: string, selected: number): Promise<void> | void;
 }
 
-export function checkPurgeOptions(options: PurgeOptions): { now: Date | undefined; batchSize: number } {
+export function checkPurgeOptions(options: Partial<PurgeOptions>): { now: Date | undefined; batchSize: number } {
   const { now, batchSize = DEFAULT_PURGE_BATCH } = options;
   if (now !== undefined && (!(now instanceof Date) || Number.isNaN(now.getTime()))) {
-    throw new LifespanError('PURGE_BAD_OPTION', `now ${showValue(now)} is not a valid Date`, {
+    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `now ${showValue(now)} is not a valid Date`, {
       store: RELATIONAL_STORE,
       hint: 'pass now as a Date, or leave it out to use the database clock',
     });
   }
   if (!Number.isSafeInteger(batchSize) || batchSize < 1 || batchSize > MAX_PURGE_BATCH) {
     throw new LifespanError(
-      'PURGE_BAD_OPTION',
+      ErrorCodes.BAD_ARGUMENT,
       `batchSize ${showValue(batchSize)} is not a whole number 1..${MAX_PURGE_BATCH}`,
       {
         store: RELATIONAL_STORE,

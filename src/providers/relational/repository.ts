@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
@@ -6,6 +7,7 @@ import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contrac
 import { keyText } from './codec';
 import type { EntityTable } from './entity-table';
 import type { BatchOp, Executor } from './executor';
+import { checkFindOptions, checkWriteOptions } from './arguments';
 import { RELATIONAL_STORE } from './options';
 import { runSetTtl, runTtl } from './ttl-ops';
 import { countWhere, deleteWhere, existsByKey, findWhere, selectByKey, selectByKeys, type Filter } from './sql-read';
@@ -30,7 +32,8 @@ export class RelationalRepository<T> implements Repository<T> {
 
   insert(entity: T, options?: WriteOptions): Promise<void> {
     try {
-      return this.write(insertOps(this.t, encodeRow(this.t, this.instance(entity)), options?.ttl));
+      const { ttl } = checkWriteOptions(options, 'insert()');
+      return this.write(insertOps(this.t, encodeRow(this.t, this.instance(entity)), ttl));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -38,7 +41,8 @@ export class RelationalRepository<T> implements Repository<T> {
 
   upsert(entity: T, options?: WriteOptions): Promise<void> {
     try {
-      return this.write(upsertOps(this.t, encodeRow(this.t, this.instance(entity)), options?.ttl));
+      const { ttl } = checkWriteOptions(options, 'upsert()');
+      return this.write(upsertOps(this.t, encodeRow(this.t, this.instance(entity)), ttl));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -83,10 +87,10 @@ export class RelationalRepository<T> implements Repository<T> {
     return result;
   }
 
-  async find(where: Partial<T> = {}, options: FindOptions = {}): Promise<T[]> {
+  async find(where: Partial<T> = {}, options?: FindOptions): Promise<T[]> {
     const t = this.t;
     const { filters, args } = this.filters(where, 'find');
-    const limit = options.limit;
+    const limit = checkFindOptions(options, 'find()').limit;
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) {
       throw badArgument(t, 'find', limit, 'a positive whole number as limit');
     }
@@ -134,7 +138,7 @@ export class RelationalRepository<T> implements Repository<T> {
     const t = this.t;
     const { filters, args } = this.filters(where, 'deleteWhere');
     if (filters.length === 0) {
-      throw new LifespanError('DELETE_WHERE_EMPTY', 'deleteWhere() needs at least one filter', {
+      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, 'deleteWhere() needs at least one filter', {
         entity: t.entity.name,
         store: RELATIONAL_STORE,
         hint: 'pass the members to match, e.g. deleteWhere({ sensorId: "s1" })',
@@ -144,11 +148,11 @@ export class RelationalRepository<T> implements Repository<T> {
     return this.executor.run(statement, bind(statement, { args, now: t.nowParam() }));
   }
 
-  ttl(key: KeyInput<T>): Promise<number | null | undefined> {
+  async ttl(key: KeyInput<T>): Promise<number | null | undefined> {
     return runTtl(this.t, this.executor, encodeKey(this.t, key));
   }
 
-  setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
+  async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
     return runSetTtl(this.t, this.executor, encodeKey(this.t, key), ttl);
   }
 
@@ -196,7 +200,7 @@ export class RelationalRepository<T> implements Repository<T> {
       if (value === undefined) continue;
       const index = t.members.indexOf(member);
       if (index < 0) {
-        throw new LifespanError('UNKNOWN_MEMBER', `'${member}' is not a stored member of ${t.entity.name}`, {
+        throw new LifespanError(ErrorCodes.UNKNOWN_MEMBER, `'${member}' is not a stored member of ${t.entity.name}`, {
           entity: t.entity.name,
           member,
           store: RELATIONAL_STORE,
@@ -236,7 +240,7 @@ function shapeOf(filters: readonly Filter[]): string {
 }
 
 function badArgument(t: EntityTable, method: string, value: unknown, expected: string): LifespanError {
-  return new LifespanError('BAD_ARGUMENT', `${method} got ${showValue(value)}, not ${expected}`, {
+  return new LifespanError(ErrorCodes.BAD_ARGUMENT, `${method} got ${showValue(value)}, not ${expected}`, {
     entity: t.entity.name,
     store: RELATIONAL_STORE,
     hint: `pass ${expected}`,

@@ -86,6 +86,14 @@ function rows(spec: Record<WriteTtlKind, RowSpec>): PerWriteRow[] {
   }));
 }
 
+/** A limit of TTLs anchored on a date member: what a write of an anchor already too old does. */
+export function anchorLimit(member: string, seconds: number): string {
+  return (
+    `a write whose ${member} + ${seconds}s is not after now is refused (RELATIONAL_TTL_ALREADY_EXPIRED; judged by ` +
+    `the client clock, or the clock option), as is ${member} = new Date(0) (VALUE_INVALID): no row is stored expired`
+  );
+}
+
 /** "each row expires 3600s after its last write: ..." — what the expiry counts from, in words. */
 export function emulatedClause(entity: EntityModel, dialect: RelationalDialect, injectedClock: boolean): string {
   const ttl = entity.ttl;
@@ -99,7 +107,8 @@ export function emulatedClause(entity: EntityModel, dialect: RelationalDialect, 
     case 'explicit':
       return (
         `each row expires ${s} after ${ttl.anchor.member}: every write stamps ${EXPIRY_COLUMN} = ` +
-        `${ttl.anchor.member} + ${s} from the value written; a write with its own TTL counts from ${now} instead`
+        `${ttl.anchor.member} + ${s} from the value written, and refuses a value that makes the row expired on ` +
+        `arrival (or the unset placeholder new Date(0)); a write with its own TTL counts from ${now} instead`
       );
     case 'updatedAt':
       return (

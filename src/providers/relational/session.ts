@@ -1,10 +1,20 @@
 import type { Knex } from 'knex';
-import { LifespanError, StoreError } from '../../errors';
+import { ErrorCodes } from '../../error-codes';
+import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import { findEntity, type EntityClass, type Model } from '../../model/types';
-import type { ApplyOptions, PlanOptions, PurgeOptions, Repository, StoreSession, UnitOfWork } from '../contract';
-import { applySteps, checkApplicable } from './apply';
+import type {
+  ApplyOptions,
+  EnsureOptions,
+  PlanOptions,
+  PurgeOptions,
+  Repository,
+  StoreSession,
+  UnitOfWork,
+} from '../contract';
+import { applySteps, checkApplicable, isBlocking, isDestructive, planConflict, relationalSteps } from './apply';
+import { checkEnsureOptions, optionsObject } from './arguments';
 import type { CompiledSchema } from './compile';
 import { EXPIRY_COLUMN, expirySql, quote } from './dialect';
 import { EntityTable } from './entity-table';
@@ -50,8 +60,14 @@ export class RelationalSession implements StoreSession {
     return explainSchema(this.model, this.schema, this.options.clock !== undefined);
   }
 
-  async ensureCollections(): Promise<ApplyResult> {
+  /**
+   * Applies the additive and in-place steps. `allowRetroactive` changes nothing here: emulated
+   * expiry is stamped at write, so no step of this store makes a stored row expire sooner (a TTL
+   * change, or emulation turned on, reaches new writes only; existing rows get expires_at NULL).
+   */
+  async ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
     this.checkOpen();
+    checkEnsureOptions(options);
     if (this.schema.ttl === 'ignore') {
       for (const entity of this.model.entities.filter((e) => e.ttl)) {
         this.options.logger.warn(
@@ -61,26 +77,23 @@ export class RelationalSession implements StoreSession {
     }
     return withSchemaLock(this.knex, this.executor, async (runner) => {
       const steps = await this.diff(runner, {});
-      const blocking = steps.filter((s) => s.class === 'conflict' && s.payload.blocking);
+      const blocking = steps.filter(isBlocking);
       if (blocking.length > 0) {
-        throw new StoreError(
-          'SCHEMA_CONFLICT',
-          `the live tables differ from the model in ways lifespan will not change:\n${blocking.map((s) => `  - ${s.summary}`).join('\n')}`,
-          { store: RELATIONAL_STORE, hint: 'see db.plan() for the differences; migrate them yourself' },
-        );
+        throw planConflict(blocking, 'see db.plan() for the differences; migrate them yourself');
       }
       for (const step of steps.filter((s) => s.class === 'conflict')) {
         this.options.logger.warn(`lifespan [relational] ${step.summary}`);
       }
       return applySteps(
         runner,
-        steps.filter((s) => s.class === 'additive' || s.class === 'in-place'),
+        steps.filter((s) => (s.class === 'additive' || s.class === 'in-place') && !isDestructive(s)),
       );
     });
   }
 
-  async plan(options: PlanOptions = {}): Promise<MigrationPlan> {
+  async plan(given?: PlanOptions): Promise<MigrationPlan> {
     this.checkOpen();
+    const options = optionsObject<PlanOptions>(given, 'plan()', '{ counts: true }');
     const runner =
       this.executor.dialect === 'sqlite'
         ? sqliteRunner((this.executor as SqliteExecutor).connection)
@@ -89,15 +102,22 @@ export class RelationalSession implements StoreSession {
     return { store: RELATIONAL_STORE, target: this.target, steps };
   }
 
-  async apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
+  async apply(plan: MigrationPlan, given?: ApplyOptions): Promise<ApplyResult> {
     this.checkOpen();
+    const options = optionsObject<ApplyOptions>(given, 'apply()', '{ allowDestructive: true }');
+    if (typeof plan !== 'object' || plan === null || !Array.isArray((plan as Partial<MigrationPlan>).steps)) {
+      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, 'apply() needs the plan that plan() returned', {
+        store: RELATIONAL_STORE,
+        hint: 'const plan = await db.plan(); review it; await db.apply(plan)',
+      });
+    }
     if (plan.store !== RELATIONAL_STORE) {
       throw new LifespanError('PLAN_WRONG_STORE', `this plan is for ${plan.store}, not ${RELATIONAL_STORE}`, {
         store: RELATIONAL_STORE,
         hint: "apply a plan made by this store's plan()",
       });
     }
-    const steps = plan.steps as RelationalStep[];
+    const steps = relationalSteps(plan.steps);
     checkApplicable(steps, options.allowDestructive === true);
     return withSchemaLock(this.knex, this.executor, (runner) => applySteps(runner, steps));
   }
@@ -118,8 +138,9 @@ export class RelationalSession implements StoreSession {
   }
 
   /** Deletes every row due at `now` (default: the database clock) in every emulated table. */
-  async purgeExpired(options: PurgeOptions = {}, hooks?: PurgeHooks): Promise<RelationalPurgeResult> {
+  async purgeExpired(given?: PurgeOptions, hooks?: PurgeHooks): Promise<RelationalPurgeResult> {
     this.checkOpen();
+    const options = optionsObject<PurgeOptions>(given, 'purgeExpired()', '{ batchSize: 1000 }');
     if (this.schema.ttl !== 'emulate') {
       throw new LifespanError(
         'PURGE_NOT_EMULATED',
@@ -160,12 +181,16 @@ export class RelationalSession implements StoreSession {
     const table = this.tables.get(target);
     if (!table) {
       const known = findEntity(this.model, target?.name ?? '');
-      throw new LifespanError('UNKNOWN_ENTITY', `${target?.name ?? String(target)} is not an entity of this model`, {
-        store: RELATIONAL_STORE,
-        hint: known
-          ? 'pass the same class the model was built with'
-          : `add it to the ModelBuilder; the model has ${this.model.entities.map((e) => e.name).join(', ')}`,
-      });
+      throw new LifespanError(
+        ErrorCodes.UNKNOWN_ENTITY,
+        `${target?.name ?? String(target)} is not an entity of this model`,
+        {
+          store: RELATIONAL_STORE,
+          hint: known
+            ? 'pass the same class the model was built with'
+            : `add it to the ModelBuilder; the model has ${this.model.entities.map((e) => e.name).join(', ')}`,
+        },
+      );
     }
     return table;
   }

@@ -134,7 +134,12 @@ export function setExpiry(t: TableSql, mode: NowMode, form: SetTtlForm, ex: stri
       value = `CASE WHEN ${e} IS NULL THEN NULL WHEN ${e} > ${a} THEN ${e} ELSE ${b} END`;
     }
   }
-  const where = t.keyMatch(w) + t.live(w, mode);
+  let where = t.keyMatch(w) + t.live(w, mode);
+  if (form === 'anchorPlus') {
+    // Never stamps an expiry that is already due: 0 rows changed, and the caller says why.
+    const a = t.q(anchor as string);
+    where += ` AND (${a} IS NULL OR ${t.expiry.plusSeconds(a, w.param({ kind: 'seconds' }))} > ${t.now(w, mode)})`;
+  }
   return t.finish(w, `UPDATE ${t.table} SET ${e} = ${value} WHERE ${where}`, false);
 }
 

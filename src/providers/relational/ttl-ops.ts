@@ -1,7 +1,10 @@
+import { LifespanError } from '../../errors';
+import { formatDuration } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityTable } from './entity-table';
 import type { Executor } from './executor';
-import { resolveTtl } from './expiry';
+import { ALREADY_EXPIRED, resolveTtl } from './expiry';
+import { RELATIONAL_STORE } from './options';
 import { existsByKey, ttlByKey } from './sql-read';
 import { setExpiry, type SetTtlForm } from './sql-write';
 import { bind, type BindContext } from './statement';
@@ -72,7 +75,27 @@ export async function runSetTtl(
   }
   const anchor = declared?.anchor?.source === 'explicit' ? anchorColumn(t, declared.anchor.member) : null;
   const statement = t.statement(`set-ttl:${form}`, () => setExpiry(t.sql, t.nowMode, form, ex, anchor));
-  return (await executor.run(statement, bind(statement, ctx))) > 0;
+  if ((await executor.run(statement, bind(statement, ctx))) > 0) return true;
+  // The anchored form changes nothing when the stored anchor + TTL is already due: a live row then
+  // is refused loudly rather than made to vanish (or reported as missing).
+  if (form === 'anchorPlus' && declared?.anchor && (await exists(t, executor, key))) {
+    throw anchoredExpiryDue(t, declared.anchor.member, declared.seconds as number);
+  }
+  return false;
+}
+
+function anchoredExpiryDue(t: EntityTable, member: string, seconds: number): LifespanError {
+  const ttl = formatDuration(seconds);
+  return new LifespanError(
+    ALREADY_EXPIRED,
+    `setTtl('default') counts from the stored ${member}, and ${member} + ${ttl} is not after now: the row would expire at once; nothing was changed`,
+    {
+      entity: t.entity.name,
+      member,
+      store: RELATIONAL_STORE,
+      hint: `write a more recent ${member} with upsert(), or pass a duration (e.g. setTtl(key, '${ttl}') counts from now)`,
+    },
+  );
 }
 
 function anchorColumn(t: EntityTable, member: string): string {

@@ -1,18 +1,31 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
+import { showValue } from '../../model/duration';
 import type { EntityClass } from '../../model/types';
 import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
 import type { EntityTable } from './entity-table';
 import type { BatchOp, Executor } from './executor';
 import { RELATIONAL_STORE } from './options';
 import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps } from './write-ops';
+import { checkWriteOptions } from './arguments';
 
 type Pending =
-  | { readonly kind: 'insert' | 'upsert'; readonly entity: object; readonly ttl: WriteOptions['ttl'] }
-  | { readonly kind: 'delete'; readonly target: EntityClass; readonly key: unknown };
+  | {
+      readonly kind: 'insert' | 'upsert';
+      readonly table: EntityTable;
+      readonly entity: object;
+      readonly ttl: WriteOptions['ttl'];
+    }
+  | { readonly kind: 'delete'; readonly table: EntityTable; readonly key: unknown[] };
 
-/** Collects writes and commits them in one database transaction, in the order given. */
+/**
+ * Collects writes and commits them in one database transaction, in the order given. It commits
+ * once: after commit() — whether it succeeded or failed — it takes nothing more, so a retry can
+ * never "succeed" having written nothing.
+ */
 export class RelationalUnitOfWork implements UnitOfWork {
-  private pending: Pending[] = [];
+  private readonly pending: Pending[] = [];
+  private committed = false;
 
   constructor(
     private readonly tableOf: (target: EntityClass) => EntityTable,
@@ -20,46 +33,73 @@ export class RelationalUnitOfWork implements UnitOfWork {
   ) {}
 
   insert(entity: object, options?: WriteOptions): this {
-    this.pending.push({ kind: 'insert', entity: checkEntity(entity), ttl: options?.ttl });
-    return this;
+    return this.write('insert', entity, options);
   }
 
   upsert(entity: object, options?: WriteOptions): this {
-    this.pending.push({ kind: 'upsert', entity: checkEntity(entity), ttl: options?.ttl });
-    return this;
+    return this.write('upsert', entity, options);
   }
 
   delete<T>(target: EntityClass<T>, key: KeyInput<T>): this {
-    this.pending.push({ kind: 'delete', target, key });
+    this.checkOpen('delete()');
+    const table = this.tableOf(target as EntityClass);
+    // The key is encoded now: a bad key fails at this call, not at commit.
+    this.pending.push({ kind: 'delete', table, key: encodeKey(table, key) });
     return this;
   }
 
   /** `ttl` applies to every insert/upsert that has none of its own. Nothing is written if any write fails. */
-  async commit(options: WriteOptions = {}): Promise<void> {
-    const pending = this.pending;
-    this.pending = [];
+  async commit(options?: WriteOptions): Promise<void> {
+    this.checkOpen('commit()');
+    // A bad options argument is refused before the commit starts: the unit of work stays usable.
+    const fallback = checkWriteOptions(options, 'commit()').ttl;
+    this.committed = true;
     const ops: BatchOp[] = [];
-    for (const item of pending) {
+    for (const item of this.pending) {
+      const t = item.table;
       if (item.kind === 'delete') {
-        const t = this.tableOf(item.target);
-        ops.push(deleteOp(t, encodeKey(t, item.key as KeyInput<unknown>)));
+        ops.push(deleteOp(t, item.key));
         continue;
       }
-      const t = this.tableOf(item.entity.constructor as EntityClass);
-      const ttl = item.ttl ?? options.ttl;
+      const ttl = item.ttl ?? fallback;
       const row = encodeRow(t, item.entity);
       ops.push(...(item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl)));
     }
     if (ops.length > 0) await this.executor.batch(ops);
   }
+
+  private write(kind: 'insert' | 'upsert', entity: object, options: WriteOptions | undefined): this {
+    this.checkOpen(`${kind}()`);
+    const table = this.tableOf(entityClassOf(entity, kind));
+    const { ttl } = checkWriteOptions(options, `${kind}()`);
+    this.pending.push({ kind, table, entity, ttl });
+    return this;
+  }
+
+  private checkOpen(call: string): void {
+    if (!this.committed) return;
+    throw new LifespanError(
+      ErrorCodes.UOW_ALREADY_COMMITTED,
+      `${call} on a unit of work that was already committed (commits once, whether it succeeded or failed)`,
+      { store: RELATIONAL_STORE, hint: 'build a new unitOfWork() for the next batch of writes' },
+    );
+  }
 }
 
-function checkEntity(entity: object): object {
+/** The class of an entity instance; a plain object or a non-object is a usage error, not a TypeError. */
+function entityClassOf(entity: unknown, call: string): EntityClass {
   if (typeof entity !== 'object' || entity === null) {
-    throw new LifespanError('BAD_ARGUMENT', 'a unit of work writes entity instances', {
+    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} got ${showValue(entity)}, not an entity instance`, {
       store: RELATIONAL_STORE,
-      hint: 'pass an instance of an entity class of the model',
+      hint: 'pass an instance of an entity class of the model, e.g. new Session()',
     });
   }
-  return entity;
+  const target = (entity as { constructor?: unknown }).constructor;
+  if (typeof target !== 'function' || target === Object) {
+    throw new LifespanError(ErrorCodes.UNKNOWN_ENTITY, `${call} got a plain object, not an entity instance`, {
+      store: RELATIONAL_STORE,
+      hint: 'pass an instance of an entity class of the model (e.g. Object.assign(new Session(), values))',
+    });
+  }
+  return target as EntityClass;
 }

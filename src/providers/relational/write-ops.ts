@@ -1,3 +1,5 @@
+import { ErrorCodes } from '../../error-codes';
+import { LifespanError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import type { KeyInput } from '../contract';
@@ -37,10 +39,21 @@ export function encodeRow(t: EntityTable, instance: object): EncodedRow {
   return { values, cols };
 }
 
+/** A key argument as bound values; a missing key is KEY_INCOMPLETE before any value is encoded. */
 export function encodeKey<T>(t: EntityTable, key: KeyInput<T>): unknown[] {
+  if (key === null || key === undefined) {
+    throw new LifespanError(ErrorCodes.KEY_INCOMPLETE, `the key is ${String(key)}`, {
+      entity: t.entity.name,
+      store: RELATIONAL_STORE,
+      hint:
+        t.keyMembers.length === 1
+          ? `pass the value of ${t.keyMembers[0]} (or { ${t.keyMembers[0]}: … })`
+          : `pass an object: { ${t.keyMembers.map((m) => `${m}: …`).join(', ')} }`,
+    });
+  }
   if (t.keyMembers.length === 1 && (typeof key !== 'object' || key instanceof Date)) {
     // a single-member key given as its value: no key object to build
-    if (key !== null && key !== undefined) return [(t.keyEncoders[0] as Encoder)(key)];
+    return [(t.keyEncoders[0] as Encoder)(key)];
   }
   const values = keyValues(t.entity, key, RELATIONAL_STORE);
   return t.keyMembers.map((m, i) => (t.keyEncoders[i] as Encoder)(values[m]));
