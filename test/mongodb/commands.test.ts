@@ -67,12 +67,20 @@ describe('what the driver serialises (mongodb BSON)', () => {
   test('a write pipeline carries BSON dates and $$NOW arithmetic in milliseconds', () => {
     const at = new Date('2026-02-01T10:00:00Z');
     const session = Object.assign(new Session(), { id: 's1', createdAt: at, payload: '$notAPath' });
-    const write = entityWrite(mapping('Session'), session, resolveWriteTtl(undefined), 'upsert', false);
+    const write = entityWrite(mapping('Session'), session, resolveWriteTtl(undefined), 'insert', false);
     const wire = BSON.deserialize(BSON.serialize({ q: write.filter, u: write.update }));
     const set = ((wire['u'] as Array<Record<string, unknown>>)[0]?.['$set'] ?? {}) as Record<string, unknown>;
     expect(set['createdAt']).toBeInstanceOf(Date);
     expect((set['createdAt'] as Date).toISOString()).toBe('2026-02-01T10:00:00.000Z');
     expect(set['payload']).toEqual({ $literal: '$notAPath' });
+    const upsert = entityWrite(mapping('Session'), session, resolveWriteTtl(undefined), 'upsert', false);
+    const upsertSet = (
+      BSON.deserialize(BSON.serialize({ u: upsert.update }))['u'] as Array<Record<string, unknown>>
+    )[0];
+    expect(upsertSet?.['$set']).toEqual({
+      createdAt: { $ifNull: ['$createdAt', at] },
+      payload: { $literal: '$notAPath' },
+    });
     const cart = Object.assign(new Cart(), { id: 'c1', items: ['a'] });
     const cartWrite = entityWrite(mapping('Cart'), cart, resolveWriteTtl('1h'), 'upsert', false);
     const canonical = BSON.EJSON.serialize({ u: cartWrite.update }, { relaxed: false }) as {

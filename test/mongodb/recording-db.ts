@@ -4,7 +4,7 @@
  * does not evaluate queries or pipelines: each test scripts the replies it needs, and asserts on what
  * was sent. Server errors are real driver MongoServerError instances carrying the server's codes.
  */
-import { MongoServerError } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError } from 'mongodb';
 import type { MongoCollectionLike, MongoDbLike } from '../../src/providers/mongodb';
 
 export type Doc = Record<string, unknown>;
@@ -71,6 +71,23 @@ export class RecordingDb implements MongoDbLike {
 /** A server error reply as the driver raises it ({ ok: 0, code, codeName, errmsg }). */
 export function serverError(code: number, codeName: string, errmsg: string): MongoServerError {
   return new MongoServerError({ ok: 0, code, codeName, errmsg, message: errmsg });
+}
+
+/**
+ * What an ordered bulkWrite throws when operation `index` fails: the driver's MongoBulkWriteError
+ * with its write error (index in the operations sent) and the counts of what was written before.
+ */
+export function bulkWriteError(
+  index: number,
+  code: number,
+  errmsg: string,
+  counts: { upsertedCount?: number; matchedCount?: number; modifiedCount?: number; deletedCount?: number } = {},
+): MongoBulkWriteError {
+  const result = { insertedCount: 0, upsertedCount: 0, matchedCount: 0, modifiedCount: 0, deletedCount: 0, ...counts };
+  return new MongoBulkWriteError(
+    { message: errmsg, code, writeErrors: [{ index, code, errmsg }] } as never,
+    result as never,
+  );
 }
 
 export const NAMESPACE_NOT_FOUND = () => serverError(26, 'NamespaceNotFound', 'ns does not exist: app.x');

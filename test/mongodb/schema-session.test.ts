@@ -1,7 +1,7 @@
 import { Double, Int32 } from 'mongodb';
-import { connect, ModelBuilder, StoreError } from '../../src';
+import { connect, LifespanError, ModelBuilder, StoreError } from '../../src';
 import { MongoStore } from '../../src/providers/mongodb';
-import { model, Session } from './fixtures';
+import { Cart, model, Session } from './fixtures';
 import { RecordingDb, schemaResponder, serverError, type SchemaScript } from './recording-db';
 
 const sessionsOnly = new ModelBuilder().entity(Session).build();
@@ -172,7 +172,7 @@ describe('apply(): the exact commands, and the server codes handled', () => {
     });
     const plan = await ctx.plan();
     const sent = db.commands().length;
-    await expect(ctx.apply(plan)).rejects.toMatchObject({ code: 'PLAN_HAS_CONFLICTS' });
+    await expect(ctx.apply(plan)).rejects.toMatchObject({ code: 'PLAN_CONFLICT' });
     const destructive = await ctx.plan({ allowDestructive: true });
     const sentBefore = db.commands().length;
     await expect(ctx.apply(destructive)).rejects.toMatchObject({ code: 'PLAN_DESTRUCTIVE_NOT_ALLOWED' });
@@ -267,6 +267,8 @@ describe('ensureCollections()', () => {
             'An equivalent index already exists with the same name but different options.',
           );
         },
+        // The collection exists but is empty: creating the TTL index affects no stored document.
+        other: (call) => (call.op === 'countDocuments' ? 0 : undefined),
       }),
     );
     const ctx = await connect(sessionsOnly, new MongoStore({ db }));
@@ -283,20 +285,146 @@ describe('ensureCollections()', () => {
       version: '4.4.0',
       indexes: { sessions: [{ v: 2, key: { createdAt: 1 }, name: 'createdAt_1' }] },
     });
-    await expect(ctx.ensureCollections()).rejects.toMatchObject({ code: 'SCHEMA_CONFLICT' });
+    await expect(ctx.ensureCollections()).rejects.toMatchObject({ code: 'PLAN_CONFLICT' });
     expect(db.commands()).toEqual([{ buildInfo: 1 }, { listIndexes: 'sessions' }]);
   });
 
-  test('a non-TTL index on 5.1+ is converted in place', async () => {
+  test('a non-TTL index on 5.1+ is converted in place when the collection holds no document', async () => {
     const { db, ctx } = await session({
       version: '6.0.2',
       indexes: { sessions: [{ v: 2, key: { createdAt: 1 }, name: 'createdAt_1' }] },
+      other: (call) => (call.op === 'countDocuments' ? 0 : undefined),
     });
     await ctx.ensureCollections();
+    expect(db.dataCalls()).toEqual([{ op: 'countDocuments', collection: 'sessions', args: [{}, { limit: 1 }] }]);
     expect(db.commands().at(-1)).toEqual({
       collMod: 'sessions',
       index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: 3600 },
     });
+  });
+});
+
+describe('ensureCollections() over stored documents: steps that make them expire need review', () => {
+  const NON_TTL = { v: 2, key: { createdAt: 1 }, name: 'createdAt_1' };
+  const cases: Array<[string, SchemaScript, string, Record<string, unknown>]> = [
+    [
+      'a shortening collMod (7200 → 3600)',
+      { indexes: { sessions: [{ ...TTL_3600, expireAfterSeconds: 7200 }] } },
+      'change TTL index createdAt_1 on sessions.createdAt: expireAfterSeconds 7200 → 3600',
+      { collMod: 'sessions', index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: 3600 } },
+    ],
+    [
+      'a conversion of a non-TTL index to a TTL index',
+      { version: '6.0.2', indexes: { sessions: [NON_TTL] } },
+      'make index createdAt_1 on sessions.createdAt a TTL index (expireAfterSeconds: 3600)',
+      { collMod: 'sessions', index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: 3600 } },
+    ],
+    [
+      'a TTL index created on an existing collection',
+      { indexes: { sessions: [] } },
+      'create TTL index createdAt_1 on sessions.createdAt (expireAfterSeconds: 3600)',
+      {
+        createIndexes: 'sessions',
+        indexes: [{ key: { createdAt: 1 }, name: 'createdAt_1', expireAfterSeconds: 3600 }],
+      },
+    ],
+    [
+      'a repair of a corrupt (NaN) value',
+      { indexes: { sessions: [{ ...TTL_3600, expireAfterSeconds: Number.NaN }] } },
+      'repair TTL index createdAt_1',
+      { collMod: 'sessions', index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: 3600 } },
+    ],
+  ];
+
+  test.each(cases)('%s: ENSURE_NEEDS_REVIEW, nothing applied', async (_name, script, summary) => {
+    const { db, ctx } = await session({ ...script, other: (call) => (call.op === 'countDocuments' ? 1 : undefined) });
+    const failure = ctx.ensureCollections();
+    await expect(failure).rejects.toBeInstanceOf(LifespanError);
+    await expect(failure).rejects.toMatchObject({
+      code: 'ENSURE_NEEDS_REVIEW',
+      entity: 'Session',
+      message: expect.stringContaining(`Session: ${summary}`),
+      hint: 'use plan() + apply() after review, or ensureCollections({ allowRetroactive: true })',
+    });
+    expect(db.commands().filter((c) => !('buildInfo' in c || 'listIndexes' in c))).toEqual([]);
+  });
+
+  test.each(cases)('%s: applied with allowRetroactive, without counting', async (_name, script, _summary, command) => {
+    const { db, ctx } = await session({ ...script, other: () => 1 });
+    await ctx.ensureCollections({ allowRetroactive: true });
+    expect(db.dataCalls()).toEqual([]);
+    expect(db.commands().at(-1)).toEqual(command);
+  });
+
+  test('a lengthening collMod (60 → 3600) is applied without asking: it makes nothing expire', async () => {
+    const { db, ctx } = await session({ indexes: { sessions: [{ ...TTL_3600, expireAfterSeconds: 60 }] } });
+    await ctx.ensureCollections();
+    expect(db.dataCalls()).toEqual([]);
+    expect(db.commands().at(-1)).toMatchObject({ collMod: 'sessions' });
+  });
+
+  test('one step needing review stops the whole plan: the safe steps of other entities are not applied either', async () => {
+    const { db, ctx } = await session(
+      {
+        indexes: { sessions: [{ ...TTL_3600, expireAfterSeconds: 7200 }] },
+        other: (call) => (call.op === 'countDocuments' ? 1 : undefined),
+      },
+      new ModelBuilder().entity(Cart).entity(Session).build(),
+    );
+    await expect(ctx.ensureCollections()).rejects.toMatchObject({ code: 'ENSURE_NEEDS_REVIEW' });
+    expect(db.commands().filter((c) => 'create' in c || 'createIndexes' in c || 'collMod' in c)).toEqual([]);
+    // The new collection needs no count: it holds nothing yet.
+    expect(db.dataCalls().map((c) => c.collection)).toEqual(['sessions']);
+  });
+});
+
+describe('apply() decides from the payload what a step does', () => {
+  const step = (payload: unknown, cls: 'additive' | 'destructive' | 'in-place' | 'conflict' = 'additive') => ({
+    entity: 'Session',
+    collection: 'sessions',
+    action: 'x',
+    class: cls,
+    summary: 'relabelled step',
+    command: '',
+    payload,
+  });
+  const plan = (...steps: Array<ReturnType<typeof step>>) => ({ store: 'mongodb', target: 't', steps });
+
+  test('a dropIndexes relabelled as additive is still destructive: refused without allowDestructive', async () => {
+    const { db, ctx } = await session({});
+    const drop = step({ op: 'command', command: { dropIndexes: 'sessions', index: 'createdAt_1' }, count: null });
+    await expect(ctx.apply(plan(drop))).rejects.toMatchObject({ code: 'PLAN_DESTRUCTIVE_NOT_ALLOWED' });
+    await expect(ctx.apply(plan(step(drop.payload, 'in-place')))).rejects.toMatchObject({
+      code: 'PLAN_DESTRUCTIVE_NOT_ALLOWED',
+    });
+    expect(db.commands()).toEqual([]);
+    await ctx.apply(plan(drop), { allowDestructive: true });
+    expect(db.commands()).toEqual([{ dropIndexes: 'sessions', index: 'createdAt_1' }]);
+  });
+
+  test('a conflict relabelled as additive still stops the plan', async () => {
+    const { db, ctx } = await session({});
+    const create = step({ op: 'command', command: { create: 'sessions' }, count: null });
+    await expect(ctx.apply(plan(create, step({ op: 'conflict', reason: 'r' })))).rejects.toMatchObject({
+      code: 'PLAN_CONFLICT',
+    });
+    expect(db.commands()).toEqual([]);
+  });
+
+  test.each([
+    ['a drop of the collection', { drop: 'sessions' }],
+    ['a dropDatabase', { dropDatabase: 1 }],
+    ['a collection-level expireAfterSeconds', { collMod: 'sessions', expireAfterSeconds: 0 }],
+    [
+      'a NaN expireAfterSeconds',
+      { createIndexes: 'sessions', indexes: [{ key: { createdAt: 1 }, name: 'c', expireAfterSeconds: Number.NaN }] },
+    ],
+    ['a TTL on _id', { collMod: 'sessions', index: { keyPattern: { _id: 1 }, expireAfterSeconds: 5 } }],
+  ])('a payload with %s is refused before anything is sent', async (_name, command) => {
+    const { db, ctx } = await session({});
+    const failure = ctx.apply(plan(step({ op: 'command', command, count: null })), { allowDestructive: true });
+    await expect(failure).rejects.toBeInstanceOf(LifespanError);
+    expect(db.commands()).toEqual([]);
   });
 });
 

@@ -9,3 +9,15 @@ export class Blob {
   @Field({ type: 'bigint' }) big = 0n;
   @Field({ type: 'binary' }) bytes = Buffer.alloc(0);
 }
+
+/** One member of each checked type, one nullable: what a write, a key and a filter must match. */
+@Entity('typed')
+export class Typed {
+  @Key() id = '';
+  @Field({ type: 'number' }) n = 0;
+  @Field({ type: 'integer' }) count = 0;
+  @Field({ type: 'date' }) when = new Date('2026-01-01T00:00:00Z');
+  @Field({ type: 'boolean' }) flag = false;
+  @Field({ type: 'json' }) meta: unknown = {};
+  @Field({ type: 'string', nullable: true }) note: string | null = null;
+}

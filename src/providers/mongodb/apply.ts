@@ -1,8 +1,10 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import { HELLO_COMMAND, type Doc } from './commands';
 import { serverCode, serverMessage, type MongoDbLike } from './gateway';
+import { checkExpireAfterSeconds, checkTtlKey } from './guards';
 import type { CountSpec, MongoPlanStep, MongoStepPayload } from './plan';
 import { ERROR_CODES, EXPIRE_AFTER_SECONDS, STORE } from './semantics';
 
@@ -19,24 +21,26 @@ export async function applyPlan(
     });
   }
   const steps = plan.steps.map(checkedStep);
-  const conflicts = steps.filter((s) => s.class === 'conflict');
+  const conflicts = steps.filter(isConflict);
   if (conflicts.length > 0) {
     throw new StoreError(
-      'PLAN_HAS_CONFLICTS',
+      ErrorCodes.PLAN_CONFLICT,
       `the plan has ${conflicts.length} conflict(s) MongoDB cannot resolve in place: ${conflicts.map((c) => c.summary).join('; ')}`,
       {
         store: STORE,
+        entity: conflicts[0]?.entity ?? undefined,
         hint: 'resolve them by hand, or plan({ allowDestructive: true }) to drop and recreate, then apply with allowDestructive',
       },
     );
   }
-  const destructive = steps.filter((s) => s.class === 'destructive');
+  const destructive = steps.filter(isDestructive);
   if (destructive.length > 0 && !options.allowDestructive) {
     throw new StoreError(
-      'PLAN_DESTRUCTIVE_NOT_ALLOWED',
+      ErrorCodes.PLAN_DESTRUCTIVE_NOT_ALLOWED,
       `the plan has ${destructive.length} destructive step(s): ${destructive.map((s) => s.summary).join('; ')}`,
       {
         store: STORE,
+        entity: destructive[0]?.entity ?? undefined,
         hint: 'review them, then apply(plan, { allowDestructive: true })',
       },
     );
@@ -49,18 +53,73 @@ export async function applyPlan(
   return { applied };
 }
 
-function checkedStep(step: PlanStep): MongoPlanStep & { payload: MongoStepPayload } {
+/** A conflict by its payload (which apply would skip) or by its label: either stops the plan. */
+export function isConflict(step: MongoPlanStep): boolean {
+  return step.payload.op === 'conflict' || step.class === 'conflict';
+}
+
+/** Destructive by what the payload runs, so relabelling a step's class cannot smuggle a drop through. */
+function isDestructive(step: MongoPlanStep): boolean {
+  return (
+    step.class === 'destructive' ||
+    (step.payload.op === 'command' && commandKind(step.payload.command) === 'dropIndexes')
+  );
+}
+
+/**
+ * The schema commands a MongoDB plan is made of, with the fields lifespan puts in them; anything
+ * else in a payload (a `drop`, a collection-level expireAfterSeconds) is refused.
+ */
+const COMMAND_FIELDS = {
+  create: ['create'],
+  createIndexes: ['createIndexes', 'indexes'],
+  collMod: ['collMod', 'index'],
+  dropIndexes: ['dropIndexes', 'index'],
+} as const;
+type CommandKind = keyof typeof COMMAND_FIELDS;
+
+function commandKind(command: Doc): CommandKind | undefined {
+  const [first] = Object.keys(command);
+  if (first === undefined || !Object.hasOwn(COMMAND_FIELDS, first)) return undefined;
+  const allowed: readonly string[] = COMMAND_FIELDS[first as CommandKind];
+  return Object.keys(command).every((k) => allowed.includes(k)) ? (first as CommandKind) : undefined;
+}
+
+function checkedStep(step: PlanStep): MongoPlanStep {
   const payload = step.payload as Partial<MongoStepPayload> | undefined;
+  const command =
+    payload?.op === 'command' && typeof payload.command === 'object' && payload.command !== null
+      ? payload.command
+      : undefined;
   const ok =
-    (payload?.op === 'command' && typeof payload.command === 'object' && payload.command !== null) ||
+    (command !== undefined && commandKind(command) !== undefined) ||
     (payload?.op === 'conflict' && typeof payload.reason === 'string');
   if (!ok) {
-    throw new LifespanError('PLAN_BAD_STEP', `step '${step.summary}' carries no MongoDB command`, {
-      store: STORE,
-      hint: 'apply a plan exactly as plan() returned it',
-    });
+    throw new LifespanError(
+      'PLAN_BAD_STEP',
+      `step '${step.summary}' carries no MongoDB schema command lifespan makes`,
+      {
+        store: STORE,
+        entity: step.entity ?? undefined,
+        hint: 'apply a plan exactly as plan() returned it',
+      },
+    );
   }
+  if (command !== undefined) guardTtlOptions(command);
   return step as MongoPlanStep;
+}
+
+/** The TTL values of a payload pass the same guards as when the plan was made (a plan is plain, editable data). */
+function guardTtlOptions(command: Doc): void {
+  const collection = String(Object.values(command)[0]);
+  const specs: unknown[] =
+    'createIndexes' in command ? (Array.isArray(command['indexes']) ? command['indexes'] : []) : [command['index']];
+  for (const spec of specs) {
+    if (typeof spec !== 'object' || spec === null || !(EXPIRE_AFTER_SECONDS in spec)) continue;
+    const s = spec as Doc;
+    checkExpireAfterSeconds(s[EXPIRE_AFTER_SECONDS], collection);
+    checkTtlKey((s['key'] ?? s['keyPattern'] ?? {}) as Doc, collection);
+  }
 }
 
 async function runStep(db: MongoDbLike, step: MongoPlanStep, command: Doc): Promise<void> {

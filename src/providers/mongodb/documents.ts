@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import { fieldOf, type FieldModel, type FieldType } from '../../model/types';
@@ -6,6 +7,7 @@ import type { KeyInput } from '../contract';
 import type { Doc } from './commands';
 import type { CollectionMapping } from './compile';
 import { STORE } from './semantics';
+import { toStored } from './values';
 
 /**
  * Entity values ⇄ BSON documents. The key is `_id`: the value itself for a one-member key, a
@@ -13,9 +15,21 @@ import { STORE } from './semantics';
  */
 export function idOf(mapping: CollectionMapping, key: KeyInput<unknown>): unknown {
   const values = keyValues(mapping.entity, key as KeyInput<Record<string, unknown>>, STORE);
+  for (const { member } of mapping.key) {
+    // A single-value key argument reaches here unchecked: get(undefined) asks for no key at all.
+    if (values[member] === undefined || values[member] === null) {
+      throw new LifespanError(ErrorCodes.KEY_INCOMPLETE, `key member '${member}' is ${String(values[member])}`, {
+        entity: mapping.entity.name,
+        member,
+        store: STORE,
+        hint: `pass the key: ${mapping.key.map((k) => k.member).join(', ')}`,
+      });
+    }
+  }
   return idFromValues(mapping, values);
 }
 
+/** The `_id` of member values, every key member checked against its declared type. */
 export function idFromValues(mapping: CollectionMapping, values: Record<string, unknown>): unknown {
   const stored = (member: string) => toStored(mapping, member, values[member]);
   const [only] = mapping.key;
@@ -23,20 +37,6 @@ export function idFromValues(mapping: CollectionMapping, values: Record<string, 
   const id: Doc = {};
   for (const part of mapping.key) id[part.field] = stored(part.member);
   return id;
-}
-
-/** A member value as it goes into BSON: undefined becomes null; invalid dates are refused. */
-export function toStored(mapping: CollectionMapping, member: string, value: unknown): unknown {
-  if (value === undefined) return null;
-  if (value instanceof Date && Number.isNaN(value.getTime())) {
-    throw new LifespanError('VALUE_INVALID_DATE', `${member} is an invalid Date`, {
-      entity: mapping.entity.name,
-      member,
-      store: STORE,
-      hint: 'give it a valid Date',
-    });
-  }
-  return value;
 }
 
 /** Member values of a stored document (members the document lacks are left out). */
@@ -87,21 +87,28 @@ function isBsonBinary(value: unknown): value is { buffer: Uint8Array } {
 }
 
 /** An equality filter on members (find/count): key members address `_id`, others their stored name. */
-export function whereFilter(mapping: CollectionMapping, where: object | undefined): Doc {
+export function whereFilter(mapping: CollectionMapping, where: unknown): Doc {
   const filter: Doc = {};
   if (where === undefined || where === null) return filter;
+  if (typeof where !== 'object' || Array.isArray(where) || where instanceof Date) {
+    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `the filter ${showValue(where)} is not an object of members`, {
+      entity: mapping.entity.name,
+      store: STORE,
+      hint: 'pass an object of member values, e.g. { member: value }, or nothing',
+    });
+  }
   const single = mapping.key.length === 1;
   for (const [member, value] of Object.entries(where)) {
     if (value === undefined) continue;
     const keyPart = mapping.key.find((k) => k.member === member);
     const field: FieldModel | undefined = mapping.fields.find((f) => f.member === member);
     if (keyPart) {
-      filter[single ? '_id' : `_id.${keyPart.field}`] = toStored(mapping, member, value);
+      filter[single ? '_id' : `_id.${keyPart.field}`] = equalTo(toStored(mapping, member, value));
     } else if (field) {
-      filter[field.storedName] = toStored(mapping, member, value);
+      filter[field.storedName] = equalTo(toStored(mapping, member, value));
     } else {
       throw new LifespanError(
-        'FIND_UNKNOWN_MEMBER',
+        ErrorCodes.UNKNOWN_MEMBER,
         `cannot filter on ${showValue(member)}: it is not a stored member`,
         {
           entity: mapping.entity.name,
@@ -112,6 +119,13 @@ export function whereFilter(mapping: CollectionMapping, where: object | undefine
     }
   }
   return filter;
+}
+
+/** A plain object in a filter is read as operators ({ $ne: null } would match everything): $eq keeps it a value. */
+function equalTo(value: unknown): unknown {
+  const plain =
+    typeof value === 'object' && value !== null && !(value instanceof Date) && !(value instanceof Uint8Array);
+  return plain ? { $eq: value } : value;
 }
 
 /** A stable text form of an _id, to match found documents back to the keys asked for. */

@@ -1,4 +1,6 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError, UnsupportedTtlError } from '../../errors';
+import { showValue } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { instanceOf } from '../../runtime/entity-values';
 import { writeTtlFor } from '../../runtime/write-ttl';
@@ -28,11 +30,11 @@ export class MongoRepository<T> implements Repository<T> {
     this.collection = ctx.db.collection(mapping.collection);
   }
 
-  async insert(entity: T, options: WriteOptions = {}): Promise<void> {
+  async insert(entity: T, options?: WriteOptions): Promise<void> {
     const write = entityWrite(
       this.mapping,
-      entity as object,
-      this.writeTtl(options.ttl),
+      entityArgument(this.mapping, entity, 'insert'),
+      this.writeTtl(options?.ttl),
       'insert',
       this.ctx.hideExpired,
     );
@@ -52,11 +54,11 @@ export class MongoRepository<T> implements Repository<T> {
     }
   }
 
-  async upsert(entity: T, options: WriteOptions = {}): Promise<void> {
+  async upsert(entity: T, options?: WriteOptions): Promise<void> {
     const write = entityWrite(
       this.mapping,
-      entity as object,
-      this.writeTtl(options.ttl),
+      entityArgument(this.mapping, entity, 'upsert'),
+      this.writeTtl(options?.ttl),
       'upsert',
       this.ctx.hideExpired,
     );
@@ -69,6 +71,13 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
+    if (!Array.isArray(keys)) {
+      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `getMany needs an array of keys, got ${showValue(keys)}`, {
+        entity: this.mapping.entity.name,
+        store: STORE,
+        hint: "pass an array, e.g. getMany(['a', 'b']); for one key use get(key)",
+      });
+    }
     if (keys.length === 0) return [];
     const ids = keys.map((k) => idOf(this.mapping, k));
     const docs = await this.findDocs(this.live({ _id: { $in: ids } }), undefined);
@@ -79,10 +88,10 @@ export class MongoRepository<T> implements Repository<T> {
     });
   }
 
-  async find(where?: Partial<T>, options: FindOptions = {}): Promise<T[]> {
-    const limit = options.limit;
+  async find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
+    const limit = options?.limit;
     if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) {
-      throw new LifespanError('FIND_BAD_LIMIT', `limit ${String(limit)} is not a positive whole number`, {
+      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `limit ${showValue(limit)} is not a positive whole number`, {
         entity: this.mapping.entity.name,
         store: STORE,
         hint: 'pass a positive integer, or leave limit out',
@@ -186,11 +195,25 @@ export class MongoRepository<T> implements Repository<T> {
 }
 
 export function duplicate(mapping: CollectionMapping, error: unknown): StoreError {
-  return new StoreError('STORE_DUPLICATE_KEY', `a document with this key already exists in '${mapping.collection}'`, {
+  return new StoreError(
+    ErrorCodes.DUPLICATE_KEY,
+    `a document with this key already exists in '${mapping.collection}'`,
+    {
+      entity: mapping.entity.name,
+      store: STORE,
+      cause: error,
+      hint: 'use upsert() to overwrite it',
+    },
+  );
+}
+
+/** The entity argument of a write: an object (an instance, or a plain object of its members). */
+function entityArgument(mapping: CollectionMapping, entity: unknown, operation: string): object {
+  if (typeof entity === 'object' && entity !== null && !Array.isArray(entity)) return entity;
+  throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${operation} needs an entity object, got ${showValue(entity)}`, {
     entity: mapping.entity.name,
     store: STORE,
-    cause: error,
-    hint: 'use upsert() to overwrite it',
+    hint: `pass an instance of ${mapping.entity.name}`,
   });
 }
 

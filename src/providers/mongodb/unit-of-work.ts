@@ -1,12 +1,12 @@
-import { LifespanError } from '../../errors';
+import { ErrorCodes } from '../../error-codes';
+import { LifespanError, StoreError } from '../../errors';
 import type { EntityClass } from '../../model/types';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
 import type { CollectionMapping } from './compile';
 import { idOf } from './documents';
 import { expiredFilter } from './expiry';
-import { serverCode, type BulkOperation, type MongoDbLike } from './gateway';
-import { duplicate, wrap } from './repository';
+import { serverCode, serverMessage, type BulkOperation, type MongoDbLike } from './gateway';
 import { ERROR_CODES, STORE } from './semantics';
 import { entityWrite } from './writes';
 
@@ -22,56 +22,90 @@ type Pending =
 interface Batch {
   readonly mapping: CollectionMapping;
   readonly operations: BulkOperation[];
+  /** What each operation is, for the error that names the one that failed. */
+  readonly described: string[];
   readonly insertIds: unknown[];
 }
 
 /**
  * Collects writes and sends them as ordered bulkWrites, one per run of consecutive writes to the
- * same collection. Every write is built (and every TTL checked) before anything is sent. Not atomic
- * across collections: that needs a replica set transaction, which lifespan does not open.
+ * same collection. Every write is built (and every TTL checked) before anything is sent. Not
+ * atomic, not even within one collection: an ordered bulkWrite stops at the first failing write
+ * and keeps those before it (atomicity needs a replica-set transaction, which lifespan does not
+ * open). So a failed commit says how many operations were written. It commits once.
  */
 export class MongoUnitOfWork implements UnitOfWork {
-  private pending: Pending[] = [];
+  private readonly pending: Pending[] = [];
+  private committed = false;
 
   constructor(
     private readonly db: MongoDbLike,
     private readonly hideExpired: boolean,
-    private readonly mappingOf: (target: EntityClass) => CollectionMapping,
+    private readonly mappingOf: (target: unknown) => CollectionMapping,
   ) {}
 
-  insert(entity: object, options: WriteOptions = {}): this {
-    this.pending.push({ kind: 'insert', mapping: this.mappingOf(classOf(entity)), entity, options });
-    return this;
+  insert(entity: object, options?: WriteOptions): this {
+    return this.add(() => ({ kind: 'insert', mapping: this.entityMapping(entity), entity, options: options ?? {} }));
   }
 
-  upsert(entity: object, options: WriteOptions = {}): this {
-    this.pending.push({ kind: 'upsert', mapping: this.mappingOf(classOf(entity)), entity, options });
-    return this;
+  upsert(entity: object, options?: WriteOptions): this {
+    return this.add(() => ({ kind: 'upsert', mapping: this.entityMapping(entity), entity, options: options ?? {} }));
   }
 
   delete<T>(target: EntityClass<T>, key: KeyInput<T>): this {
-    this.pending.push({ kind: 'delete', mapping: this.mappingOf(target), key: key as KeyInput<unknown> });
-    return this;
+    return this.add(() => ({ kind: 'delete', mapping: this.mappingOf(target), key: key as KeyInput<unknown> }));
   }
 
-  async commit(options: WriteOptions = {}): Promise<void> {
-    const batches = this.build(options);
-    this.pending = [];
+  async commit(options?: WriteOptions): Promise<void> {
+    this.refuseIfCommitted('commit');
+    // Whatever happens next, this unit of work is spent: a retry must not "succeed" writing nothing.
+    this.committed = true;
+    const batches = this.build(options ?? {});
+    const total = batches.reduce((n, b) => n + b.operations.length, 0);
+    let written = 0;
     for (const batch of batches) {
       const collection = this.db.collection(batch.mapping.collection);
       const ttl = batch.mapping.ttl;
       if (this.hideExpired && ttl !== null && batch.insertIds.length > 0) {
-        // Due documents the monitor has not deleted yet are absent to reads; they must not block inserts.
-        await collection.deleteMany(expiredFilter({ _id: { $in: batch.insertIds } }, ttl));
+        try {
+          // Due documents the monitor has not deleted yet are absent to reads; they must not block inserts.
+          await collection.deleteMany(expiredFilter({ _id: { $in: batch.insertIds } }, ttl));
+        } catch (error) {
+          throw commitError(error, batch, written, total, { index: 0, operation: undefined });
+        }
       }
       try {
         await collection.bulkWrite(batch.operations, { ordered: true });
       } catch (error) {
-        throw serverCode(error) === ERROR_CODES.duplicateKey
-          ? duplicate(batch.mapping, error)
-          : wrap(error, batch.mapping, 'commit');
+        throw commitError(error, batch, written, total, stopAtWriteError(error, batch));
       }
+      written += batch.operations.length;
     }
+  }
+
+  private add(item: () => Pending): this {
+    this.refuseIfCommitted('add to');
+    this.pending.push(item());
+    return this;
+  }
+
+  private refuseIfCommitted(what: string): void {
+    if (!this.committed) return;
+    throw new LifespanError(
+      ErrorCodes.UOW_ALREADY_COMMITTED,
+      `cannot ${what} this unit of work: it was already committed (a unit of work commits once, successful or not)`,
+      { store: STORE, hint: 'build a new unitOfWork() for further writes' },
+    );
+  }
+
+  private entityMapping(entity: unknown): CollectionMapping {
+    if (typeof entity !== 'object' || entity === null) {
+      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `cannot write ${String(entity)}: it is not an entity instance`, {
+        store: STORE,
+        hint: 'pass an instance of a class in the model',
+      });
+    }
+    return this.mappingOf(entity.constructor);
   }
 
   private build(options: WriteOptions): Batch[] {
@@ -79,28 +113,113 @@ export class MongoUnitOfWork implements UnitOfWork {
     for (const item of this.pending) {
       let last = batches[batches.length - 1];
       if (!last || last.mapping !== item.mapping) {
-        last = { mapping: item.mapping, operations: [], insertIds: [] };
+        last = { mapping: item.mapping, operations: [], described: [], insertIds: [] };
         batches.push(last);
       }
       if (item.kind === 'delete') {
-        last.operations.push({ deleteOne: { filter: { _id: idOf(item.mapping, item.key) } } });
+        const id = idOf(item.mapping, item.key);
+        last.operations.push({ deleteOne: { filter: { _id: id } } });
+        last.described.push(`delete of ${item.mapping.entity.name} ${showId(id)}`);
         continue;
       }
       const ttl = writeTtlFor(item.mapping.entity, item.options.ttl ?? options.ttl, STORE, true);
       const write = entityWrite(item.mapping, item.entity, ttl, item.kind, this.hideExpired);
       last.operations.push({ updateOne: { filter: write.filter, update: write.update, upsert: write.upsert } });
+      last.described.push(`${item.kind} of ${item.mapping.entity.name} ${showId(write.filter['_id'])}`);
       if (item.kind === 'insert') last.insertIds.push(write.filter['_id']);
     }
     return batches;
   }
 }
 
-function classOf(entity: object): EntityClass {
-  if (typeof entity !== 'object' || entity === null) {
-    throw new LifespanError('UOW_NOT_AN_ENTITY', `cannot write ${String(entity)}: it is not an entity instance`, {
+/** Where in a batch a commit stopped: before its first operation (the pre-insert cleanup), or at a write error. */
+type StopPoint = { readonly index: number; readonly operation: string | undefined } | null;
+
+function stopAtWriteError(error: unknown, batch: Batch): StopPoint {
+  const index = failingIndex(error);
+  return index === undefined ? null : { index, operation: batch.described[index] };
+}
+
+/**
+ * The failure of one batch, with what stays written: every operation of the batches before it,
+ * and in an ordered bulkWrite the operations before the failing one (the index of its write
+ * error). Without a write error index (a network error, a timeout) the batch's own share is unknown.
+ */
+function commitError(error: unknown, batch: Batch, writtenBefore: number, total: number, stop: StopPoint): StoreError {
+  const { mapping } = batch;
+  const committed = stop === null ? null : writtenBefore + stop.index;
+  const progress =
+    committed === null
+      ? `${count(writtenBefore, total)} were written before this batch and stay written; of its ` +
+        `${batch.operations.length} on '${mapping.collection}' an unknown number were written`
+      : stop?.operation
+        ? `${count(committed, total)} were written before the failure and stay written; the failing one ` +
+          `and the ${total - committed - 1} after it were not written`
+        : `${count(committed, total)} were written and stay written; the other ${total - committed} were not sent`;
+  const counts = resultCounts(error);
+  const failed = stop?.operation ? ` at ${stop.operation}` : '';
+  const detail = `${failed}; ${progress}${counts ? ` (server counts for this batch: ${counts})` : ''}`;
+  const duplicateKey = serverCode(error) === ERROR_CODES.duplicateKey;
+  return new MongoCommitError(
+    duplicateKey ? ErrorCodes.DUPLICATE_KEY : 'MONGO_OPERATION_FAILED',
+    duplicateKey
+      ? `commit failed: a document with this key already exists in '${mapping.collection}'${detail}`
+      : `commit failed on '${mapping.collection}': ${serverMessage(error)}${detail}`,
+    committed,
+    total,
+    {
+      entity: mapping.entity.name,
       store: STORE,
-      hint: 'pass an instance of a class in the model',
-    });
+      cause: error,
+      hint: duplicateKey
+        ? 'a unit of work is not atomic: undo or re-send what the message lists, in a new unitOfWork() (upsert() overwrites)'
+        : 'a unit of work is not atomic: check what was written before retrying with a new unitOfWork()',
+    },
+  );
+}
+
+/**
+ * A failed commit of a unit of work. `committed`: how many of its `total` operations (in the
+ * order they were added) were written and stay written; null when the server did not say.
+ */
+export class MongoCommitError extends StoreError {
+  constructor(
+    code: string,
+    message: string,
+    readonly committed: number | null,
+    readonly total: number,
+    options: ConstructorParameters<typeof StoreError>[2],
+  ) {
+    super(code, message, options);
   }
-  return entity.constructor as EntityClass;
+}
+
+/** The index, in the batch, of the first write error of a MongoBulkWriteError. */
+function failingIndex(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
+  const list: unknown[] = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  const indexes = list
+    .map((e) => (e as { index?: unknown } | null)?.index)
+    .filter((i): i is number => typeof i === 'number' && Number.isInteger(i) && i >= 0);
+  return indexes.length > 0 ? Math.min(...indexes) : undefined;
+}
+
+/** MongoBulkWriteError.result: the counts of what this batch wrote before it stopped. */
+function resultCounts(error: unknown): string | undefined {
+  const result = (error as { result?: unknown } | null)?.result;
+  if (typeof result !== 'object' || result === null) return undefined;
+  const r = result as Record<string, unknown>;
+  const parts = (['upsertedCount', 'matchedCount', 'modifiedCount', 'deletedCount'] as const)
+    .filter((k) => typeof r[k] === 'number')
+    .map((k) => `${k} ${String(r[k])}`);
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
+function count(n: number, total: number): string {
+  return `${n} of the ${total} operation${total === 1 ? '' : 's'}`;
+}
+
+function showId(id: unknown): string {
+  return JSON.stringify(id, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ?? String(id);
 }

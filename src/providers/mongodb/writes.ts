@@ -1,13 +1,13 @@
 import { LifespanError } from '../../errors';
-import { showValue } from '../../model/duration';
 import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
 import { fieldOf } from '../../model/types';
 import { stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import type { Doc } from './commands';
 import type { CollectionMapping, ExpiryFieldTtl } from './compile';
-import { idOf, toStored } from './documents';
+import { idFromValues } from './documents';
 import { NOW, REMOVE, isDate, isNewExpression, nowPlus, withLive } from './expiry';
 import { STORE } from './semantics';
+import { toStored } from './values';
 
 /** One updateOne: every lifespan write is an update pipeline, so $$NOW is the server's clock. */
 export interface WriteSpec {
@@ -36,20 +36,21 @@ export function entityWrite(
   const { entity } = mapping;
   // Insert rules for every write: a placeholder createdAt means "not set"; an upsert keeps a stored one.
   const values = stampTimestamps(entity, valuesOf(entity, instance), SERVER_TIME, true);
-  const id = idOf(mapping, values);
+  const id = idFromValues(mapping, values);
   const isNew = mode === 'insert' ? true : isNewExpression(mapping.ttl, hideExpired);
-  checkDateMember(mapping, values);
   const set: Doc = {};
   const expressions = new Map<string, unknown>();
   for (const field of mapping.fields) {
     const value = values[field.member];
+    const given = value === SERVER_TIME ? NOW : literal(toStored(mapping, field.member, value));
     const expression =
-      value === SERVER_TIME
-        ? serverTime(field.storedName, mode === 'upsert' && field.member === entity.createdAt, isNew, hideExpired)
-        : literal(toStored(mapping, field.member, value));
+      mode === 'upsert' && field.member === entity.createdAt
+        ? keepStored(field.storedName, given, isNew, hideExpired)
+        : given;
     set[field.storedName] = expression;
     expressions.set(field.member, expression);
   }
+  checkDateMember(mapping, values);
   const unset: string[] = [];
   if (mapping.ttl?.kind === 'expiry-field') {
     const anchor = mapping.ttl.anchor;
@@ -66,11 +67,14 @@ export function entityWrite(
   return { filter, update: pipeline(set, unset), upsert: true };
 }
 
-/** $$NOW, or for @CreatedAt on an upsert the stored value when there is one (a due document counts as absent). */
-function serverTime(field: string, keepStored: boolean, isNew: unknown, hideExpired: boolean): unknown {
-  if (!keepStored) return NOW;
-  const stored = { $ifNull: [`$${field}`, NOW] };
-  return hideExpired ? { $cond: [isNew, NOW, stored] } : stored;
+/**
+ * @CreatedAt on an upsert: the stored value when the document exists (whatever the instance
+ * holds, as a read-modify-write or a fresh instance must not restart a TTL counting from it);
+ * the given value, or $$NOW, when the upsert creates it. A due document counts as absent.
+ */
+function keepStored(field: string, given: unknown, isNew: unknown, hideExpired: boolean): unknown {
+  const stored = { $ifNull: [`$${field}`, given] };
+  return hideExpired ? { $cond: [isNew, given, stored] } : stored;
 }
 
 /** setTtl on a stored (live) document: only the expiry field changes. */
@@ -164,29 +168,20 @@ export function literal(value: unknown): unknown {
   return { $literal: value };
 }
 
-/** The TTL counts from this member: a value the index cannot use would silently never expire. */
+/**
+ * The TTL counts from this member (its type, a valid Date or a nullable null, is checked with
+ * every member): `new Date(0)` in an explicit member is an unset placeholder, and the monitor
+ * would delete the document at its next pass.
+ */
 function checkDateMember(mapping: CollectionMapping, values: Record<string, unknown>): void {
   const ttl = mapping.ttl;
   if (ttl?.kind !== 'date-member') return;
   const value = values[ttl.member];
-  const nullable = fieldOf(mapping.entity, ttl.member)?.nullable ?? false;
-  if (value === SERVER_TIME || ((value === null || value === undefined) && nullable)) return;
-  if (value instanceof Date && value.getTime() === 0) {
+  if (value !== SERVER_TIME && value instanceof Date && value.getTime() === 0) {
     throw new LifespanError(
       'MONGO_TTL_VALUE_PLACEHOLDER',
       `${ttl.member} is new Date(0), the unset placeholder: the TTL monitor would delete this document at its next pass`,
       { entity: mapping.entity.name, member: ttl.member, store: STORE, hint: `set ${ttl.member} before writing` },
     );
   }
-  if (value instanceof Date) return;
-  throw new LifespanError(
-    'MONGO_TTL_VALUE_NOT_DATE',
-    `${ttl.member} is ${showValue(value)}, not a Date: the TTL index on ${ttl.field} would never expire this document`,
-    {
-      entity: mapping.entity.name,
-      member: ttl.member,
-      store: STORE,
-      hint: `set ${ttl.member} to a Date (or declare it nullable to store documents that never expire)`,
-    },
-  );
 }
