@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import {
+  canExpireSooner,
   effectiveTtl,
   expiredFilter,
   extendedTtl,
   isExpired,
+  keptTtl,
   remainingSeconds,
   secondsOfHttpDate,
 } from '../../src/providers/cosmos/expiry';
@@ -83,8 +85,58 @@ describe('extend: max(current expiry, now + n)', () => {
   });
 });
 
+describe('keep: the same expiry instant, as a ttl counted from the rewrite', () => {
+  it('writes the remaining seconds, whether they come from the item ttl or the container default', () => {
+    expect(keptTtl({ _ts: 1000, ttl: 300 }, 3600, 1100)).toBe(200);
+    expect(keptTtl({ _ts: 1000 }, 3600, 1100)).toBe(3500);
+    expect(keptTtl({ _ts: 1000, ttl: 300 }, -1, 1100)).toBe(200);
+  });
+
+  it('keeps the property of an item that never expires (absent stays absent)', () => {
+    expect(keptTtl({ _ts: 1000, ttl: -1 }, 3600, 1100)).toBe(-1);
+    expect(keptTtl({ _ts: 1000 }, -1, 1100)).toBeUndefined();
+    expect(keptTtl({ _ts: 1000, ttl: 300 }, null, 99999)).toBe(300);
+  });
+
+  it('written at now, the item expires when it did before (never 0, never past the maximum)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1_600_000_000, max: 1_900_000_000 }),
+        fc.option(fc.integer({ min: 1, max: 100_000_000 }), { nil: undefined }),
+        fc.oneof(fc.constant(-1), fc.integer({ min: 1, max: 100_000_000 })),
+        fc.integer({ min: 0, max: 100_000_000 }),
+        (ts, ttl, container, elapsed) => {
+          const item = ttl === undefined ? { _ts: ts } : { _ts: ts, ttl };
+          const now = ts + elapsed;
+          const before = remainingSeconds(item, container, now);
+          if (before === null || before <= 0) return;
+          const kept = keptTtl(item, container, now) as number;
+          expect(now + kept).toBe(now + before);
+          expect(remainingSeconds({ _ts: now, ttl: kept }, container, now)).toBe(before);
+        },
+      ),
+    );
+  });
+});
+
+describe('which DefaultTimeToLive changes can expire stored items sooner', () => {
+  it.each([
+    [null, 3600, true],
+    [null, -1, true],
+    [-1, 3600, true],
+    [3600, 60, true],
+    [3600, 7200, false],
+    [3600, -1, false],
+    [3600, null, false],
+    [-1, null, false],
+    [3600, 3600, false],
+  ])('%p → %p: %p', (from, to, expected) => {
+    expect(canExpireSooner(from, to)).toBe(expected);
+  });
+});
+
 describe('expiredFilter (the query form of isExpired)', () => {
-  it('is null when nothing can expire, and uses a client-side cutoff for the container default', () => {
+  it('is null when nothing can expire, and uses a cutoff computed from the given now for the container default', () => {
     expect(expiredFilter(null, 5000)).toBeNull();
     expect(expiredFilter(-1, 5000)).toEqual({
       sql: '(IS_NUMBER(c.ttl) AND c.ttl > 0 AND c._ts + c.ttl <= @now)',
@@ -114,14 +166,54 @@ describe('item writes per per-write TTL value', () => {
     expect(itemWrite('insert', body, { kind: 'never' })).toEqual({ op: 'create', body: { ...body, ttl: -1 } });
   });
 
-  it('keep replaces on the etag carrying the ttl property over (absent stays absent)', () => {
-    expect(itemWrite('upsert', body, { kind: 'keep' }, current({ ttl: 77 }))).toEqual({
+  it('keep replaces on the etag with the remaining seconds, so the expiry instant stays', () => {
+    // _ts 1000, now 1100: an own ttl of 177 has 77 s left, the container default 3600 has 3500.
+    expect(itemWrite('upsert', body, { kind: 'keep' }, current({ ttl: 177 }))).toEqual({
       op: 'replace',
       body: { ...body, ttl: 77 },
       etag: 'e1',
     });
-    expect(itemWrite('upsert', body, { kind: 'keep' }, current({}))).toEqual({ op: 'replace', body, etag: 'e1' });
+    expect(itemWrite('upsert', body, { kind: 'keep' }, current({}))).toEqual({
+      op: 'replace',
+      body: { ...body, ttl: 3500 },
+      etag: 'e1',
+    });
+    expect(itemWrite('upsert', body, { kind: 'keep' }, current({ ttl: -1 }))).toEqual({
+      op: 'replace',
+      body: { ...body, ttl: -1 },
+      etag: 'e1',
+    });
     expect(itemWrite('upsert', body, { kind: 'keep' })).toEqual({ op: 'create', body });
+  });
+
+  it('an item already due counts as absent: keep writes no ttl, extend writes n, nothing is carried over', () => {
+    const due = current({ ttl: 50, createdAt: '2020-01-01T00:00:00.000Z' });
+    const fresh = { ...body, createdAt: '2026-01-01T00:00:00.000Z' };
+    expect(itemWrite('upsert', fresh, { kind: 'keep' }, due, ['createdAt'])).toEqual({
+      op: 'replace',
+      body: fresh,
+      etag: 'e1',
+    });
+    expect(itemWrite('upsert', fresh, { kind: 'extend', seconds: 60 }, due)).toMatchObject({ body: { ttl: 60 } });
+  });
+
+  it('an upsert carries preserved stored properties (@CreatedAt) over, on the etag', () => {
+    const stored = current({ createdAt: '2020-01-01T00:00:00.000Z', ttl: 500 });
+    const fresh = { ...body, createdAt: '2026-01-01T00:00:00.000Z' };
+    expect(itemWrite('upsert', fresh, { kind: 'default' }, stored, ['createdAt'])).toEqual({
+      op: 'replace',
+      body: { ...body, createdAt: '2020-01-01T00:00:00.000Z' },
+      etag: 'e1',
+    });
+    expect(itemWrite('upsert', fresh, { kind: 'duration', seconds: 90 }, undefined, ['createdAt'])).toEqual({
+      op: 'create',
+      body: { ...fresh, ttl: 90 },
+    });
+    // An insert never reads: it creates, and a duplicate is the service's 409.
+    expect(itemWrite('insert', fresh, { kind: 'default' }, stored, ['createdAt'])).toEqual({
+      op: 'create',
+      body: fresh,
+    });
   });
 
   it('extend replaces on the etag with max(remaining, n); a new item gets n', () => {

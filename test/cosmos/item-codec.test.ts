@@ -85,9 +85,48 @@ describe('ItemCodec', () => {
     },
   );
 
+  const valid = {
+    id: 1,
+    name: 'n',
+    big: 1n,
+    flag: false,
+    at: new Date(0),
+    bytes: Buffer.alloc(0),
+    doc: {},
+    note: 'x',
+  };
+
   it('names the member and value of a value of the wrong type', () => {
-    expect(() => things.encode({ id: 1, at: '2024-01-01' })).toThrow(/Thing\.at.*"2024-01-01" is not a valid Date/);
-    expect(() => things.encode({ id: 1.5 })).toThrow(/Thing\.id.*1\.5 is not an integer/);
-    expect(() => things.encode({ id: 1, name: null })).toThrow(/not nullable/);
+    expect(() => things.encode({ ...valid, at: '2024-01-01' })).toThrow(/Thing\.at.*"2024-01-01" is not a valid Date/);
+    expect(() => things.encode({ ...valid, id: 1.5 })).toThrow(/Thing\.id.*1\.5 is not an integer/);
+    expect(() => things.encode({ ...valid, name: null })).toThrow(/not nullable/);
+    expect(() => things.encode({ ...valid, name: 5 })).toThrow(/Thing\.name.*5 is not a string/);
+    expect(() => things.encode({ ...valid, big: Number.NaN })).toThrow(/Thing\.big/);
+    expect(() => things.encode({ ...valid, at: new Date('nope') })).toThrow(/Thing\.at.*not a valid Date/);
+  });
+
+  it.each(['name', 'big', 'flag', 'at', 'bytes', 'doc'])(
+    'a missing (undefined) required member %s is VALUE_INVALID naming it, never silently left out',
+    (member) => {
+      const error = (() => {
+        try {
+          things.encode({ ...valid, [member]: undefined });
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      })();
+      expect(error).toBeInstanceOf(LifespanError);
+      expect(error).toMatchObject({ code: 'VALUE_INVALID', entity: 'Thing', member });
+    },
+  );
+
+  it('null in a required json member is VALUE_INVALID; a missing nullable member is stored as null', () => {
+    expect(() => things.encode({ ...valid, doc: null })).toThrow(/Thing\.doc.*not nullable/);
+    expect(things.encode({ ...valid, note: undefined })).toMatchObject({ note: null });
+  });
+
+  it('names the preserved stored property of @CreatedAt (none without one)', () => {
+    expect(things.preservedOnUpdate).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { renderPlanText } from '../../src';
 import type { ContainerSpec } from '../../src/providers/cosmos/compile';
 import type { LiveContainer } from '../../src/providers/cosmos/inspect';
-import { planSteps, withAffectedCount } from '../../src/providers/cosmos/plan';
+import { createDatabaseStep, planSteps, withAffectedCount } from '../../src/providers/cosmos/plan';
 
 const spec = (defaultTtl: number | null, partitionKeyPath = '/id'): ContainerSpec => ({
   id: 'sessions',
@@ -74,11 +74,24 @@ describe('cosmos plan (pure diff)', () => {
     expect(steps[0]?.command).toMatch(/^\/\/ not run/);
   });
 
-  it('adds the counted items and says the count used the client clock', () => {
+  it('creates a missing database as an additive step of its own', () => {
+    expect(createDatabaseStep('app')).toMatchObject({
+      action: 'create-database',
+      class: 'additive',
+      entity: null,
+      collection: 'app',
+      command: "client.databases.createIfNotExists({ id: 'app' })",
+      payload: { kind: 'create-database', id: 'app' },
+    });
+  });
+
+  it('adds the counted items and says the count used the server clock', () => {
     const [step] = planSteps([spec(60)], [live(3600)]);
     const counted = withAffectedCount(step as never, 4, 1_800_000_000);
     expect(counted.effect).toMatchObject({ affected: 4 });
-    expect(counted.effect?.text).toContain('4 stored item(s) expire at once (counted with the client clock');
+    expect(counted.effect?.text).toContain(
+      '4 stored item(s) expire at once (counted with the server clock, now = 2027-01-15T08:00:00.000Z)',
+    );
     const text = renderPlanText({ store: 'cosmos', target: 'db', steps: [counted] });
     expect(text).toContain('TTL 3600s → 60s');
     expect(text).toContain('(4 stored records affected)');

@@ -5,7 +5,7 @@
  */
 import 'reflect-metadata';
 import type { Database } from '@azure/cosmos';
-import { connect, Entity, Field, Key, ModelBuilder, TimeToLive, UnsupportedTtlError } from '../../src';
+import { connect, Entity, Field, Key, LifespanError, ModelBuilder, TimeToLive, UnsupportedTtlError } from '../../src';
 import type { StoreContext } from '../../src';
 import { CosmosStore } from '../../src/providers/cosmos';
 import { AuditLog, CacheEntry, Cart, model as examples, Reading, Session } from '../../examples/models';
@@ -55,18 +55,31 @@ describeStore('cosmos', 'cosmos repository (in-process server)', () => {
       expect(raw?.items).toEqual(['x']);
     });
 
-    it("'keep' rewrites the item and keeps its ttl property (absent stays absent); on a new item it writes none", async () => {
+    it("'keep' rewrites the item and keeps its expiry instant (to the second), whether from its ttl or the default", async () => {
       const carts = db.repository(Cart);
+      const expiry = (raw: Record<string, unknown> | undefined, fallback: number) =>
+        (raw?._ts as number) + ((raw?.ttl as number | undefined) ?? fallback);
       await carts.upsert(cart('k'), { ttl: 77 });
-      const before = await rawItem(database, 'carts', 'k');
-      await carts.upsert(cart('k', ['changed']), { ttl: 'keep' });
-      const after = await rawItem(database, 'carts', 'k');
-      expect(after).toMatchObject({ ttl: 77, items: ['changed'] });
-      expect(after?._etag).not.toBe(before?._etag);
-
       await carts.upsert(cart('k-default'));
+      const before = await rawItem(database, 'carts', 'k');
+      const beforeDefault = await rawItem(database, 'carts', 'k-default');
+      // Let _ts move on: a rewrite carrying the ttl property over would push the expiry 2 s later.
+      await sleep(2100);
+      await carts.upsert(cart('k', ['changed']), { ttl: 'keep' });
       await carts.upsert(cart('k-default', ['y']), { ttl: 'keep' });
-      expect(await rawItem(database, 'carts', 'k-default')).not.toHaveProperty('ttl');
+      const after = await rawItem(database, 'carts', 'k');
+      const afterDefault = await rawItem(database, 'carts', 'k-default');
+      expect(after?.items).toEqual(['changed']);
+      expect(after?._ts).toBeGreaterThanOrEqual((before?._ts as number) + 2);
+      // Read and write may straddle a second boundary: the instant may move by that one second.
+      expect(expiry(after, 0) - expiry(before, 0)).toBeGreaterThanOrEqual(0);
+      expect(expiry(after, 0) - expiry(before, 0)).toBeLessThanOrEqual(1);
+      expect(expiry(afterDefault, 604800) - expiry(beforeDefault, 604800)).toBeGreaterThanOrEqual(0);
+      expect(expiry(afterDefault, 604800) - expiry(beforeDefault, 604800)).toBeLessThanOrEqual(1);
+
+      await carts.upsert(cart('k-never'), { ttl: 'never' });
+      await carts.upsert(cart('k-never', ['z']), { ttl: 'keep' });
+      expect((await rawItem(database, 'carts', 'k-never'))?.ttl).toBe(-1);
 
       await carts.upsert(cart('k-new'), { ttl: 'keep' });
       expect(await rawItem(database, 'carts', 'k-new')).not.toHaveProperty('ttl');
@@ -199,11 +212,71 @@ describeStore('cosmos', 'cosmos repository (in-process server)', () => {
       expect((await sessions.find({ payload: 'beta' })).map((s) => s.id)).toEqual(['r2']);
       expect(await sessions.find({ id: 'r1' })).toHaveLength(1);
       expect(await sessions.find({}, { limit: 1 })).toHaveLength(1);
-      await expect(sessions.find({}, { limit: 0 })).rejects.toMatchObject({ code: 'FIND_BAD_LIMIT' });
+      await expect(sessions.find({}, { limit: 0 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
       expect(await sessions.count({ payload: 'alpha' })).toBe(1);
       expect(await sessions.delete('r1')).toBe(true);
       expect(await sessions.delete('r1')).toBe(false);
       expect(await sessions.get('r1')).toBeUndefined();
+    });
+
+    it('an upsert keeps the stored @CreatedAt of an existing item, and stamps a new one', async () => {
+      const sessions = db.repository(Session);
+      await sessions.insert(session('c1', 'first'));
+      const created = (await rawItem(database, 'sessions', 'c1'))?.createdAt as string;
+      await sleep(20);
+      // A fresh instance: its createdAt is the new Date(0) placeholder, which the core stamps with now.
+      await sessions.upsert(session('c1', 'second'));
+      const stored = await rawItem(database, 'sessions', 'c1');
+      expect(stored).toMatchObject({ payload: 'second', createdAt: created });
+      expect((await sessions.get('c1'))?.createdAt.toISOString()).toBe(created);
+      // Even a createdAt set by the caller does not rewrite history.
+      await sessions.upsert(Object.assign(session('c1', 'third'), { createdAt: new Date('2030-01-01T00:00:00Z') }));
+      expect((await rawItem(database, 'sessions', 'c1'))?.createdAt).toBe(created);
+
+      await sessions.upsert(session('c2'));
+      const stamped = Date.parse((await rawItem(database, 'sessions', 'c2'))?.createdAt as string);
+      expect(Math.abs(stamped - Date.now())).toBeLessThan(60_000);
+    });
+
+    it('user mistakes are LifespanErrors with the shared codes, never TypeErrors', async () => {
+      class Stranger {
+        id = 'x';
+      }
+      const sessions = db.repository(Session);
+      const codeOf = async (action: () => unknown) => {
+        try {
+          await action();
+        } catch (error) {
+          expect(error).toBeInstanceOf(LifespanError);
+          return (error as LifespanError).code;
+        }
+        return 'no error';
+      };
+      expect(await codeOf(() => db.repository(undefined as never))).toBe('UNKNOWN_ENTITY');
+      expect(await codeOf(() => db.repository(Stranger))).toBe('UNKNOWN_ENTITY');
+      expect(await codeOf(() => sessions.getMany('abc' as never))).toBe('BAD_ARGUMENT');
+      expect(await codeOf(() => sessions.getMany(null as never))).toBe('BAD_ARGUMENT');
+      expect(await codeOf(() => sessions.find('abc' as never))).toBe('BAD_ARGUMENT');
+      expect(await codeOf(() => sessions.find({ nope: 1 } as never))).toBe('UNKNOWN_MEMBER');
+      expect(await codeOf(() => sessions.find({}, null as never))).toBe('no error');
+      expect(await codeOf(() => sessions.insert(null as never))).toBe('BAD_ARGUMENT');
+      expect(await codeOf(() => sessions.upsert('s' as never))).toBe('BAD_ARGUMENT');
+      expect(await codeOf(() => sessions.get(null as never))).toBe('KEY_INCOMPLETE');
+    });
+
+    it('a missing required member is VALUE_INVALID naming it, and nothing is written', async () => {
+      const sessions = db.repository(Session);
+      const bad = Object.assign(session('v1'), { payload: undefined });
+      await expect(sessions.upsert(bad)).rejects.toMatchObject({
+        code: 'VALUE_INVALID',
+        entity: 'Session',
+        member: 'payload',
+      });
+      await expect(sessions.insert(Object.assign(session('v1'), { payload: 42 }))).rejects.toMatchObject({
+        code: 'VALUE_INVALID',
+        member: 'payload',
+      });
+      expect(await rawItem(database, 'sessions', 'v1')).toBeUndefined();
     });
 
     it('maps a partition + clustering key to partition key value and id', async () => {
@@ -261,6 +334,30 @@ describeStore('cosmos', 'cosmos shared containers and hideExpired (in-process se
     expect(await left.get('old')).toBeDefined();
     expect(await left.ttl('old')).toBe(0);
     expect(await left.count()).toBe(1);
+  });
+
+  it('with hideExpired, queries judge by the server clock as point reads do, whatever the client clock says', async () => {
+    const database = await fixture.freshDatabase();
+    const setUp = await connect(new ModelBuilder().entity(Left).build(), new CosmosStore({ database }));
+    await setUp.ensureCollections();
+    await setUp.repository(Left).upsert(Object.assign(new Left(), { id: 'live', tag: 'x' }), { ttl: 600 });
+    // This client's clock runs an hour ahead of the server (the in-process server's Date header uses
+    // the real clock; nothing is written while the clock is skewed).
+    const realNow = Date.now.bind(Date);
+    const skew = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 3_600_000);
+    try {
+      const db = await connect(
+        new ModelBuilder().entity(Left).build(),
+        new CosmosStore({ database, hideExpired: true }),
+      );
+      const left = db.repository(Left);
+      // By the client clock 'live' expired 50 minutes ago; by the server's it has 10 minutes left.
+      expect(await left.exists('live')).toBe(true);
+      expect((await left.find({ tag: 'x' })).map((x) => x.id)).toEqual(['live']);
+      expect(await left.count()).toBe(1);
+    } finally {
+      skew.mockRestore();
+    }
   });
 
   it('with hideExpired every read path leaves out items past _ts + ttl', async () => {

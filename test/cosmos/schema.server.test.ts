@@ -5,8 +5,8 @@
  */
 import 'reflect-metadata';
 import type { Database } from '@azure/cosmos';
-import { connect, Entity, Key, LifespanError, ModelBuilder, TimeToLive } from '../../src';
-import type { Model } from '../../src';
+import { connect, Entity, Field, Key, LifespanError, ModelBuilder, TimeToLive } from '../../src';
+import type { MigrationPlan, Model, PlanStep } from '../../src';
 import { CosmosStore } from '../../src/providers/cosmos';
 import { model as examples } from '../../examples/models';
 import { describeStore } from '../harness/stores';
@@ -27,7 +27,15 @@ class SessionNoTtl {
   @Key() id = '';
 }
 
+@Entity('notes')
+class Note {
+  @Key() id = '';
+  @Field() text = '';
+}
+
 const modelOf = (cls: new () => unknown): Model => new ModelBuilder().entity(cls).build();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const HOUR_MS = 3_600_000;
 const definition = async (database: Database, id: string) => (await database.container(id).read()).resource;
 
 describeStore('cosmos', 'cosmos containers (in-process server)', () => {
@@ -121,7 +129,7 @@ describeStore('cosmos', 'cosmos containers (in-process server)', () => {
       ['partition-key-conflict', 'conflict'],
       ['set-default-ttl', 'in-place'],
     ]);
-    await expect(db.apply(plan, { allowDestructive: true })).rejects.toMatchObject({ code: 'COSMOS_PLAN_CONFLICT' });
+    await expect(db.apply(plan, { allowDestructive: true })).rejects.toMatchObject({ code: 'PLAN_CONFLICT' });
     await expect(db.ensureCollections()).rejects.toThrow(LifespanError);
     const read = await definition(database, 'sessions');
     expect(read?.partitionKey?.paths).toEqual(['/tenant']);
@@ -138,7 +146,7 @@ describeStore('cosmos', 'cosmos containers (in-process server)', () => {
     expect((await definition(database, 'sessions'))?.defaultTtl).toBe(120);
   });
 
-  it('plan({ counts: true }) counts the items a shorter TTL expires at once, by _ts against the client clock', async () => {
+  it('plan({ counts: true }) counts the items a shorter TTL expires at once, by _ts against the server clock', async () => {
     const database = await fixture.freshDatabase();
     const { container } = await database.containers.create({
       id: 'sessions',
@@ -148,17 +156,153 @@ describeStore('cosmos', 'cosmos containers (in-process server)', () => {
     for (const id of ['a', 'b', 'c']) await container.items.create({ id });
     await container.items.create({ id: 'own', ttl: 5000 });
     // The server stamps _ts itself; wait until these items are more than 1 s old.
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await sleep(2100);
     await container.items.create({ id: 'fresh' });
 
-    const db = await connect(
-      new ModelBuilder().entity(Session60, (e) => e.timeToLive(1)).build(),
-      new CosmosStore({ database }),
-    );
-    const plan = await db.plan({ counts: true });
-    expect(plan.steps[0]?.effect).toMatchObject({ kind: 'retroactive', affected: 3, verified: false });
-    expect(plan.steps[0]?.effect?.text).toContain('counted with the client clock');
-    // Without counts nothing is queried or claimed.
-    expect((await db.plan()).steps[0]?.effect?.affected).toBeUndefined();
+    // This client's clock runs an hour behind the server (the in-process server stamps its Date
+    // header with the real clock; nothing is written while the clock is skewed).
+    const realNow = Date.now.bind(Date);
+    const skew = jest.spyOn(Date, 'now').mockImplementation(() => realNow() - HOUR_MS);
+    try {
+      const db = await connect(
+        new ModelBuilder().entity(Session60, (e) => e.timeToLive(1)).build(),
+        new CosmosStore({ database }),
+      );
+      const plan = await db.plan({ counts: true });
+      expect(plan.steps[0]?.effect).toMatchObject({ kind: 'retroactive', affected: 3, verified: false });
+      expect(plan.steps[0]?.effect?.text).toContain('counted with the server clock');
+      const counted = /now = (.*)\)$/.exec(plan.steps[0]?.effect?.text ?? '')?.[1] ?? '';
+      expect(Math.abs(Date.parse(counted) - realNow())).toBeLessThan(5000);
+      // Without counts nothing is queried or claimed.
+      expect((await db.plan()).steps[0]?.effect?.affected).toBeUndefined();
+    } finally {
+      skew.mockRestore();
+    }
+  });
+
+  describe('ensureCollections() never makes stored items expire sooner without review', () => {
+    async function populated(database: Database, defaultTtl?: number): Promise<void> {
+      const { container } = await database.containers.create({
+        id: 'sessions',
+        partitionKey: { paths: ['/id'] },
+        ...(defaultTtl === undefined ? {} : { defaultTtl }),
+      });
+      await container.items.create({ id: 'stored' });
+    }
+
+    it('refuses to turn TTL on over stored items, names entity, step and the way out, and applies nothing', async () => {
+      const database = await fixture.freshDatabase();
+      await populated(database);
+      const db = await connect(
+        new ModelBuilder().entity(Session3600).entity(Note).build(),
+        new CosmosStore({ database }),
+      );
+      const refused = await db.ensureCollections().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(LifespanError);
+      expect(refused).toMatchObject({ code: 'ENSURE_NEEDS_REVIEW', entity: 'Session3600' });
+      expect((refused as Error).message).toContain('turn TTL on with DefaultTimeToLive 3600');
+      expect((refused as Error).message).toContain(
+        'use plan() + apply() after review, or ensureCollections({ allowRetroactive: true })',
+      );
+      // Checked before anything ran: the missing container was not created either.
+      expect(await definition(database, 'sessions')).not.toHaveProperty('defaultTtl');
+      await expect(database.container('notes').read()).rejects.toMatchObject({ code: 404 });
+
+      const applied = await db.ensureCollections({ allowRetroactive: true });
+      expect(applied.applied.map((s) => s.action).sort()).toEqual(['create-container', 'set-default-ttl']);
+      expect((await definition(database, 'sessions'))?.defaultTtl).toBe(3600);
+    });
+
+    it('refuses a shorter DefaultTimeToLive over stored items, and allows a longer one', async () => {
+      const database = await fixture.freshDatabase();
+      await populated(database, 3600);
+      const shorter = await connect(modelOf(Session60), new CosmosStore({ database }));
+      await expect(shorter.ensureCollections()).rejects.toMatchObject({ code: 'ENSURE_NEEDS_REVIEW' });
+      expect((await definition(database, 'sessions'))?.defaultTtl).toBe(3600);
+
+      const database2 = await fixture.freshDatabase();
+      await populated(database2, 60);
+      const longer = await connect(modelOf(Session3600), new CosmosStore({ database: database2 }));
+      expect((await longer.ensureCollections()).applied.map((s) => s.action)).toEqual(['set-default-ttl']);
+      expect((await definition(database2, 'sessions'))?.defaultTtl).toBe(3600);
+    });
+
+    it('applies a shortening on an empty container (nothing stored can expire)', async () => {
+      const database = await fixture.freshDatabase();
+      await database.containers.create({ id: 'sessions', partitionKey: { paths: ['/id'] }, defaultTtl: 3600 });
+      const db = await connect(modelOf(Session60), new CosmosStore({ database }));
+      expect((await db.ensureCollections()).applied.map((s) => s.action)).toEqual(['set-default-ttl']);
+      expect((await definition(database, 'sessions'))?.defaultTtl).toBe(60);
+    });
+  });
+
+  describe('apply() runs what the payload says, whatever the labels say', () => {
+    it('refuses a conflict relabelled as in-place before any step runs', async () => {
+      const database = await fixture.freshDatabase();
+      await database.containers.create({ id: 'sessions', partitionKey: { paths: ['/tenant'] }, defaultTtl: 60 });
+      const db = await connect(modelOf(Session3600), new CosmosStore({ database }));
+      const plan = await db.plan();
+      const [conflict, ttl] = plan.steps as [PlanStep, PlanStep];
+      // The TTL step first, the conflict relabelled: nothing may run.
+      const edited: MigrationPlan = { ...plan, steps: [ttl, { ...conflict, class: 'in-place' }] };
+      await expect(db.apply(edited)).rejects.toMatchObject({ code: 'PLAN_CONFLICT' });
+      expect((await definition(database, 'sessions'))?.defaultTtl).toBe(60);
+    });
+
+    it('refuses a payload operation Cosmos plans never hold (a drop), even with allowDestructive', async () => {
+      const database = await fixture.freshDatabase();
+      const db = await connect(modelOf(Session3600), new CosmosStore({ database }));
+      const plan = await db.plan();
+      const drop: PlanStep = {
+        ...(plan.steps[0] as PlanStep),
+        class: 'additive',
+        payload: { kind: 'drop-container', container: 'sessions' },
+      };
+      const edited: MigrationPlan = { ...plan, steps: [...plan.steps, drop] };
+      await expect(db.apply(edited, { allowDestructive: true })).rejects.toMatchObject({ code: 'PLAN_INVALID' });
+      await expect(database.container('sessions').read()).rejects.toMatchObject({ code: 404 });
+    });
+  });
+
+  describe('a missing database', () => {
+    it('plan() reports it as an additive create-database step and creates nothing; apply() creates it', async () => {
+      const client = fixture.cosmos().client;
+      const database = client.database(`missing_${process.pid}_a`);
+      const db = await connect(modelOf(Session3600), new CosmosStore({ database }));
+      const plan = await db.plan({ counts: true });
+      expect(plan.steps.map((s) => [s.action, s.class])).toEqual([
+        ['create-database', 'additive'],
+        ['create-container', 'additive'],
+      ]);
+      await expect(database.read()).rejects.toMatchObject({ code: 404 });
+
+      expect((await db.apply(plan)).applied).toHaveLength(2);
+      expect((await definition(database, 'sessions'))?.defaultTtl).toBe(3600);
+      expect((await db.plan()).steps).toEqual([]);
+      // Applying the same plan again changes nothing (another process may have run it).
+      expect((await db.apply(plan)).applied).toEqual([]);
+    });
+
+    it('ensureCollections() creates it', async () => {
+      const database = fixture.cosmos().client.database(`missing_${process.pid}_b`);
+      const db = await connect(modelOf(Session3600), new CosmosStore({ database }));
+      expect((await db.ensureCollections()).applied.map((s) => s.action)).toEqual([
+        'create-database',
+        'create-container',
+      ]);
+      expect((await definition(database, 'sessions'))?.defaultTtl).toBe(3600);
+    });
+
+    it('apply() refuses a create-database step for another database', async () => {
+      const database = fixture.cosmos().client.database(`missing_${process.pid}_c`);
+      const db = await connect(modelOf(Session3600), new CosmosStore({ database }));
+      const plan = await db.plan();
+      const other = {
+        ...plan,
+        steps: [{ ...(plan.steps[0] as PlanStep), payload: { kind: 'create-database', id: 'x' } }],
+      };
+      await expect(db.apply(other)).rejects.toMatchObject({ code: 'PLAN_INVALID' });
+      await expect(fixture.cosmos().client.database('x').read()).rejects.toMatchObject({ code: 404 });
+    });
   });
 });

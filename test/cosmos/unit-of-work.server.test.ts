@@ -5,7 +5,7 @@
  */
 import 'reflect-metadata';
 import type { Database } from '@azure/cosmos';
-import { connect, UnsupportedTtlError } from '../../src';
+import { connect, LifespanError, UnsupportedTtlError } from '../../src';
 import type { StoreContext } from '../../src';
 import { CosmosStore } from '../../src/providers/cosmos';
 import { CacheEntry, Cart, model as examples, Reading, Session } from '../../examples/models';
@@ -14,6 +14,8 @@ import { localCosmos, rawItem } from './fixtures';
 
 const cart = (id: string) => Object.assign(new Cart(), { id, items: [] });
 const entry = (key: string) => Object.assign(new CacheEntry(), { key, value: key });
+const session = (id: string, payload = '') => Object.assign(new Session(), { id, payload });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describeStore('cosmos', 'cosmos unit of work (in-process server)', () => {
   const fixture = localCosmos();
@@ -60,16 +62,39 @@ describeStore('cosmos', 'cosmos unit of work (in-process server)', () => {
     expect(await rawItem(database, 'cache_entries', 'gone')).toBeUndefined();
   });
 
-  it("'keep' and { extend } read the item first and replace it on its etag", async () => {
+  it("'keep' and { extend } read the item first and replace it on its etag; keep holds the expiry instant", async () => {
     await db.repository(Cart).upsert(cart('k'), { ttl: 99 });
     await db.repository(Cart).upsert(cart('x'), { ttl: 30 });
+    const before = await rawItem(database, 'carts', 'k');
+    // Let _ts move on: a rewrite carrying ttl 99 over would push the expiry 2 s later.
+    await sleep(2100);
     await db
       .unitOfWork()
       .upsert(Object.assign(cart('k'), { items: ['new'] }), { ttl: 'keep' })
       .upsert(cart('x'), { ttl: { extend: 500 } })
       .commit();
-    expect(await rawItem(database, 'carts', 'k')).toMatchObject({ ttl: 99, items: ['new'] });
+    const after = await rawItem(database, 'carts', 'k');
+    expect(after?.items).toEqual(['new']);
+    const moved = (after?._ts as number) + (after?.ttl as number) - ((before?._ts as number) + 99);
+    expect(moved).toBeGreaterThanOrEqual(0);
+    expect(moved).toBeLessThanOrEqual(1);
     expect((await rawItem(database, 'carts', 'x'))?.ttl).toBe(500);
+  });
+
+  it('an upsert keeps the stored @CreatedAt, also when the unit of work writes the item twice', async () => {
+    await db.repository(Session).insert(session('c1', 'first'));
+    const created = (await rawItem(database, 'sessions', 'c1'))?.createdAt as string;
+    await sleep(20);
+    await db.unitOfWork().upsert(session('c1', 'second')).upsert(session('c1', 'third')).commit();
+    expect(await rawItem(database, 'sessions', 'c1')).toMatchObject({ payload: 'third', createdAt: created });
+
+    // A new item written twice: one createdAt, the first write's; a delete then upsert starts afresh.
+    await db.unitOfWork().upsert(session('c2', 'a')).upsert(session('c2', 'b')).commit();
+    expect(await rawItem(database, 'sessions', 'c2')).toMatchObject({ payload: 'b' });
+    await db.unitOfWork().delete(Session, 'c1').upsert(session('c1', 'again')).commit();
+    const again = await rawItem(database, 'sessions', 'c1');
+    expect(again?.payload).toBe('again');
+    expect(again?.createdAt).not.toBe(created);
   });
 
   it('reports a duplicate insert as STORE_DUPLICATE_KEY', async () => {
@@ -99,5 +124,60 @@ describeStore('cosmos', 'cosmos unit of work (in-process server)', () => {
       id = 'x';
     }
     await expect(db.unitOfWork().insert(new Stranger()).commit()).rejects.toMatchObject({ code: 'UNKNOWN_ENTITY' });
+    await expect(db.unitOfWork().upsert({ id: 'plain' }).commit()).rejects.toMatchObject({ code: 'UNKNOWN_ENTITY' });
+    await expect(
+      db
+        .unitOfWork()
+        .delete(undefined as never, 'x')
+        .commit(),
+    ).rejects.toMatchObject({
+      code: 'UNKNOWN_ENTITY',
+    });
+  });
+
+  it('rejects null and non-objects with BAD_ARGUMENT (never a TypeError), writing nothing', async () => {
+    for (const value of [null, undefined, 'text', 42]) {
+      const failure = await db
+        .unitOfWork()
+        .insert(entry('not-written'))
+        .insert(value as never)
+        .commit()
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(LifespanError);
+      expect(failure).toMatchObject({ code: 'BAD_ARGUMENT' });
+    }
+    await expect(
+      db
+        .unitOfWork()
+        .insert(entry('opt'))
+        .commit(null as never),
+    ).resolves.toBeUndefined();
+    expect(await rawItem(database, 'cache_entries', 'not-written')).toBeUndefined();
+  });
+
+  it('a missing required member is VALUE_INVALID naming it, and nothing of the unit of work is written', async () => {
+    const bad = Object.assign(session('v1'), { payload: undefined });
+    await expect(db.unitOfWork().insert(entry('v0')).upsert(bad).commit()).rejects.toMatchObject({
+      code: 'VALUE_INVALID',
+      entity: 'Session',
+      member: 'payload',
+    });
+    expect(await rawItem(database, 'cache_entries', 'v0')).toBeUndefined();
+  });
+
+  it('commits once: after a failed commit every further call throws UOW_ALREADY_COMMITTED', async () => {
+    const uow = db.unitOfWork().insert(Object.assign(new Session(), { id: 'once' }), { ttl: 60 });
+    await expect(uow.commit()).rejects.toBeInstanceOf(UnsupportedTtlError);
+    const code = { code: 'UOW_ALREADY_COMMITTED' };
+    expect(() => uow.insert(entry('late'))).toThrow(expect.objectContaining(code));
+    expect(() => uow.upsert(entry('late'))).toThrow(expect.objectContaining(code));
+    expect(() => uow.delete(CacheEntry, 'late')).toThrow(/build a new one with unitOfWork\(\)/);
+    await expect(uow.commit()).rejects.toMatchObject(code);
+    expect(await rawItem(database, 'cache_entries', 'late')).toBeUndefined();
+
+    const done = db.unitOfWork().insert(entry('ok'));
+    await done.commit();
+    expect(() => done.insert(entry('late'))).toThrow(expect.objectContaining(code));
+    await expect(done.commit()).rejects.toMatchObject(code);
   });
 });

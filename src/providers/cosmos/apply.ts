@@ -1,4 +1,5 @@
 import type { ContainerDefinition, Database } from '@azure/cosmos';
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import type { PlanStep } from '../../explain/plan';
 import { describeDefaultTtl, type ContainerSpec } from './compile';
@@ -19,18 +20,31 @@ export async function applySteps(database: Database, steps: readonly CosmosStep[
   const applied: PlanStep[] = [];
   for (const step of steps) {
     const payload = step.payload;
-    if (payload.kind === 'create-container') {
+    if (payload.kind === 'create-database') {
+      if (await createDatabase(database)) applied.push(step);
+    } else if (payload.kind === 'create-container') {
       if (await createContainer(database, payload.spec)) applied.push(step);
     } else if (payload.kind === 'set-default-ttl') {
       if (await replaceDefaultTtl(database, payload.container, payload.from, payload.to)) applied.push(step);
     } else {
-      throw new LifespanError('COSMOS_CONFLICT_NOT_APPLIED', `cannot apply a conflict step: ${step.summary}`, {
+      throw new LifespanError(ErrorCodes.PLAN_CONFLICT, `cannot apply a conflict step: ${step.summary}`, {
         store: STORE,
         entity: step.entity ?? undefined,
       });
     }
   }
   return applied;
+}
+
+/** Creates the database; false when it exists (made meanwhile by another process). */
+async function createDatabase(database: Database): Promise<boolean> {
+  try {
+    await database.client.databases.create({ id: database.id });
+    return true;
+  } catch (error) {
+    if (statusOf(error) === CONFLICT) return false;
+    throw wrapDriverError(error, `creating database '${database.id}'`);
+  }
 }
 
 /** Creates the container; false when a concurrent creator made the same container first. */

@@ -17,6 +17,10 @@ export function createCommand(spec: ContainerSpec): string {
   return `database.containers.createIfNotExists(${literal(createBody(spec))})`;
 }
 
+export function createDatabaseCommand(id: string): string {
+  return `client.databases.createIfNotExists({ id: ${quote(id)} })`;
+}
+
 export function replaceCommand(containerId: string, to: number | null): string {
   const change = to === null ? 'defaultTtl removed' : `defaultTtl: ${to}`;
   return (

@@ -1,22 +1,28 @@
 import type { Container, Database } from '@azure/cosmos';
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
+import { showValue } from '../../model/duration';
 import { findEntity, type EntityClass, type EntityModel, type Model } from '../../model/types';
 import type { CosmosSchema, EntityLayout } from './compile';
-import type { ContainerTtl } from './expiry';
+import { clientNowSeconds, type ContainerTtl } from './expiry';
 import { inspectContainer } from './inspect';
 import { ItemCodec } from './item-codec';
 import { STORE } from './semantics';
+import { ServerClock } from './server-clock';
 
 /** Everything a repository or unit of work needs about one entity. */
 export interface EntityAccess {
   readonly entity: EntityModel;
   readonly codec: ItemCodec;
   readonly container: Container;
+  /** The session's view of the server clock; item reads update it. */
+  readonly clock: ServerClock;
 }
 
 /** One open session's view of the database: the compiled model and the live container settings. */
 export class CosmosContext {
   private readonly ttlByContainer = new Map<string, Promise<ContainerTtl>>();
+  readonly clock = new ServerClock();
 
   constructor(
     readonly model: Model,
@@ -32,7 +38,7 @@ export class CosmosContext {
   containerTtl(id: string): Promise<ContainerTtl> {
     let pending = this.ttlByContainer.get(id);
     if (!pending) {
-      pending = inspectContainer(this.database, id).then((live) => {
+      pending = inspectContainer(this.database, id, this.clock).then((live) => {
         if (live.exists) return live.defaultTtl;
         throw new StoreError('COSMOS_CONTAINER_MISSING', `container '${id}' does not exist`, {
           store: STORE,
@@ -49,13 +55,24 @@ export class CosmosContext {
     this.ttlByContainer.clear();
   }
 
+  /**
+   * The server's clock in epoch seconds, for queries that must carry "now": estimated from a recent
+   * response's Date header, or read from a fresh read of the container when none is recent.
+   */
+  async serverNowSeconds(containerId: string): Promise<number> {
+    const estimate = this.clock.estimateSeconds();
+    if (estimate !== undefined) return estimate;
+    const live = await inspectContainer(this.database, containerId, this.clock);
+    return live.serverNow ?? clientNowSeconds();
+  }
+
   access(target: EntityClass): EntityAccess {
-    const entity = findEntity(this.model, target);
+    const entity = typeof target === 'function' ? findEntity(this.model, target) : undefined;
     if (!entity) {
-      throw new LifespanError('UNKNOWN_ENTITY', `${target.name} is not an entity of this model`, {
-        entity: target.name,
+      const name = typeof target === 'function' ? target.name || 'this class' : showValue(target);
+      throw new LifespanError(ErrorCodes.UNKNOWN_ENTITY, `${name} is not an entity of this model`, {
         store: STORE,
-        hint: 'add it with new ModelBuilder().entity(...) before build()',
+        hint: `pass one of the model's classes (${this.model.entities.map((e) => e.name).join(', ')}), or add it with new ModelBuilder().entity(...) before build()`,
       });
     }
     const layout = this.schema.layouts.find((l) => l.entity === entity.name) as EntityLayout;
@@ -63,6 +80,18 @@ export class CosmosContext {
       entity,
       codec: new ItemCodec(entity, layout),
       container: this.database.container(layout.container),
+      clock: this.clock,
     };
+  }
+
+  /** The entity of an instance given to a unit of work. */
+  accessOf(instance: unknown): EntityAccess {
+    if (typeof instance !== 'object' || instance === null) {
+      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${showValue(instance)} is not an entity instance`, {
+        store: STORE,
+        hint: 'pass an instance of an entity class, e.g. Object.assign(new Cart(), { id: ... })',
+      });
+    }
+    return this.access(instance.constructor as EntityClass);
   }
 }

@@ -57,6 +57,32 @@ export function extendedTtl(
   return Math.min(MAX_COSMOS_TTL, Math.max(left, seconds));
 }
 
+/**
+ * The ttl property that keeps an item's expiry instant when it is rewritten at `now` (the server
+ * time read with the item): its remaining seconds, since the write resets _ts to about now. The
+ * instant stays to the second, moved later only by whole seconds passing between the read and the
+ * write. An item that never expires keeps its property. Callers treat a due item (≤ 0 left) as absent.
+ */
+export function keptTtl(item: StoredExpiry, containerTtl: ContainerTtl, nowSeconds: number): number | undefined {
+  const left = remainingSeconds(item, containerTtl, nowSeconds);
+  if (left === null) return typeof item.ttl === 'number' ? item.ttl : undefined;
+  return Math.min(MAX_COSMOS_TTL, Math.max(1, left));
+}
+
+/**
+ * Whether changing DefaultTimeToLive `from` → `to` can make an item already stored expire sooner
+ * (the service re-judges stored items against their _ts): turning TTL on (item ttl values apply
+ * again, a default starts), giving items without their own ttl a default where they had none, or
+ * shortening the default. Turning TTL off, -1 and lengthening only make items live longer.
+ */
+export function canExpireSooner(from: ContainerTtl, to: ContainerTtl): boolean {
+  if (to === null) return false;
+  if (from === null) return true;
+  if (to === TTL_ON_NO_DEFAULT) return false;
+  if (from === TTL_ON_NO_DEFAULT) return true;
+  return to < from;
+}
+
 export interface SqlParameter {
   readonly name: string;
   readonly value: number;
@@ -70,8 +96,8 @@ export interface SqlFilter {
 
 /**
  * Items due at `nowSeconds` under a container setting, as a query filter (null: nothing can expire).
- * The default part compares _ts with a cutoff (now − DefaultTimeToLive) computed by the caller's
- * clock, because the query engine of the in-process server has no date functions.
+ * The default part compares _ts with a cutoff (now − DefaultTimeToLive) computed by the caller from
+ * the server clock it passes, because the query engine of the in-process server has no date functions.
  */
 export function expiredFilter(containerTtl: ContainerTtl, nowSeconds: number, tag = ''): SqlFilter | null {
   if (containerTtl === null) return null;

@@ -51,7 +51,7 @@ function explainEntity(
   }
   if (options.hideExpired) {
     limits.push(
-      'hideExpired: lifespan also hides items past _ts + ttl on every read (point reads judge by the server time of the response, queries by the client clock)',
+      'hideExpired: lifespan also hides items past _ts + ttl on every read, judged by the server clock (point reads: the Date header of the response; queries: estimated from a recent Date header, within about a second)',
     );
   }
   return {
@@ -138,8 +138,10 @@ function perWriteRows(entity: EntityModel, defaultTtl: number | null): PerWriteR
       value: 'keep',
       support: 'emulated',
       how:
-        'read the item, then replace it on its _etag (If-Match) keeping its ttl property (absent stays absent); ' +
-        'the write resets _ts, so that ttl counts again from this write; a new item gets no ttl',
+        'read the item and the server time, then replace it on its _etag (If-Match) with ttl = its remaining seconds, ' +
+        'so the expiry instant stays (to the second: whole seconds passing between the read and the write move it later); ' +
+        'an item on the container default then carries its own ttl (a later DefaultTimeToLive change no longer re-judges it); ' +
+        'an item that never expires keeps its ttl property; a new or already expired item gets no ttl',
     },
     {
       value: 'extend',

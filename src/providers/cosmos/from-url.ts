@@ -9,6 +9,8 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  * Opens `cosmos:<database>` for the CLI. The endpoint and key come from COSMOS_ENDPOINT and
  * COSMOS_KEY (a key never belongs in a URL that ends up in shell history). `?selfSigned=true`
  * accepts a self-signed certificate, and only for a loopback endpoint (a local emulator).
+ * Opening sends no request and writes nothing: a missing database shows up in plan() as a
+ * 'create-database' step, which apply() (and ensureCollections()) runs.
  */
 export async function openCosmosUrl(url: string): Promise<OpenedStore> {
   const match = /^cosmos:(?:\/\/)?([A-Za-z0-9_-]+)(?:\?(.*))?$/.exec(url);
@@ -26,8 +28,8 @@ export async function openCosmosUrl(url: string): Promise<OpenedStore> {
       hint: 'export COSMOS_ENDPOINT=https://<account>.documents.azure.com:443/ and COSMOS_KEY=<key>',
     });
   }
+  const host = endpointHost(endpoint);
   const selfSigned = /(^|&)selfSigned=(true|1)(&|$)/.test(match[2] ?? '');
-  const host = new URL(endpoint).hostname;
   if (selfSigned && !LOOPBACK.has(host)) {
     throw new LifespanError(
       'COSMOS_SELF_SIGNED_REMOTE',
@@ -38,20 +40,60 @@ export async function openCosmosUrl(url: string): Promise<OpenedStore> {
       },
     );
   }
-  const { CosmosClient } = require('@azure/cosmos') as typeof import('@azure/cosmos');
+  const { CosmosClient } = loadDriver();
   const https = require('node:https') as typeof import('node:https');
-  const client = new CosmosClient({
-    endpoint,
-    key,
-    ...(selfSigned
-      ? { agent: new https.Agent({ rejectUnauthorized: false }), connectionPolicy: { enableEndpointDiscovery: false } }
-      : {}),
-  });
-  // The database is the container's parent: creating it when missing is additive, like a table's schema.
-  const { database } = await client.databases.createIfNotExists({ id: match[1] });
-  return {
-    store: new CosmosStore({ database }),
-    secrets: [key],
-    dispose: async () => client.dispose(),
+  const agent = selfSigned ? new https.Agent({ rejectUnauthorized: false }) : undefined;
+  let client: InstanceType<typeof CosmosClient> | undefined;
+  const dispose = async (): Promise<void> => {
+    client?.dispose();
+    agent?.destroy();
   };
+  try {
+    client = new CosmosClient({
+      endpoint,
+      key,
+      ...(agent ? { agent, connectionPolicy: { enableEndpointDiscovery: false } } : {}),
+    });
+    // A reference only: the database is read (and created, by apply) when the plan needs it.
+    return { store: new CosmosStore({ database: client.database(match[1]) }), secrets: [key], dispose };
+  } catch (error) {
+    await dispose();
+    throw error instanceof LifespanError
+      ? error
+      : new LifespanError('COSMOS_URL_OPEN_FAILED', `could not open the Cosmos DB client for ${host}`, {
+          store: STORE,
+          hint: 'check COSMOS_ENDPOINT and COSMOS_KEY',
+          cause: error,
+        });
+  }
+}
+
+/** The host of COSMOS_ENDPOINT, which must be an http(s) URL (checked before the driver sees it). */
+function endpointHost(endpoint: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(endpoint);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || !parsed.hostname) {
+    // The value is not echoed: a key pasted into the wrong variable must not end up in a log.
+    throw new LifespanError('COSMOS_URL_BAD_ENDPOINT', 'COSMOS_ENDPOINT is not an http(s) URL', {
+      store: STORE,
+      hint: 'export COSMOS_ENDPOINT=https://<account>.documents.azure.com:443/ (the URI on the Keys page of the account)',
+    });
+  }
+  return parsed.hostname;
+}
+
+function loadDriver(): typeof import('@azure/cosmos') {
+  try {
+    return require('@azure/cosmos') as typeof import('@azure/cosmos');
+  } catch (error) {
+    throw new LifespanError('COSMOS_DRIVER_MISSING', 'cosmos: URLs need the @azure/cosmos package', {
+      store: STORE,
+      hint: 'npm install @azure/cosmos@4.9',
+      cause: error,
+    });
+  }
 }

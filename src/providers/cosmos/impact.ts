@@ -4,7 +4,7 @@ import { expiredFilter, type ContainerTtl } from './expiry';
 
 /**
  * Items a DefaultTimeToLive change from `from` to `to` makes expire at once: due under the new
- * setting and not already due under the old one. One COUNT query; `nowSeconds` is the client clock.
+ * setting and not already due under the old one. One COUNT query at `nowSeconds` of the server clock.
  */
 export async function countExpiringAtOnce(
   container: Container,

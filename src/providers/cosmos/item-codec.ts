@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import { fieldOf, type EntityModel, type FieldModel } from '../../model/types';
@@ -26,6 +27,12 @@ export class ItemCodec {
     readonly layout: EntityLayout,
   ) {}
 
+  /** Stored properties an update of an existing item keeps: @CreatedAt records when the item was first written. */
+  get preservedOnUpdate(): readonly string[] {
+    const member = this.entity.createdAt;
+    return member === null ? [] : [this.storedName(member)];
+  }
+
   /** The address of a key given as member → value. */
   address(key: Record<string, unknown>): ItemAddress {
     const id = this.idOf(key);
@@ -34,14 +41,17 @@ export class ItemCodec {
     return { id, partition: this.keyPart(member, key[member]) as PartitionValue };
   }
 
-  /** The item for entity values (member → value); `ttl` is added by the writer. */
+  /**
+   * The item for entity values (member → value); `ttl` is added by the writer. Every member is
+   * written: a missing (undefined) nullable member is stored as null, a missing required one is an error.
+   */
   encode(values: Record<string, unknown>): ItemBody {
     const body: ItemBody = { id: this.idOf(values) };
     for (const field of this.entity.fields) {
       if (field.storedName === 'id') continue;
       const value = values[field.member];
-      if (value === undefined) continue;
-      body[field.storedName] = this.encodeValue(field, value);
+      if (value === undefined && !field.nullable) throw this.badValue(field, value, 'is missing');
+      body[field.storedName] = this.encodeValue(field, value ?? null);
     }
     body[TYPE_PROPERTY] = this.entity.name;
     return body;
@@ -94,7 +104,7 @@ export class ItemCodec {
   private keyPart(member: string, value: unknown): PartitionValue {
     const field = this.field(member);
     if (value === undefined || value === null) {
-      throw new LifespanError('KEY_INCOMPLETE', `key member '${member}' is missing`, {
+      throw new LifespanError(ErrorCodes.KEY_INCOMPLETE, `key member '${member}' is missing`, {
         entity: this.entity.name,
         member,
         store: STORE,
@@ -109,7 +119,7 @@ export class ItemCodec {
 
   private encodeValue(field: FieldModel, value: unknown): unknown {
     if (value === null) {
-      if (field.nullable || field.type === 'json') return null;
+      if (field.nullable) return null;
       throw this.badValue(field, value, 'is null but the member is not nullable');
     }
     switch (field.type) {
@@ -146,7 +156,7 @@ export class ItemCodec {
   private field(member: string): FieldModel {
     const field = fieldOf(this.entity, member);
     if (!field) {
-      throw new LifespanError('UNKNOWN_MEMBER', `'${member}' is not a member of ${this.entity.name}`, {
+      throw new LifespanError(ErrorCodes.UNKNOWN_MEMBER, `'${member}' is not a member of ${this.entity.name}`, {
         entity: this.entity.name,
         member,
         store: STORE,
@@ -157,11 +167,11 @@ export class ItemCodec {
   }
 
   private badValue(field: FieldModel, value: unknown, problem: string): LifespanError {
-    return new LifespanError('VALUE_INVALID', `value ${showValue(value)} ${problem} (type ${field.type})`, {
+    return new LifespanError(ErrorCodes.VALUE_INVALID, `value ${showValue(value)} ${problem} (type ${field.type})`, {
       entity: this.entity.name,
       member: field.member,
       store: STORE,
-      hint: `give ${field.member} a ${field.type} value`,
+      hint: `give ${field.member} a ${field.type} value${field.nullable ? '' : ', or declare it nullable'}`,
     });
   }
 }

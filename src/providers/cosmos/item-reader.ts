@@ -1,6 +1,6 @@
 import type { EntityAccess } from './context';
 import { driverCall } from './driver-errors';
-import { clientNowSeconds, secondsOfHttpDate, type StoredExpiry } from './expiry';
+import { clientNowSeconds, type StoredExpiry } from './expiry';
 import type { ItemAddress } from './item-codec';
 
 export type RawItem = StoredExpiry & { readonly id: string; readonly _etag: string } & Record<string, unknown>;
@@ -18,7 +18,8 @@ export async function readItem(access: EntityAccess, address: ItemAddress): Prom
     { entity: access.entity.name },
     () => access.container.item(address.id, address.partition).read(),
   );
+  const serverNow = access.clock.observe(response.headers?.['date']);
   const raw = response.resource as RawItem | undefined;
   if (!raw || !access.codec.owns(raw)) return undefined;
-  return { raw, serverNow: secondsOfHttpDate(response.headers?.['date']) ?? clientNowSeconds() };
+  return { raw, serverNow: serverNow ?? clientNowSeconds() };
 }

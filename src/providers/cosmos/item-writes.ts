@@ -1,7 +1,7 @@
 import type { PatchOperation } from '@azure/cosmos';
 import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
 import { checkCosmosTtl } from './compile';
-import { extendedTtl, plainWriteTtl, remainingSeconds, type ContainerTtl } from './expiry';
+import { extendedTtl, isExpired, keptTtl, plainWriteTtl, remainingSeconds, type ContainerTtl } from './expiry';
 import type { ItemBody } from './item-codec';
 import type { RawItem } from './item-reader';
 
@@ -11,45 +11,75 @@ export type ItemWrite =
   | { readonly op: 'upsert'; readonly body: ItemBody }
   | { readonly op: 'replace'; readonly body: ItemBody; readonly etag: string };
 
-/** The item as read before a 'keep' / 'extend' write, with the container setting and server time. */
+/** The item as read before an upsert that depends on it, with the container setting and server time. */
 export interface CurrentItem {
   readonly raw: RawItem;
   readonly containerTtl: ContainerTtl;
   readonly serverNow: number;
 }
 
-/** 'keep' and 'extend' on an upsert depend on the stored item: read it first. */
-export function needsCurrentItem(mode: 'insert' | 'upsert', ttl: ResolvedWriteTtl): boolean {
-  return mode === 'upsert' && (ttl.kind === 'keep' || ttl.kind === 'extend');
+/**
+ * An upsert that depends on the stored item reads it first: 'keep' and 'extend' (its expiry), and
+ * an entity whose stored properties survive an update (`preserved`, e.g. @CreatedAt).
+ */
+export function needsCurrentItem(
+  mode: 'insert' | 'upsert',
+  ttl: ResolvedWriteTtl,
+  preserved: readonly string[],
+): boolean {
+  return mode === 'upsert' && (ttl.kind === 'keep' || ttl.kind === 'extend' || preserved.length > 0);
 }
 
 /**
  * The write for a per-write TTL (DESIGN's table): n → ttl: n; 'default' → no ttl property;
- * 'never' → ttl: -1; 'keep' → replace on the etag carrying the item's ttl property over;
- * { extend: n } → replace on the etag with ttl = max(remaining, n). On a new item 'keep' writes no
- * ttl and { extend: n } writes ttl: n. `current` is undefined when the item does not exist.
+ * 'never' → ttl: -1; 'keep' → ttl = the item's remaining seconds (its expiry instant stays);
+ * { extend: n } → ttl = max(remaining, n). An upsert that read the item first is a replace on its
+ * etag that also carries the `preserved` stored properties over; when the item is absent it is a
+ * create (a concurrent creator makes it a 409 the caller retries). An item already due counts as
+ * absent: it is replaced as a new item ('keep' → no ttl, { extend: n } → n, fresh @CreatedAt).
  */
 export function itemWrite(
   mode: 'insert' | 'upsert',
   body: ItemBody,
   ttl: ResolvedWriteTtl,
   current?: CurrentItem,
+  preserved: readonly string[] = [],
 ): ItemWrite {
-  if (ttl.kind === 'duration' || ttl.kind === 'default' || ttl.kind === 'never') {
-    return { op: mode === 'insert' ? 'create' : 'upsert', body: withTtl(body, plainWriteTtl(ttl)) };
+  if (mode === 'insert') return { op: 'create', body: withTtl(body, newItemTtl(ttl)) };
+  if (!needsCurrentItem(mode, ttl, preserved)) return { op: 'upsert', body: withTtl(body, newItemTtl(ttl)) };
+  if (!current) return { op: 'create', body: withTtl(body, newItemTtl(ttl)) };
+  if (isExpired(current.raw, current.containerTtl, current.serverNow)) {
+    return { op: 'replace', body: withTtl(body, newItemTtl(ttl)), etag: current.raw._etag };
   }
-  if (mode === 'insert' || !current) {
-    return { op: 'create', body: withTtl(body, ttl.kind === 'extend' ? ttl.seconds : undefined) };
+  const next = updatedTtl(ttl, current);
+  return { op: 'replace', body: withTtl(carryOver(body, current.raw, preserved), next), etag: current.raw._etag };
+}
+
+function newItemTtl(ttl: ResolvedWriteTtl): number | undefined {
+  if (ttl.kind === 'extend') return ttl.seconds;
+  if (ttl.kind === 'keep') return undefined;
+  return plainWriteTtl(ttl);
+}
+
+function updatedTtl(ttl: ResolvedWriteTtl, current: CurrentItem): number | undefined {
+  if (ttl.kind === 'keep') return keptTtl(current.raw, current.containerTtl, current.serverNow);
+  if (ttl.kind === 'extend') return extendedTtl(current.raw, current.containerTtl, ttl.seconds, current.serverNow);
+  return plainWriteTtl(ttl);
+}
+
+function carryOver(body: ItemBody, stored: RawItem, preserved: readonly string[]): ItemBody {
+  const kept: ItemBody = { ...body };
+  for (const name of preserved) {
+    const value = stored[name];
+    if (value !== undefined && value !== null) kept[name] = value;
   }
-  const kept = typeof current.raw.ttl === 'number' ? current.raw.ttl : undefined;
-  const next =
-    ttl.kind === 'keep' ? kept : extendedTtl(current.raw, current.containerTtl, ttl.seconds, current.serverNow);
-  return { op: 'replace', body: withTtl(body, next), etag: current.raw._etag };
+  return kept;
 }
 
 /**
- * The patch setTtl sends, or null when nothing is to be written ('keep'; 'extend' on an item that
- * never expires). Every patch is a write, so it also resets _ts.
+ * The patch setTtl sends, or null when nothing is to be written ('keep': no write, so _ts and the
+ * expiry instant stay exactly; 'extend' on an item that never expires). Every patch is a write, so
+ * it also resets _ts.
  */
 export function ttlPatch(ttl: ResolvedWriteTtl, current: CurrentItem): PatchOperation[] | null {
   switch (ttl.kind) {

@@ -1,11 +1,12 @@
 import type { PlanStep, StepEffect } from '../../explain/plan';
 import { describeDefaultTtl, type ContainerSpec } from './compile';
-import { createCommand, replaceCommand } from './commands';
+import { createCommand, createDatabaseCommand, replaceCommand } from './commands';
 import type { ContainerTtl } from './expiry';
 import type { LiveContainer } from './inspect';
 import { RETROACTIVE_QUALIFIER, RETROACTIVITY_VERIFIED, TTL_ON_NO_DEFAULT } from './semantics';
 
 export type CosmosStepPayload =
+  | { readonly kind: 'create-database'; readonly id: string }
   | { readonly kind: 'create-container'; readonly spec: ContainerSpec }
   | {
       readonly kind: 'set-default-ttl';
@@ -16,6 +17,19 @@ export type CosmosStepPayload =
   | { readonly kind: 'conflict'; readonly container: string };
 
 export type CosmosStep = PlanStep<CosmosStepPayload>;
+
+/** The step that creates a missing database (the parent of every container), run before the containers. */
+export function createDatabaseStep(id: string): CosmosStep {
+  return {
+    entity: null,
+    collection: id,
+    action: 'create-database',
+    class: 'additive',
+    summary: `create database '${id}'`,
+    command: createDatabaseCommand(id),
+    payload: { kind: 'create-database', id },
+  };
+}
 
 /** The steps that bring the live containers to the compiled specs (pure: no driver). */
 export function planSteps(specs: readonly ContainerSpec[], live: readonly LiveContainer[]): CosmosStep[] {
@@ -99,7 +113,10 @@ function ttlEffect(from: ContainerTtl, to: ContainerTtl): StepEffect {
   return { kind: 'retroactive', text, verified: RETROACTIVITY_VERIFIED };
 }
 
-/** The step with the number of items it makes expire at once, counted by the client clock at `nowSeconds`. */
+/**
+ * The step with the number of items it makes expire at once, counted at `nowSeconds` of the server
+ * clock (the Date header of the container read the plan made).
+ */
 export function withAffectedCount(step: CosmosStep, affected: number, nowSeconds: number): CosmosStep {
   if (!step.effect) return step;
   const when = new Date(nowSeconds * 1000).toISOString();
@@ -108,7 +125,7 @@ export function withAffectedCount(step: CosmosStep, affected: number, nowSeconds
     effect: {
       ...step.effect,
       affected,
-      text: `${step.effect.text}; ${affected} stored item(s) expire at once (counted with the client clock, now = ${when})`,
+      text: `${step.effect.text}; ${affected} stored item(s) expire at once (counted with the server clock, now = ${when})`,
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { SqlQuerySpec } from '@azure/cosmos';
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
+import { showValue } from '../../model/duration';
 import type { SqlFilter } from './expiry';
 import type { ItemCodec } from './item-codec';
 import { STORE, TYPE_PROPERTY } from './semantics';
@@ -19,6 +21,13 @@ export interface QueryShape {
 export function entityQuery(codec: ItemCodec, where: object | undefined, shape: QueryShape = {}): SqlQuerySpec {
   const conditions: string[] = [];
   const parameters: Array<{ name: string; value: string | number | boolean | null }> = [];
+  if (where !== undefined && where !== null && (typeof where !== 'object' || Array.isArray(where))) {
+    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `the filter ${showValue(where)} is not an object`, {
+      entity: codec.entity.name,
+      store: STORE,
+      hint: "pass member → value pairs, e.g. { payload: 'x' }, or nothing for every item",
+    });
+  }
   for (const [member, value] of Object.entries(where ?? {})) {
     if (value === undefined) continue;
     const property = `c["${codec.storedName(member)}"]`;
@@ -46,7 +55,7 @@ export function entityQuery(codec: ItemCodec, where: object | undefined, shape: 
 function topOf(codec: ItemCodec, limit: number | undefined): string {
   if (limit === undefined) return '';
   if (!Number.isInteger(limit) || limit < 1) {
-    throw new LifespanError('FIND_BAD_LIMIT', `limit ${String(limit)} is not a positive whole number`, {
+    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `limit ${showValue(limit)} is not a positive whole number`, {
       entity: codec.entity.name,
       store: STORE,
       hint: 'pass { limit: 10 }, or leave it out for every match',

@@ -1,12 +1,14 @@
 import type { ItemDefinition } from '@azure/cosmos';
-import { StoreError } from '../../errors';
+import { ErrorCodes } from '../../error-codes';
+import { LifespanError, StoreError } from '../../errors';
+import { showValue } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
 import { CONFLICT, driverCall, NOT_FOUND, PRECONDITION_FAILED, statusOf, wrapDriverError } from './driver-errors';
-import { clientNowSeconds, expiredFilter, isExpired, remainingSeconds } from './expiry';
+import { expiredFilter, isExpired, remainingSeconds } from './expiry';
 import type { ItemAddress } from './item-codec';
 import { readItem, type StoredItem } from './item-reader';
 import { itemWrite, needsCurrentItem, ttlPatch, type CurrentItem, type ItemWrite } from './item-writes';
@@ -40,12 +42,19 @@ export class CosmosRepository<T> implements Repository<T> {
   }
 
   async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
+    if (!Array.isArray(keys)) {
+      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `getMany() needs an array of keys, not ${showValue(keys)}`, {
+        entity: this.name,
+        store: STORE,
+        hint: "pass an array, e.g. getMany(['a', 'b']), or use get(key) for one key",
+      });
+    }
     const found = await Promise.all(keys.map((key) => this.get(key)));
     return found.filter((item) => item !== undefined) as T[];
   }
 
-  async find(where?: Partial<T>, options: FindOptions = {}): Promise<T[]> {
-    const spec = entityQuery(this.access.codec, where, { limit: options.limit, exclude: await this.hiddenFilter() });
+  async find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
+    const spec = entityQuery(this.access.codec, where, { limit: options?.limit, exclude: await this.hiddenFilter() });
     const { resources } = await driverCall(`querying ${this.name}`, { entity: this.name }, () =>
       this.access.container.items.query<Record<string, unknown>>(spec).fetchAll(),
     );
@@ -116,27 +125,39 @@ export class CosmosRepository<T> implements Repository<T> {
 
   private async write(mode: 'insert' | 'upsert', instance: T, requested: PerWriteTtl | undefined): Promise<void> {
     const { entity, codec } = this.access;
+    if (typeof instance !== 'object' || instance === null) {
+      throw new LifespanError(
+        ErrorCodes.BAD_ARGUMENT,
+        `${mode}() needs an ${entity.name}, not ${showValue(instance)}`,
+        {
+          entity: entity.name,
+          store: STORE,
+          hint: `pass an instance, e.g. Object.assign(new ${entity.name}(), { ... })`,
+        },
+      );
+    }
     const ttl = writeTtlFor(entity, requested, STORE, true);
-    const values = stampTimestamps(entity, valuesOf(entity, instance as object), new Date(), mode === 'insert');
+    const values = stampTimestamps(entity, valuesOf(entity, instance), new Date(), mode === 'insert');
     const body = codec.encode(values);
     const address = codec.address(values);
+    const preserved = codec.preservedOnUpdate;
     for (let attempt = 1; ; attempt += 1) {
-      const current = needsCurrentItem(mode, ttl) ? await this.current(address) : undefined;
-      const write = itemWrite(mode, body, ttl, current);
+      const current = needsCurrentItem(mode, ttl, preserved) ? await this.current(address) : undefined;
+      const write = itemWrite(mode, body, ttl, current, preserved);
       try {
         await this.send(write, address);
         return;
       } catch (error) {
         const status = statusOf(error);
         if (status === CONFLICT && mode === 'insert') {
-          throw new StoreError('STORE_DUPLICATE_KEY', `an item with id '${address.id}' already exists`, {
+          throw new StoreError(ErrorCodes.DUPLICATE_KEY, `an item with id '${address.id}' already exists`, {
             entity: this.name,
             store: STORE,
             hint: 'use upsert() to overwrite it',
             cause: error,
           });
         }
-        // keep / extend read the item first: a concurrent write changed or created it meanwhile.
+        // An upsert that read the item first: a concurrent write changed, created or deleted it meanwhile.
         const raced = write.op !== 'upsert' && [CONFLICT, PRECONDITION_FAILED, NOT_FOUND].includes(status ?? 0);
         if (!raced || attempt >= WRITE_ATTEMPTS) throw this.writeError(error, `writing ${this.name} '${address.id}'`);
       }
@@ -190,9 +211,11 @@ export class CosmosRepository<T> implements Repository<T> {
     return isExpired(stored.raw, await this.containerTtl(), stored.serverNow);
   }
 
+  /** hideExpired: the items to leave out, judged by the server clock (the one point reads use). */
   private async hiddenFilter() {
     if (!this.context.hideExpired) return null;
-    return expiredFilter(await this.containerTtl(), clientNowSeconds());
+    const containerTtl = await this.containerTtl();
+    return expiredFilter(containerTtl, await this.context.serverNowSeconds(this.access.codec.layout.container));
   }
 
   private containerTtl() {

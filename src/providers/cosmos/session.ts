@@ -1,17 +1,19 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
-import type { ApplyOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
+import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import { applySteps } from './apply';
 import type { CosmosContext } from './context';
-import { clientNowSeconds } from './expiry';
+import { canExpireSooner } from './expiry';
 import { cosmosExplainer } from './explainer';
 import { countExpiringAtOnce } from './impact';
-import { inspectContainers } from './inspect';
-import { planSteps, withAffectedCount, type CosmosStep, type CosmosStepPayload } from './plan';
+import { databaseExists, holdsItems, inspectContainers, type LiveContainer } from './inspect';
+import { createDatabaseStep, planSteps, withAffectedCount, type CosmosStep } from './plan';
 import { CosmosRepository } from './repository';
 import { STORE } from './semantics';
+import { checkedSteps } from './step-check';
 import { CosmosUnitOfWork } from './unit-of-work';
 
 /** ensureCollections() re-plans after losing a race with a concurrent creator or replacer. */
@@ -30,21 +32,24 @@ export class CosmosSession implements StoreSession {
   }
 
   async plan(options: PlanOptions = {}): Promise<MigrationPlan> {
-    const specs = this.context.schema.containers;
+    const { database, schema, clock } = this.context;
     const live = await inspectContainers(
-      this.context.database,
-      specs.map((s) => s.id),
+      database,
+      schema.containers.map((s) => s.id),
+      clock,
     );
-    let steps = planSteps(specs, live);
-    if (options.counts) {
-      const now = clientNowSeconds();
+    // A container read answers 404 for a missing database too: only then is the database read.
+    const databaseMissing = live.some((c) => !c.exists) && !(await databaseExists(database));
+    let steps = [...(databaseMissing ? [createDatabaseStep(database.id)] : []), ...planSteps(schema.containers, live)];
+    if (options?.counts) {
+      const now = await this.serverNow(live);
       steps = await Promise.all(steps.map((step) => this.counted(step, now)));
     }
     return { store: STORE, target: this.target, steps };
   }
 
   async apply(plan: MigrationPlan, _options: ApplyOptions = {}): Promise<ApplyResult> {
-    const steps = cosmosSteps(plan);
+    const steps = checkedSteps(plan, this.context.database.id);
     refuseConflicts(steps);
     try {
       return { applied: await applySteps(this.context.database, steps) };
@@ -53,12 +58,19 @@ export class CosmosSession implements StoreSession {
     }
   }
 
-  /** Creates missing containers and sets DefaultTimeToLive in place; never drops or recreates. */
-  async ensureCollections(): Promise<ApplyResult> {
+  /**
+   * Creates what is missing and sets DefaultTimeToLive in place; never drops or recreates. A change
+   * that can make stored items expire sooner is applied only to an empty container, or with
+   * allowRetroactive; otherwise nothing of the plan is applied (ENSURE_NEEDS_REVIEW).
+   */
+  async ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
     const applied: PlanStep[] = [];
     for (let round = 1; ; round += 1) {
       const plan = await this.plan();
       if (plan.steps.length === 0) return { applied };
+      const steps = checkedSteps(plan, this.context.database.id);
+      refuseConflicts(steps);
+      if (!options?.allowRetroactive) await this.refuseRetroactive(steps);
       try {
         applied.push(...(await this.apply(plan)).applied);
       } catch (error) {
@@ -80,6 +92,31 @@ export class CosmosSession implements StoreSession {
     // lifespan holds nothing: the Database (and its client) belong to the caller.
   }
 
+  /** The server clock of the container reads just made (the latest Date header), else an estimate. */
+  private async serverNow(live: readonly LiveContainer[]): Promise<number> {
+    const seen = live.map((c) => c.serverNow).filter((n): n is number => n !== undefined);
+    if (seen.length > 0) return Math.max(...seen);
+    return this.context.serverNowSeconds(live[0]?.id ?? '');
+  }
+
+  private async refuseRetroactive(steps: readonly CosmosStep[]): Promise<void> {
+    for (const step of steps) {
+      const payload = step.payload;
+      if (payload.kind !== 'set-default-ttl' || !canExpireSooner(payload.from, payload.to)) continue;
+      if (!(await holdsItems(this.context.database, payload.container))) continue;
+      throw new LifespanError(
+        ErrorCodes.ENSURE_NEEDS_REVIEW,
+        `ensureCollections() applied nothing: the step "${step.summary}" can make items already stored in ` +
+          `container '${payload.container}' expire at once (${step.effect?.text ?? 'retroactive'})`,
+        {
+          store: STORE,
+          entity: step.entity ?? undefined,
+          hint: 'use plan() + apply() after review, or ensureCollections({ allowRetroactive: true })',
+        },
+      );
+    }
+  }
+
   private async counted(step: CosmosStep, now: number): Promise<CosmosStep> {
     if (step.payload.kind !== 'set-default-ttl') return step;
     const container = this.context.database.container(step.payload.container);
@@ -88,36 +125,12 @@ export class CosmosSession implements StoreSession {
   }
 }
 
-const KINDS: ReadonlySet<string> = new Set<CosmosStepPayload['kind']>([
-  'create-container',
-  'set-default-ttl',
-  'conflict',
-]);
-
-function cosmosSteps(plan: MigrationPlan): CosmosStep[] {
-  if (plan.store !== STORE) {
-    throw new LifespanError('PLAN_WRONG_STORE', `this plan was made for '${plan.store}', not for ${STORE}`, {
-      store: STORE,
-      hint: 'apply a plan with the store context that made it',
-    });
-  }
-  return plan.steps.map((step) => {
-    const kind = (step.payload as { kind?: unknown } | null)?.kind;
-    if (typeof kind !== 'string' || !KINDS.has(kind)) {
-      throw new LifespanError('PLAN_INVALID', `step '${step.summary}' has no Cosmos payload lifespan can run`, {
-        store: STORE,
-        hint: 'make the plan with plan() of a Cosmos store context',
-      });
-    }
-    return step as CosmosStep;
-  });
-}
-
+/** Refuses a plan with a conflict, judged by each step's payload (and, to be safe, its label too). */
 function refuseConflicts(steps: readonly CosmosStep[]): void {
-  const conflicts = steps.filter((s) => s.class === 'conflict');
+  const conflicts = steps.filter((s) => s.payload.kind === 'conflict' || s.class === 'conflict');
   if (conflicts.length === 0) return;
   throw new LifespanError(
-    'COSMOS_PLAN_CONFLICT',
+    ErrorCodes.PLAN_CONFLICT,
     `the plan has ${conflicts.length} step(s) Cosmos DB cannot make in place, so nothing was applied: ` +
       conflicts.map((s) => s.summary).join('; '),
     {

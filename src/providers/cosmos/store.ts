@@ -14,7 +14,8 @@ export interface CosmosStoreOptions {
    * Also hide items past _ts + ttl from every read path (get, getMany, exists, find, count, ttl,
    * setTtl, delete's result). A real account already hides expired items from queries, so this is
    * off by default; it makes stores that do not expire (e.g. an emulator) read like one that does.
-   * Point reads judge by the server time of the response, queries by the client clock.
+   * Both judge by the server clock: point reads by the response's Date header, queries by an
+   * estimate from a recent Date header (within about a second).
    */
   readonly hideExpired?: boolean;
 }

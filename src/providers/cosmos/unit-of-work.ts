@@ -1,4 +1,5 @@
 import type { JSONObject, OperationInput, OperationResponse } from '@azure/cosmos';
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityClass } from '../../model/types';
@@ -7,9 +8,10 @@ import { writeTtlFor } from '../../runtime/write-ttl';
 import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
 import { driverCall } from './driver-errors';
-import type { ItemAddress, PartitionValue } from './item-codec';
-import { readItem } from './item-reader';
-import { itemWrite, needsCurrentItem, type ItemWrite } from './item-writes';
+import { clientNowSeconds } from './expiry';
+import type { ItemAddress, ItemBody, PartitionValue } from './item-codec';
+import { readItem, type RawItem } from './item-reader';
+import { itemWrite, needsCurrentItem, type CurrentItem, type ItemWrite } from './item-writes';
 import { MAX_BATCH_OPERATIONS, STORE } from './semantics';
 
 type Pending =
@@ -22,6 +24,9 @@ interface Prepared {
   readonly operation: OperationInput;
   readonly describe: string;
 }
+
+/** What this unit of work has already written to an address: the item body, or null once deleted. */
+type Staged = Map<string, ItemBody | null>;
 
 /**
  * Buffers writes and sends them as Cosmos transactional batches: one batch per container and
@@ -46,17 +51,13 @@ export class CosmosUnitOfWork implements UnitOfWork {
     return this.add({ kind: 'delete', target, key: key as KeyInput<unknown> });
   }
 
-  async commit(options: WriteOptions = {}): Promise<void> {
-    if (this.committed) {
-      throw new LifespanError('UOW_ALREADY_COMMITTED', 'this unit of work was already committed', {
-        store: STORE,
-        hint: 'start a new one with unitOfWork()',
-      });
-    }
+  /** Commits once: after it returns or throws, this unit of work takes nothing more. */
+  async commit(options?: WriteOptions): Promise<void> {
+    if (this.committed) throw alreadyCommitted();
     this.committed = true;
     const prepared: Prepared[] = [];
-    const written = new Set<string>();
-    for (const item of this.pending) prepared.push(...(await this.prepare(item, options.ttl, written)));
+    const staged: Staged = new Map();
+    for (const item of this.pending) prepared.push(...(await this.prepare(item, options?.ttl, staged)));
     const batches = groupBatches(prepared);
     const done: string[] = [];
     for (const batch of batches) {
@@ -66,37 +67,50 @@ export class CosmosUnitOfWork implements UnitOfWork {
   }
 
   private add(item: Pending): this {
-    if (this.committed) {
-      throw new LifespanError('UOW_ALREADY_COMMITTED', 'this unit of work was already committed', { store: STORE });
-    }
+    if (this.committed) throw alreadyCommitted();
     this.pending.push(item);
     return this;
   }
 
   /** Checks and encodes one write before anything is sent (a bad value fails the whole commit early). */
-  private async prepare(item: Pending, commitTtl: PerWriteTtl | undefined, written: Set<string>): Promise<Prepared[]> {
+  private async prepare(item: Pending, commitTtl: PerWriteTtl | undefined, staged: Staged): Promise<Prepared[]> {
     if (item.kind === 'delete') {
       const access = this.context.access(item.target);
       const address = access.codec.address(keyValues(access.entity, item.key, STORE));
       // A batch fails on a missing item, and deleting what is not there is a no-op: leave it out,
       // unless an earlier write of this unit of work creates it.
       const key = addressKey(access, address);
-      if (!written.has(key) && !(await readItem(access, address))) return [];
-      written.delete(key);
+      const exists = staged.has(key) ? staged.get(key) !== null : (await readItem(access, address)) !== undefined;
+      if (!exists) return [];
+      staged.set(key, null);
       return [this.prepared(access, address, { operationType: 'Delete', id: address.id }, 'delete')];
     }
-    const access = this.context.access(item.instance.constructor as EntityClass);
+    const access = this.context.accessOf(item.instance);
     const { entity, codec } = access;
     const ttl = writeTtlFor(entity, item.ttl ?? commitTtl, STORE, true);
     const values = stampTimestamps(entity, valuesOf(entity, item.instance), new Date(), item.kind === 'insert');
+    const body = codec.encode(values);
     const address = codec.address(values);
-    let current;
-    if (needsCurrentItem(item.kind, ttl)) {
-      const stored = await readItem(access, address);
-      current = stored && { ...stored, containerTtl: await this.context.containerTtl(codec.layout.container) };
+    const key = addressKey(access, address);
+    const preserved = codec.preservedOnUpdate;
+    const earlier = staged.get(key);
+    let current: CurrentItem | undefined;
+    if (needsCurrentItem(item.kind, ttl, preserved)) {
+      const containerTtl = await this.context.containerTtl(codec.layout.container);
+      if (earlier) {
+        // Written earlier in this unit of work: both writes land together, so the item counts as
+        // just written (_ts = now; the value of now cancels out of every computation).
+        const now = clientNowSeconds();
+        current = { raw: { ...earlier, _ts: now, _etag: '' } as RawItem, containerTtl, serverNow: now };
+      } else if (earlier === undefined) {
+        const stored = await readItem(access, address);
+        current = stored && { ...stored, containerTtl };
+      }
     }
-    const write = itemWrite(item.kind, codec.encode(values), ttl, current);
-    written.add(addressKey(access, address));
+    let write = itemWrite(item.kind, body, ttl, current, preserved);
+    // After an earlier write in the same batch there is no stored etag to match: the batch is atomic.
+    if (earlier && write.op === 'replace') write = { op: 'upsert', body: write.body };
+    staged.set(key, write.body);
     return [this.prepared(access, address, toOperation(write), item.kind)];
   }
 
@@ -126,7 +140,7 @@ export class CosmosUnitOfWork implements UnitOfWork {
     const what = batch[failedAt]?.describe ?? 'an operation';
     const committed = done.length > 0 ? ` Batches already committed: ${done.join('; ')}.` : '';
     throw new StoreError(
-      failed?.statusCode === 409 ? 'STORE_DUPLICATE_KEY' : 'COSMOS_BATCH_FAILED',
+      failed?.statusCode === 409 ? ErrorCodes.DUPLICATE_KEY : 'COSMOS_BATCH_FAILED',
       `the transactional batch failed at ${what} (HTTP ${failed?.statusCode ?? 'unknown'}); ` +
         `the service rolls the whole batch back.${committed}`,
       {
@@ -138,6 +152,13 @@ export class CosmosUnitOfWork implements UnitOfWork {
       },
     );
   }
+}
+
+function alreadyCommitted(): LifespanError {
+  return new LifespanError(ErrorCodes.UOW_ALREADY_COMMITTED, 'this unit of work was already committed', {
+    store: STORE,
+    hint: 'a unit of work commits once, whether the commit succeeded or failed: build a new one with unitOfWork()',
+  });
 }
 
 function addressKey(access: EntityAccess, address: ItemAddress): string {
