@@ -1,0 +1,206 @@
+'use strict';
+/**
+ * Case 3: purging expired rows. A table of N rows, every other one expired (so the deletes are
+ * spread over the whole key range), restored to the same state before every run; lifespan's
+ * purgeExpired() (batches: select due keys, compare-and-delete them in one transaction) against
+ * one raw DELETE … WHERE expires_at <= now. Also reported: the longest single batch (how long
+ * lifespan holds the write lock: SQLite's database lock, PostgreSQL's row locks), rows per second.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { performance } = require('node:perf_hooks');
+const lifespan = require('../lib/lifespan');
+const { benchModel } = require('../lib/entities');
+const conn = require('../lib/connections');
+const SQL = require('../lib/reference-sql');
+const { timing, interleave, compareRow, atMost } = require('../lib/measure');
+const { summarize, formatMs } = require('../lib/stats');
+const { driverLabel } = require('../lib/versions');
+
+const PURGE_TARGET = 1.25;
+const LOCK_TARGET_MS = 100;
+
+/**
+ * lifespan's purge, timing each batch's transaction: from the hook after its SELECT to the
+ * progress callback after its transaction (RelationalSession.purgeExpired(options, hooks)).
+ */
+async function lifespanPurge(session) {
+  let batchStart = 0;
+  let longest = 0;
+  const batchTimes = [];
+  const result = await session.purgeExpired(
+    {
+      onProgress: () => {
+        const t = performance.now() - batchStart;
+        batchTimes.push(t);
+        if (t > longest) longest = t;
+      },
+    },
+    {
+      afterSelect: () => {
+        batchStart = performance.now();
+      },
+    },
+  );
+  return {
+    deleted: result.deleted,
+    batches: result.batches,
+    longestMs: longest,
+    batchMedianMs: summarize(batchTimes).median,
+  };
+}
+
+function purgeRows(store, measured, options, total) {
+  const life = measured.lifespan;
+  const raw = measured.raw;
+  if (!life || !raw) return [];
+  const deleted = life.metrics[0].deleted;
+  const rawLabel = `${driverLabel(store === 'sqlite' ? 'better-sqlite3' : 'pg')}: one DELETE`;
+  const rate = (side) => Math.round(deleted / (summarize(side.times).median / 1000));
+  const longest = summarize(life.metrics.map((m) => m.longestMs));
+  const batchMedian = summarize(life.metrics.map((m) => m.batchMedianMs)).median;
+  const measure = `purge ${deleted} expired of ${total} rows`;
+  const params = { rows: total, expired: deleted, runs: options.runs, warmup: options.warmup };
+  return [
+    compareRow(measured, 'lifespan', 'raw', {
+      case: 3,
+      store,
+      measure,
+      subjectLabel: 'lifespan purgeExpired()',
+      referenceLabel: rawLabel,
+      params,
+      target: atMost(PURGE_TARGET),
+      extra: `lifespan ${rate(life)} rows/s in ${life.metrics[0].batches} batches of ≤ 500; one DELETE ${rate(raw)} rows/s`,
+    }),
+    {
+      case: 3,
+      store,
+      measure: 'longest write-lock hold (one batch / the DELETE)',
+      subject: { name: 'lifespan batch', stats: longest },
+      reference: { name: 'one DELETE', stats: summarize(raw.times) },
+      ratio: null,
+      params,
+      target: { kind: 'bool', text: `≤ ${LOCK_TARGET_MS} ms`, met: longest.max <= LOCK_TARGET_MS },
+      extra: `median batch ${formatMs(batchMedian)}; worst batch over all runs ${formatMs(longest.max)}`,
+    },
+  ];
+}
+
+async function sqlite(ctx) {
+  const { options, info } = ctx;
+  if (info.mode === 'memory') {
+    ctx.note(
+      'the SQLite purge needs a file database (it copies a prepared one before every run); skipped in memory mode',
+    );
+    return [];
+  }
+  const total = options.purgeSqlite;
+  const template = path.join(info.dir, 'purge-template.db');
+  const run = path.join(info.dir, 'purge-run.db');
+  const { RelationalStore } = lifespan.relational();
+  const model = benchModel();
+  {
+    // The template: lifespan's own schema (table and expires_at index), then the rows.
+    const knex = conn.sqliteKnex(info, 'purge', template);
+    const db = await lifespan.connect(model, new RelationalStore({ knex, ttl: 'emulate' }));
+    await db.ensureCollections();
+    const handle = await conn.sqliteHandle(knex);
+    const started = performance.now();
+    handle
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
+         INSERT INTO "bench_purge" ("id", "owner", "hits", "expires_at")
+         SELECT 'r' || i, 'o' || (i % 1000), i,
+           CASE WHEN i % 2 = 0 THEN ${SQL.sqlite.now} - 1000 - (i % 3600000) ELSE ${SQL.sqlite.now} + 86400000 END
+         FROM n`,
+      )
+      .run(total);
+    handle.pragma('wal_checkpoint(TRUNCATE)');
+    ctx.log(`template of ${total} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    await db.close();
+    await knex.destroy();
+  }
+  let open = null;
+  const closeOpen = async () => {
+    if (!open) return;
+    await open.close();
+    open = null;
+  };
+  const restore = () => {
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(run + suffix, { force: true });
+    fs.copyFileSync(template, run);
+  };
+  const measured = await interleave({
+    ...timing(options),
+    log: ctx.log,
+    prepare: async (side) => {
+      await closeOpen();
+      restore();
+      if (side === 'lifespan') {
+        const knex = conn.sqliteKnex(info, 'purge', run);
+        const session = await new RelationalStore({ knex, ttl: 'emulate' }).open(model);
+        open = { session, close: async () => (await session.close(), await knex.destroy()) };
+      } else {
+        const Database = require('better-sqlite3');
+        const db = new Database(run);
+        conn.sqlitePragmas(db, info.mode);
+        open = { db, close: async () => db.close() };
+      }
+    },
+    sides: {
+      lifespan: () => lifespanPurge(open.session),
+      raw: async () => ({ deleted: open.db.prepare(SQL.sqlite.purge).run().changes }),
+    },
+  });
+  await closeOpen();
+  checkSameWork(measured);
+  return purgeRows('sqlite', measured, options, total);
+}
+
+async function postgres(ctx) {
+  const { options, info } = ctx;
+  const total = options.purgePostgres;
+  const { RelationalStore } = lifespan.relational();
+  const model = benchModel();
+  const knex = conn.pgKnex(info);
+  await conn.dropTables(knex, conn.BENCH_TABLES);
+  const session = await new RelationalStore({ knex, ttl: 'emulate' }).open(model);
+  await session.ensureCollections();
+  const client = await conn.rawPg(info);
+  // Autovacuum off on this table: a vacuum started by the previous run's deletes would land on a random side.
+  await client.query('ALTER TABLE "bench_purge" SET (autovacuum_enabled = false)');
+  await client.query('CREATE TABLE "bench_purge_template" (LIKE "bench_purge")');
+  await client.query(
+    `INSERT INTO "bench_purge_template" ("id", "owner", "hits", "expires_at")
+     SELECT 'r' || i, 'o' || (i % 1000), i,
+       CASE WHEN i % 2 = 0 THEN now() - interval '1 second' - (i % 3600) * interval '1 second' ELSE now() + interval '1 day' END
+     FROM generate_series(0, $1 - 1) AS i`,
+    [total],
+  );
+  const measured = await interleave({
+    ...timing(options),
+    log: ctx.log,
+    prepare: async () => {
+      await client.query('TRUNCATE "bench_purge"');
+      await client.query('INSERT INTO "bench_purge" SELECT * FROM "bench_purge_template"');
+      await client.query('VACUUM ANALYZE "bench_purge"');
+    },
+    sides: {
+      lifespan: () => lifespanPurge(session),
+      raw: async () => ({ deleted: (await client.query(SQL.postgres.purge)).rowCount }),
+    },
+  });
+  await client.end();
+  await session.close();
+  await knex.destroy();
+  checkSameWork(measured);
+  return purgeRows('postgres', measured, options, total);
+}
+
+/** Both sides must have deleted the same rows, every run. */
+function checkSameWork(measured) {
+  const counts = new Set(Object.values(measured).flatMap((side) => side.metrics.map((m) => m.deleted)));
+  if (counts.size > 1) throw new Error(`the sides deleted different numbers of rows: ${[...counts].join(', ')}`);
+}
+
+module.exports = { title: 'purge of expired rows', run: { sqlite, postgres } };
