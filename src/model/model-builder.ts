@@ -17,13 +17,14 @@ interface Registration {
  * Only classes given here are in the model: there is no global registry.
  */
 export class ModelBuilder {
-  private readonly registrations: Registration[] = [];
+  // A Map keeps registration order and makes a repeated .entity(Cls) a constant-time lookup.
+  private readonly registrations = new Map<EntityClass, Registration>();
 
   entity<T>(target: EntityClass<T>, configure?: Configure<T>): this {
-    let registration = this.registrations.find((r) => r.target === target);
+    let registration = this.registrations.get(target);
     if (!registration) {
       registration = { target, configure: [] };
-      this.registrations.push(registration);
+      this.registrations.set(target, registration);
     }
     if (configure) registration.configure.push(configure as Configure<unknown>);
     return this;
@@ -33,7 +34,7 @@ export class ModelBuilder {
   build(): Model {
     const problems = new ProblemList();
     const entities: EntityModel[] = [];
-    for (const { target, configure } of this.registrations) {
+    for (const { target, configure } of this.registrations.values()) {
       const decorated = decoratedDraft(target);
       if (!decorated && configure.length === 0 && !isDecoratedEntity(target)) {
         problems.add({
