@@ -49,11 +49,12 @@ export function compileCosmos(model: Model): CosmosSchema {
     if (defaultTtl !== undefined) drafts.push({ entity, layout, defaultTtl });
   }
 
-  const containers: ContainerSpec[] = [];
+  // Keyed by id (insertion order kept): a scan per entity made compiling quadratic in the model size.
+  const byId = new Map<string, ContainerSpec & { readonly entities: string[] }>();
   for (const { entity, layout, defaultTtl } of drafts) {
-    const existing = containers.find((c) => c.id === layout.container);
+    const existing = byId.get(layout.container);
     if (!existing) {
-      containers.push({
+      byId.set(layout.container, {
         id: layout.container,
         partitionKeyPath: layout.partitionKeyPath,
         defaultTtl,
@@ -84,13 +85,14 @@ export function compileCosmos(model: Model): CosmosSchema {
         hint: 'a container has one partition key path: align the @PartitionKey members, or map them to different containers',
       });
     }
-    containers[containers.indexOf(existing)] = { ...existing, entities: [...existing.entities, entity.name] };
+    existing.entities.push(entity.name);
   }
   problems.throwIfAny();
 
+  const containers: ContainerSpec[] = [...byId.values()];
   const layouts = drafts.map(({ layout }) => ({
     ...layout,
-    shared: (containers.find((c) => c.id === layout.container)?.entities.length ?? 1) > 1,
+    shared: (byId.get(layout.container)?.entities.length ?? 1) > 1,
   }));
   return { containers, layouts };
 }

@@ -22,9 +22,12 @@ export const cosmosExplainer: StoreExplainer<CosmosExplainOptions> = {
   store: STORE,
   explain(model: Model, options: CosmosExplainOptions = {}): ExplainEntry[] {
     const schema = compileCosmos(model);
+    // Built once: a scan per entity made explain quadratic in the model size.
+    const layouts = new Map(schema.layouts.map((l) => [l.entity, l]));
+    const containers = new Map(schema.containers.map((c) => [c.id, c]));
     return model.entities.map((entity) => {
-      const layout = schema.layouts.find((l) => l.entity === entity.name) as EntityLayout;
-      const container = schema.containers.find((c) => c.id === layout.container) as ContainerSpec;
+      const layout = layouts.get(entity.name) as EntityLayout;
+      const container = containers.get(layout.container) as ContainerSpec;
       return explainEntity(entity, layout, container, options);
     });
   },

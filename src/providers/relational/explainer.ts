@@ -47,10 +47,15 @@ function checkDialect(value: unknown): RelationalDialect {
 
 /** One entry per entity; `injectedClock` when a session was given a clock instead of the database's. */
 export function explainSchema(model: Model, schema: CompiledSchema, injectedClock: boolean): ExplainEntry[] {
-  return model.entities.map((entity) => {
-    const table = schema.tables.find((t) => t.entity === entity.name) as TableSpec;
-    return explainEntity(entity, table, schema, injectedClock);
-  });
+  const byEntity = tablesByEntity(schema);
+  return model.entities.map((entity) =>
+    explainEntity(entity, byEntity.get(entity.name) as TableSpec, schema, injectedClock),
+  );
+}
+
+/** Entity name → its table, built once: a lookup per entity keeps explain linear in the model size. */
+export function tablesByEntity(schema: CompiledSchema): Map<string, TableSpec> {
+  return new Map(schema.tables.map((t) => [t.entity, t]));
 }
 
 function explainEntity(

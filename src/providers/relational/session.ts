@@ -19,7 +19,7 @@ import type { CompiledSchema } from './compile';
 import { EXPIRY_COLUMN, expirySql, quote } from './dialect';
 import { EntityTable } from './entity-table';
 import type { Executor } from './executor';
-import { explainSchema } from './explainer';
+import { explainSchema, tablesByEntity } from './explainer';
 import { inspectTables } from './inspect';
 import { RELATIONAL_STORE, type CheckedOptions } from './options';
 import { planSteps, type RelationalStep } from './plan';
@@ -45,8 +45,9 @@ export class RelationalSession implements StoreSession {
     private readonly executor: Executor,
     private readonly target: string,
   ) {
+    const byEntity = tablesByEntity(schema);
     for (const entity of model.entities) {
-      const spec = schema.tables.find((s) => s.entity === entity.name);
+      const spec = byEntity.get(entity.name);
       if (spec)
         this.tables.set(entity.target, new EntityTable(entity, spec, schema.dialect, schema.ttl, options.clock));
     }

@@ -63,7 +63,8 @@ export class RelationalUnitOfWork implements UnitOfWork {
       }
       const ttl = item.ttl ?? fallback;
       const row = encodeRow(t, item.entity);
-      ops.push(...(item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl)));
+      // A loop, not push(...spread): no argument list built per row of a large unit of work.
+      for (const op of item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl)) ops.push(op);
     }
     if (ops.length > 0) await this.executor.batch(ops);
   }

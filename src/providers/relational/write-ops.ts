@@ -1,7 +1,7 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import { keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { keyValues } from '../../runtime/entity-values';
 import type { KeyInput } from '../contract';
 import type { Encoder } from './codec';
 import type { EntityTable } from './entity-table';
@@ -12,7 +12,7 @@ import { deleteByKey } from './sql-read';
 import { deleteExpiredByKey, insertRow, upsertRow, type ConflictRule, type ExpirySource } from './sql-write';
 import { bind, type BindContext } from './statement';
 
-/** A row ready to bind: member values (timestamps stamped) and encoded column values. */
+/** A row ready to bind: member values (the instance, timestamps stamped) and encoded column values. */
 export interface EncodedRow {
   readonly values: Record<string, unknown>;
   readonly cols: unknown[];
@@ -20,22 +20,25 @@ export interface EncodedRow {
 
 /**
  * Stamps @CreatedAt/@UpdatedAt with the client clock (documented: expiry instants use the
- * database clock, timestamps the client's) and writes the stamps back onto the instance.
- * @CreatedAt is set unless the instance holds a real date, for upserts too (stampTimestamps'
- * update mode would keep a `new Date(0)` placeholder); an upsert over a live row keeps the
- * stored createdAt in SQL anyway.
+ * database clock, timestamps the client's) straight onto the instance, then encodes each column
+ * from it: no copy of the member values per write (this is the insert hot path). @CreatedAt is set
+ * unless the instance holds a real date (not the `new Date(0)` placeholder), for upserts too; an
+ * upsert over a live row keeps the stored createdAt in SQL anyway. Same rule as stampTimestamps.
  */
 export function encodeRow(t: EntityTable, instance: object): EncodedRow {
   const { entity } = t;
-  let values = valuesOf(entity, instance);
+  const values = instance as Record<string, unknown>;
   if (entity.createdAt || entity.updatedAt) {
-    values = stampTimestamps(entity, values, new Date(), true);
-    const target = instance as Record<string, unknown>;
-    if (entity.createdAt) target[entity.createdAt] = values[entity.createdAt];
-    if (entity.updatedAt) target[entity.updatedAt] = values[entity.updatedAt];
+    const now = new Date();
+    if (entity.createdAt) {
+      const current = values[entity.createdAt];
+      if (!(current instanceof Date) || current.getTime() === 0) values[entity.createdAt] = now;
+    }
+    if (entity.updatedAt) values[entity.updatedAt] = now;
   }
-  const cols = new Array<unknown>(t.members.length);
-  for (let i = 0; i < cols.length; i++) cols[i] = (t.encoders[i] as Encoder)(values[t.members[i] as string]);
+  const { members, encoders } = t;
+  const cols = new Array<unknown>(members.length);
+  for (let i = 0; i < cols.length; i++) cols[i] = (encoders[i] as Encoder)(values[members[i] as string]);
   return { values, cols };
 }
 
