@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import type { Client } from 'cassandra-driver';
-import { Entity, Field, Key, LifespanError, ModelError, TimeToLive, type StoreContext } from '../../src';
+import { Entity, ErrorCodes, Field, Key, LifespanError, ModelError, TimeToLive, type StoreContext } from '../../src';
 import { Reading } from '../../examples/models';
 import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
 import { describeStore } from '../harness/stores';
@@ -81,7 +81,7 @@ describeStore('cassandra', 'cassandra repository (live)', () => {
 
   it('refuses values of the wrong kind before sending anything, naming the value', async () => {
     const repo = db.repository(Everything);
-    const base = { id: '6f1c7d2a-1b2c-4d5e-8f90-000000000000' };
+    const base = { id: '6f1c7d2a-1b2c-4d5e-8f90-000000000000', ref: '00000000-0000-4000-8000-000000000002' };
     const cases: Array<[Partial<Everything>, string]> = [
       [{ whole: 2 ** 31 }, 'whole'],
       [{ whole: 1.5 }, 'whole'],
@@ -90,12 +90,38 @@ describeStore('cassandra', 'cassandra repository (live)', () => {
       [{ ref: 'not-a-uuid' }, 'ref'],
       [{ big: 2n ** 64n }, 'big'],
       [{ id: 'nope' }, 'id'],
+      [{ id: undefined as unknown as string }, 'id'],
+      [{ text: undefined as unknown as string }, 'text'],
+      [{ text: null as unknown as string }, 'text'],
+      [{ real: NaN }, 'real'],
+      [{ real: Infinity }, 'real'],
+      [{ real: '1.5' as unknown as number }, 'real'],
+      [{ flag: 'true' as unknown as boolean }, 'flag'],
+      [{ at: '2026-01-01' as unknown as Date }, 'at'],
+      [{ doc: undefined }, 'doc'],
     ];
     for (const [patch, member] of cases) {
       const bad = Object.assign(new Everything(), base, patch);
-      await expect(repo.upsert(bad)).rejects.toMatchObject({ code: 'VALUE_INVALID', member });
+      await expect(repo.upsert(bad)).rejects.toMatchObject({ code: ErrorCodes.VALUE_INVALID, member });
+      await expect(db.unitOfWork().insert(bad).commit()).rejects.toMatchObject({
+        code: ErrorCodes.VALUE_INVALID,
+        member,
+      });
     }
+    // A number where the string key is declared.
+    const readings = db.repository(Reading);
+    await expect(readings.upsert(Object.assign(reading('s0', 0, 0), { sensorId: 7 }))).rejects.toMatchObject({
+      code: ErrorCodes.VALUE_INVALID,
+      entity: 'Reading',
+      member: 'sensorId',
+    });
     expect(await repo.count()).toBe(1);
+    expect(await readings.count({ sensorId: 's0' })).toBe(0);
+    // A nullable member left undefined is stored as null.
+    const id = '6f1c7d2a-1b2c-4d5e-8f90-0000000000ff';
+    await repo.upsert(Object.assign(new Everything(), base, { id, note: undefined }));
+    expect((await repo.get(id))?.note).toBeNull();
+    await repo.delete(id);
   });
 
   it('insert refuses an existing key; upsert overwrites; delete says whether a row was there', async () => {
@@ -103,7 +129,7 @@ describeStore('cassandra', 'cassandra repository (live)', () => {
     await readings.insert(reading('s1', 1, 10));
     await expect(readings.insert(reading('s1', 1, 99))).rejects.toMatchObject({
       name: 'StoreError',
-      code: 'STORE_DUPLICATE_KEY',
+      code: ErrorCodes.DUPLICATE_KEY,
     });
     const key = { sensorId: 's1', takenAt: new Date(Date.UTC(2026, 0, 1, 0, 1)) };
     expect((await readings.get(key))?.value).toBe(10);
@@ -111,7 +137,7 @@ describeStore('cassandra', 'cassandra repository (live)', () => {
     expect((await readings.get(key))?.value).toBe(11);
     expect(await readings.delete(key)).toBe(true);
     expect(await readings.delete(key)).toBe(false);
-    await expect(readings.get('s1')).rejects.toMatchObject({ code: 'KEY_INCOMPLETE' });
+    await expect(readings.get('s1')).rejects.toMatchObject({ code: ErrorCodes.KEY_INCOMPLETE });
   });
 
   it('finds by key prefix in clustering order and by other members with ALLOW FILTERING', async () => {
@@ -124,8 +150,8 @@ describeStore('cassandra', 'cassandra repository (live)', () => {
     expect(await readings.count({ sensorId: 's2', value: 1 })).toBe(2);
     expect(await readings.count({ value: 1 })).toBe(3);
     expect(await readings.find({ value: 1 }, { limit: 2 })).toHaveLength(2);
-    await expect(readings.find({ nope: 1 } as never)).rejects.toMatchObject({ code: 'FIND_UNKNOWN_MEMBER' });
-    await expect(readings.find({}, { limit: 0 })).rejects.toMatchObject({ code: 'FIND_BAD_LIMIT' });
+    await expect(readings.find({ nope: 1 } as never)).rejects.toMatchObject({ code: ErrorCodes.UNKNOWN_MEMBER });
+    await expect(readings.find({}, { limit: 0 })).rejects.toMatchObject({ code: ErrorCodes.BAD_ARGUMENT });
   });
 
   it('commits a unit of work in one partition as a conditional batch: a duplicate writes nothing', async () => {
@@ -136,7 +162,7 @@ describeStore('cassandra', 'cassandra repository (live)', () => {
       .insert(reading('s4', 2, 2))
       .upsert(reading('s4', 3, 3))
       .insert(reading('s4', 1, 100));
-    await expect(failing.commit()).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
+    await expect(failing.commit()).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY });
     expect((await readings.find({ sensorId: 's4' })).map((r) => r.value)).toEqual([1]);
 
     await db
@@ -159,7 +185,7 @@ describeStore('cassandra', 'cassandra repository (live)', () => {
         .insert(reading('s6', 1, 1))
         .insert(reading('s5', 1, 2))
         .commit(),
-    ).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
+    ).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY });
     expect(await readings.count({ sensorId: 's6' })).toBe(0);
 
     // In a batch every statement shares one timestamp, where a delete would win whatever the order.
@@ -218,6 +244,36 @@ describeStore('cassandra', 'cassandra repository (live)', () => {
       id = '';
     }
     expect(() => db.repository(Stranger)).toThrow(LifespanError);
+    expect(() => db.repository(Stranger)).toThrow(/Stranger is not an entity of this model/);
     expect(() => db.unitOfWork().insert(new Stranger())).toThrow(/not an entity of this model/);
+    const unknown = { code: ErrorCodes.UNKNOWN_ENTITY, store: 'cassandra' };
+    expect(() => db.repository(undefined as never)).toThrow(expect.objectContaining(unknown));
+    expect(() => db.repository(Stranger)).toThrow(expect.objectContaining(unknown));
+    expect(() => db.unitOfWork().upsert({ id: 'x' })).toThrow(expect.objectContaining(unknown));
+    expect(() => db.unitOfWork().delete(Stranger, 'x')).toThrow(expect.objectContaining(unknown));
+  });
+
+  it('turns wrong arguments into LifespanErrors with the shared codes, never a TypeError', async () => {
+    const readings = db.repository(Reading);
+    const repo = db.repository(Everything);
+    const badArgument = expect.objectContaining({ code: ErrorCodes.BAD_ARGUMENT, name: 'LifespanError' });
+    await expect(repo.getMany('abc' as never)).rejects.toEqual(badArgument);
+    await expect(repo.getMany(null as never)).rejects.toEqual(badArgument);
+    await expect(repo.getMany(undefined as never)).rejects.toEqual(badArgument);
+    await expect(readings.getMany([{ sensorId: 's1' }])).rejects.toMatchObject({ code: ErrorCodes.KEY_INCOMPLETE });
+    await expect(repo.insert(null as never)).rejects.toEqual(badArgument);
+    await expect(repo.upsert('x' as never)).rejects.toEqual(badArgument);
+    await expect(repo.upsert(new Everything(), 'soon' as never)).rejects.toEqual(badArgument);
+    await expect(readings.find(null as never)).rejects.toEqual(badArgument);
+    await expect(readings.count('s1' as never)).rejects.toEqual(badArgument);
+    await expect(readings.find({}, null as never)).rejects.toEqual(badArgument);
+    await expect(readings.find({}, { limit: 1.5 })).rejects.toEqual(badArgument);
+    await expect(readings.count({ nope: 1 } as never)).rejects.toMatchObject({
+      code: ErrorCodes.UNKNOWN_MEMBER,
+      member: 'nope',
+    });
+    expect(() => db.unitOfWork().insert(null as never)).toThrow(badArgument);
+    expect(() => db.unitOfWork().upsert(undefined as never)).toThrow(badArgument);
+    await expect(db.unitOfWork().commit(7 as never)).rejects.toEqual(badArgument);
   });
 });

@@ -66,6 +66,13 @@ describeStore('cassandra', 'cassandra TTL (live)', () => {
     const sessions = db.repository(Session);
     const cache = db.repository(CacheEntry);
     const audit = db.repository(AuditLog);
+    // Overwrites of rows that never expired: the kept @CreatedAt cell is written with the new TTL too.
+    await sessions.insert(session('overwritten', 'first'), { ttl: 'never' });
+    const created = (await sessions.get('overwritten'))?.createdAt;
+    await sessions.upsert(session('overwritten', 'second'), { ttl: 2 });
+    expect((await sessions.get('overwritten'))?.createdAt).toEqual(created);
+    await sessions.insert(session('uow-overwritten'), { ttl: 'never' });
+    await db.unitOfWork().upsert(session('uow-overwritten', 'second')).commit({ ttl: 2 });
     await sessions.upsert(session('fleeting'), { ttl: 2 });
     await sessions.upsert(session('rewritten'));
     expect(await sessions.setTtl('rewritten', 2)).toBe(true);
@@ -99,6 +106,11 @@ describeStore('cassandra', 'cassandra TTL (live)', () => {
       expect.objectContaining({ key: 'uow-kept', value: 'c' }),
     ]);
     expect(await cache.count()).toBe(1);
+    // Whole rows are gone, not just the cells the overwrite named: no cell or row marker outlived it.
+    const overwritten = await client.execute(
+      `SELECT * FROM "${keyspace}"."sessions" WHERE "id" IN ('overwritten', 'uow-overwritten')`,
+    );
+    expect(overwritten.rows).toEqual([]);
     // The row marker written by lifespan's INSERT had no TTL: the row outlives the cells the UPDATE stamped.
     const half = await client.execute(`SELECT * FROM "${keyspace}"."audit_log" WHERE "id" = ?`, ['marker'], {
       prepare: true,

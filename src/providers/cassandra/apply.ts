@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { Executor } from './executor';
@@ -18,10 +19,10 @@ export async function applyPlan(
   }
   const steps = plan.steps.map(checkedStep);
   refuseConflicts(steps);
-  const destructive = steps.filter((s) => s.class === 'destructive');
+  const destructive = steps.filter(isDestructive);
   if (destructive.length > 0 && !options.allowDestructive) {
     throw new LifespanError(
-      'PLAN_DESTRUCTIVE',
+      ErrorCodes.PLAN_DESTRUCTIVE_NOT_ALLOWED,
       `the plan has ${destructive.length} destructive step(s): ${destructive.map((s) => s.summary).join('; ')}`,
       { store: STORE, hint: 'review them, then apply(plan, { allowDestructive: true })' },
     );
@@ -39,12 +40,34 @@ export async function runStep(executor: Executor, step: CassandraPlanStep): Prom
   for (const statement of step.payload.statements) await executor.ddl(statement, place);
 }
 
+/**
+ * Whether running the step can lose data, judged from what it runs — its payload — and not from
+ * its `class`, which is plain data a caller may have relabelled.
+ */
+export function isDestructive(step: CassandraPlanStep): boolean {
+  return (
+    step.class === 'destructive' ||
+    DESTRUCTIVE_OPS.has(step.payload.op) ||
+    step.payload.statements.some((statement) => DROPS_DATA.test(withoutQuotedNames(statement)))
+  );
+}
+
+const DESTRUCTIVE_OPS: ReadonlySet<CassandraStepPayload['op']> = new Set(['recreate-table']);
+
+/** Statements that remove stored data or schema holding it. */
+const DROPS_DATA = /\b(DROP|TRUNCATE|DELETE)\b/i;
+
+/** "drop" may be a (double-quoted) column name; only keywords count. */
+function withoutQuotedNames(statement: string): string {
+  return statement.replace(/"(?:[^"]|"")*"/g, '""');
+}
+
 /** Conflicts are never run: nothing of the plan is applied while one is in it. */
-export function refuseConflicts(steps: readonly PlanStep[]): void {
-  const conflicts = steps.filter((s) => s.class === 'conflict');
+export function refuseConflicts(steps: readonly CassandraPlanStep[]): void {
+  const conflicts = steps.filter((s) => s.class === 'conflict' || s.payload.op === 'conflict');
   if (conflicts.length === 0) return;
   throw new LifespanError(
-    'PLAN_CONFLICT',
+    ErrorCodes.PLAN_CONFLICT,
     `Cassandra cannot make ${conflicts.length} change(s) in place: ${conflicts.map((s) => s.summary).join('; ')}`,
     {
       store: STORE,

@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import type { ColumnMapping } from './compile';
@@ -30,7 +31,8 @@ export function toCql(column: ColumnMapping, value: unknown, entity: string): un
     case 'string':
       return expect(typeof value === 'string', column, entity, value, 'a string');
     case 'number':
-      return expect(typeof value === 'number', column, entity, value, 'a number');
+      // CQL double could hold NaN and ±Infinity, but no other store can: refused like everywhere else.
+      return expect(typeof value === 'number' && Number.isFinite(value), column, entity, value, 'a finite number');
     case 'integer':
       return expect(
         typeof value === 'number' && Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX,
@@ -117,10 +119,14 @@ function expect(ok: boolean, column: ColumnMapping, entity: string, value: unkno
 }
 
 function bad(column: ColumnMapping, entity: string, value: unknown, problem: string): LifespanError {
-  return new LifespanError('VALUE_INVALID', `value ${showValue(value)} ${problem}`, {
+  return new LifespanError(ErrorCodes.VALUE_INVALID, `value ${shown(value)} ${problem}`, {
     entity,
     member: column.member,
     store: STORE,
     hint: `column ${column.column} is ${column.fieldType}`,
   });
+}
+
+function shown(value: unknown): string {
+  return value instanceof Date && Number.isNaN(value.getTime()) ? 'Invalid Date' : showValue(value);
 }

@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import type { EntityClass } from '../../model/types';
 import type { CompiledModel, EntityMapping } from './compile';
@@ -29,14 +30,11 @@ export class SessionContext {
   mappingOf(target: EntityClass | undefined): EntityMapping {
     const mapping = this.compiled.mappings.find((m) => m.entity.target === target);
     if (!mapping) {
-      throw new LifespanError(
-        'ENTITY_NOT_IN_MODEL',
-        `${target?.name ?? String(target)} is not an entity of this model`,
-        {
-          store: STORE,
-          hint: 'add the class to the ModelBuilder the store was opened with',
-        },
-      );
+      const name = typeof target === 'function' && target.name ? target.name : String(target);
+      throw new LifespanError(ErrorCodes.UNKNOWN_ENTITY, `${name} is not an entity of this model`, {
+        store: STORE,
+        hint: `pass one of ${this.compiled.mappings.map((m) => m.entity.name).join(', ')}, or add the class to the ModelBuilder the store was opened with`,
+      });
     }
     return mapping;
   }

@@ -17,16 +17,16 @@ export async function openCassandraUrl(url: string): Promise<OpenedStore> {
       hint: 'write it as cassandra://127.0.0.1:9042/my_keyspace (add ?dc=<datacenter> when not datacenter1)',
     });
   }
-  const [, user, password, hosts, keyspace, query] = match;
+  const [, rawUser, rawPassword, hosts, keyspace, query] = match;
+  const user = rawUser ? decoded(rawUser, 'user name') : undefined;
+  const password = rawPassword ? decoded(rawPassword, 'password') : undefined;
   const dc = new URLSearchParams(query ?? '').get('dc') ?? 'datacenter1';
   const contactPoints = hosts.split(',');
   const { Client: DriverClient, auth } = require('cassandra-driver') as typeof import('cassandra-driver');
   const client: Client = new DriverClient({
     contactPoints,
     localDataCenter: dc,
-    ...(user
-      ? { authProvider: new auth.PlainTextAuthProvider(decodeURIComponent(user), decodeURIComponent(password ?? '')) }
-      : {}),
+    ...(user ? { authProvider: new auth.PlainTextAuthProvider(user, password ?? '') } : {}),
   });
   try {
     await client.connect();
@@ -44,7 +44,20 @@ export async function openCassandraUrl(url: string): Promise<OpenedStore> {
   }
   return {
     store: new CassandraStore({ client, keyspace }),
-    secrets: password ? [decodeURIComponent(password)] : [],
+    // Both spellings: output may show the URL as typed or the password as sent.
+    secrets: rawPassword && password ? [...new Set([rawPassword, password])] : [],
     dispose: () => client.shutdown(),
   };
+}
+
+/** A malformed %-escape is a mistake in the URL, not a URIError to crash on. */
+function decoded(part: string, what: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new LifespanError('CASSANDRA_URL', `the ${what} in the Cassandra URL has a malformed %-escape`, {
+      store: STORE,
+      hint: 'percent-encode reserved characters, e.g. %40 for @ and %25 for %',
+    });
+  }
 }

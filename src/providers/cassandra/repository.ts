@@ -1,10 +1,13 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { toCql } from './codec';
 import type { ColumnMapping, EntityMapping } from './compile';
 import type { SessionContext } from './context';
+import { keepStoredCreatedAt } from './created-at';
 import type { Params, Row } from './executor';
+import { arrayArgument, badArgument, entityArgument, optionsArgument } from './guards';
 import { keyParams, rowParams, rowToEntity, ttlParams } from './rows';
 import { STORE } from './semantics';
 import { ttlClause } from './write-ttl';
@@ -21,23 +24,28 @@ export class CassandraRepository<T> implements Repository<T> {
   }
 
   /** INSERT … IF NOT EXISTS: a lightweight transaction, so an existing key is reported, never overwritten. */
-  async insert(entity: T, options: WriteOptions = {}): Promise<void> {
-    const clause = ttlClause(this.mapping, options.ttl, this.ctx.clock());
-    const params = [...rowParams(this.mapping, this.checked(entity), this.ctx.now(), true), ...ttlParams(clause)];
+  async insert(entity: T, options?: WriteOptions): Promise<void> {
+    const { ttl } = optionsArgument(options, this.place, 'insert');
+    const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
+    const row = rowParams(this.mapping, entityArgument(entity, this.place, 'insert'), this.ctx.now());
     const query = this.statements().insert({ withTtl: clause.using, ifNotExists: true });
-    const result = await this.ctx.executor.execute(query, params, this.place, 'insert');
+    const result = await this.ctx.executor.execute(query, [...row, ...ttlParams(clause)], this.place, 'insert');
     if (!result.wasApplied()) {
-      throw new StoreError('STORE_DUPLICATE_KEY', 'a row with this key already exists', {
+      throw new StoreError(ErrorCodes.DUPLICATE_KEY, 'a row with this key already exists', {
         ...this.place,
         hint: 'use upsert() to overwrite it',
       });
     }
   }
 
-  async upsert(entity: T, options: WriteOptions = {}): Promise<void> {
-    const clause = ttlClause(this.mapping, options.ttl, this.ctx.clock());
-    const params = [...rowParams(this.mapping, this.checked(entity), this.ctx.now(), false), ...ttlParams(clause)];
-    await this.ctx.executor.execute(this.statements().insert({ withTtl: clause.using }), params, this.place, 'upsert');
+  /** A plain INSERT of every column; an existing row keeps its @CreatedAt (read first, see created-at.ts). */
+  async upsert(entity: T, options?: WriteOptions): Promise<void> {
+    const { ttl } = optionsArgument(options, this.place, 'upsert');
+    const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
+    const row = rowParams(this.mapping, entityArgument(entity, this.place, 'upsert'), this.ctx.now());
+    await keepStoredCreatedAt(this.ctx, this.mapping, row, this.place);
+    const query = this.statements().insert({ withTtl: clause.using });
+    await this.ctx.executor.execute(query, [...row, ...ttlParams(clause)], this.place, 'upsert');
   }
 
   async get(key: KeyInput<T>): Promise<T | undefined> {
@@ -48,12 +56,15 @@ export class CassandraRepository<T> implements Repository<T> {
   }
 
   async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
-    const found = await Promise.all(keys.map((k) => this.get(k)));
+    const checked = arrayArgument(keys, this.place, 'getMany');
+    // Every key is checked before any read is sent.
+    checked.forEach((k) => keyParams(this.mapping, k));
+    const found = await Promise.all(checked.map((k) => this.get(k)));
     return found.filter((e): e is Awaited<T> => e !== undefined) as T[];
   }
 
-  async find(where: Partial<T> = {}, options: FindOptions = {}): Promise<T[]> {
-    const limit = checkLimit(options.limit, this.mapping);
+  async find(where: Partial<T> = {}, options?: FindOptions): Promise<T[]> {
+    const limit = checkLimit(optionsArgument(options, this.place, 'find').limit, this.mapping);
     const { columns, params } = this.filter(where);
     const query = this.statements().selectWhere(columns, { count: false, ...(limit === undefined ? {} : { limit }) });
     const rows = await this.ctx.executor.all(query, params, this.place, 'find', limit);
@@ -164,8 +175,8 @@ export class CassandraRepository<T> implements Repository<T> {
   }
 
   private filter(where: Partial<T>): { columns: ColumnMapping[]; params: Params } {
-    if (typeof where !== 'object' || where === null) {
-      throw new LifespanError('FIND_BAD_FILTER', 'the filter must be an object of member values', this.place);
+    if (typeof where !== 'object' || where === null || Array.isArray(where)) {
+      throw badArgument(this.place, 'the filter must be an object of member values', 'pass e.g. { member: value }');
     }
     const columns: ColumnMapping[] = [];
     const params: Params = [];
@@ -173,11 +184,15 @@ export class CassandraRepository<T> implements Repository<T> {
       if (value === undefined) continue;
       const column = this.mapping.columns.find((c) => c.member === member);
       if (!column) {
-        throw new LifespanError('FIND_UNKNOWN_MEMBER', `'${member}' is not a member of ${this.mapping.entity.name}`, {
-          ...this.place,
-          member,
-          hint: `filter on ${this.mapping.columns.map((c) => c.member).join(', ')}`,
-        });
+        throw new LifespanError(
+          ErrorCodes.UNKNOWN_MEMBER,
+          `'${member}' is not a member of ${this.mapping.entity.name}`,
+          {
+            ...this.place,
+            member,
+            hint: `filter on ${this.mapping.columns.map((c) => c.member).join(', ')}`,
+          },
+        );
       }
       if (value === null || column.fieldType === 'json' || column.fieldType === 'counter') {
         throw new LifespanError(
@@ -194,17 +209,6 @@ export class CassandraRepository<T> implements Repository<T> {
     return { columns, params };
   }
 
-  private checked(entity: T): object {
-    if (typeof entity !== 'object' || entity === null) {
-      throw new LifespanError(
-        'VALUE_INVALID',
-        `expected a ${this.mapping.entity.name}, got ${String(entity)}`,
-        this.place,
-      );
-    }
-    return entity;
-  }
-
   private statements() {
     return this.ctx.statements(this.mapping);
   }
@@ -213,10 +217,11 @@ export class CassandraRepository<T> implements Repository<T> {
 function checkLimit(limit: number | undefined, mapping: EntityMapping): number | undefined {
   if (limit === undefined) return undefined;
   if (!Number.isInteger(limit) || limit <= 0 || limit > 2_147_483_647) {
-    throw new LifespanError('FIND_BAD_LIMIT', `limit ${String(limit)} is not a positive whole number`, {
-      entity: mapping.entity.name,
-      store: STORE,
-    });
+    throw badArgument(
+      { entity: mapping.entity.name },
+      `limit ${String(limit)} is not a positive whole number`,
+      'pass { limit: n } with n from 1 to 2147483647, or no limit',
+    );
   }
   return limit;
 }

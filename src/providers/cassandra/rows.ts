@@ -6,11 +6,16 @@ import type { Params, Row } from './executor';
 import { STORE } from './semantics';
 import type { TtlClause } from './write-ttl';
 
-/** Bound values of every column, in the statement's column order, with timestamps stamped. */
-export function rowParams(mapping: EntityMapping, instance: object, now: Date, isInsert: boolean): Params {
+/** Bound values of every column, in the statement's column order, with timestamps stamped and every value checked. */
+export function rowParams(mapping: EntityMapping, instance: object, now: Date): Params {
   const { entity } = mapping;
-  const values = stampTimestamps(entity, valuesOf(entity, instance), now, isInsert);
+  const values = stampTimestamps(entity, valuesOf(entity, instance), now);
   return mapping.columns.map((c) => toCql(c, values[c.member], entity.name));
+}
+
+/** The primary key values at the head of rowParams (key columns come first). */
+export function keyOfRow(mapping: EntityMapping, params: Params): Params {
+  return params.slice(0, mapping.partition.length + mapping.clustering.length);
 }
 
 /** Bound values of the primary key (partition, then clustering), validated. */
@@ -27,21 +32,4 @@ export function rowToEntity<T>(mapping: EntityMapping, row: Row): T {
   const values: Record<string, unknown> = {};
   for (const c of mapping.columns) values[c.member] = fromCql(c, row[c.column], mapping.entity.name);
   return instanceOf<T>(mapping.entity, values);
-}
-
-/** Where the unit of work groups a write: table + partition key values. */
-export function partitionIdentity(mapping: EntityMapping, instanceOrKey: Record<string, unknown>): string {
-  const parts = mapping.partition.map((c) => identityOf(instanceOrKey[c.member]));
-  return `${mapping.table.name}\u0000${parts.join('\u0000')}`;
-}
-
-export function rowIdentity(mapping: EntityMapping, instanceOrKey: Record<string, unknown>): string {
-  const parts = [...mapping.partition, ...mapping.clustering].map((c) => identityOf(instanceOrKey[c.member]));
-  return `${mapping.table.name}\u0000${parts.join('\u0000')}`;
-}
-
-function identityOf(value: unknown): string {
-  if (value instanceof Date) return `d${value.getTime()}`;
-  if (typeof value === 'bigint') return `b${value}`;
-  return `${typeof value}:${String(value)}`;
 }

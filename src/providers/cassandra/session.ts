@@ -2,7 +2,7 @@ import { StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
-import type { ApplyOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
+import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import { applyPlan, refuseConflicts, runStep } from './apply';
 import type { SessionContext } from './context';
 import { explainMapping } from './explain-entry';
@@ -38,8 +38,12 @@ export class CassandraSession implements StoreSession {
    * Creates missing tables and columns and sets default_time_to_live, never dropping anything. Safe
    * to run from several processes at once: tables are created IF NOT EXISTS, every statement waits
    * for schema agreement, and a column another process added first is found on re-inspection.
+   *
+   * `allowRetroactive` changes nothing here: Cassandra stamps each cell's expiry when it is written,
+   * so no step ensureCollections() runs (a new table or column, a new default_time_to_live) can make
+   * a row already stored expire sooner.
    */
-  async ensureCollections(): Promise<ApplyResult> {
+  async ensureCollections(_options: EnsureOptions = {}): Promise<ApplyResult> {
     const applied: PlanStep[] = [];
     let lastRace: unknown;
     for (let round = 0; round < ENSURE_ROUNDS; round++) {

@@ -37,6 +37,11 @@ export class TableStatements {
     return `SELECT ${col(this.firstKey())} FROM ${this.table} WHERE ${this.keyCondition()} LIMIT 1`;
   }
 
+  /** The one column read before an overwrite (see created-at.ts). */
+  selectColumn(column: ColumnMapping): string {
+    return `SELECT ${col(column)} FROM ${this.table} WHERE ${this.keyCondition()}`;
+  }
+
   deleteByKey(): string {
     return `DELETE FROM ${this.table} WHERE ${this.keyCondition()}`;
   }

@@ -1,34 +1,29 @@
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityClass } from '../../model/types';
 import { keyValues } from '../../runtime/entity-values';
 import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
-import type { EntityMapping } from './compile';
 import type { SessionContext } from './context';
+import { createdAtIndex, keepStoredCreatedAt } from './created-at';
 import type { Params } from './executor';
-import { keyParams, partitionIdentity, rowIdentity, rowParams, ttlParams } from './rows';
+import { entityArgument, optionsArgument } from './guards';
+import { keyOfRow, keyParams, rowParams, ttlParams } from './rows';
+import { keyIdentity, planRows, type Operation, type RowPlan } from './row-plan';
 import { STORE } from './semantics';
-import { ttlClause } from './write-ttl';
+import { ttlClause, type TtlClause } from './write-ttl';
 
-type Operation =
-  | {
-      readonly kind: 'insert' | 'upsert';
-      readonly mapping: EntityMapping;
-      readonly instance: object;
-      readonly ttl: PerWriteTtl | undefined;
-    }
-  | { readonly kind: 'delete'; readonly mapping: EntityMapping; readonly key: Record<string, unknown> };
-
-interface Planned {
-  readonly operation: Operation;
-  /** Must not exist yet: an insert (possibly followed by upserts of the same key). */
-  readonly checkAbsent: boolean;
+/** One operation with its values checked and stamped (commit() checks every one before sending any). */
+interface Checked {
+  /** Every column's bound value (writes) or the primary key's (deletes). */
+  readonly params: Params;
+  readonly clause: TtlClause | undefined;
 }
 
 interface Statement {
   readonly query: string;
   readonly params: Params;
-  readonly planned: Planned;
+  readonly row: RowPlan;
   /** Whether the write carries USING TTL ? (its value is the last bound parameter). */
   readonly withTtl: boolean;
 }
@@ -38,119 +33,160 @@ const PLACE = { store: STORE };
 /**
  * Collects writes and sends them as one logged batch. Cassandra gives every statement of a batch
  * the same timestamp (where a delete beats a write of the same row whatever their order), so the
- * operations on one row collapse to the last one before sending.
+ * operations on one row are first reduced to the one statement that has their effect (row-plan.ts).
  *
  * Inserts are checked: within one partition with IF NOT EXISTS in the batch itself (a conditional
  * batch, atomic: nothing is written when a key exists); across partitions Cassandra refuses
  * conditional batches, so the keys are looked up first and the batch sent only if none exists.
+ *
+ * A unit of work commits once: afterwards (whether the commit succeeded or failed) it refuses more.
  */
 export class CassandraUnitOfWork implements UnitOfWork {
-  private operations: Operation[] = [];
+  private readonly operations: Operation[] = [];
+  private committed = false;
 
   constructor(private readonly ctx: SessionContext) {}
 
-  insert(entity: object, options: WriteOptions = {}): this {
-    this.operations.push({ kind: 'insert', mapping: this.mappingOf(entity), instance: entity, ttl: options.ttl });
-    return this;
+  insert(entity: object, options?: WriteOptions): this {
+    return this.write('insert', entity, options);
   }
 
-  upsert(entity: object, options: WriteOptions = {}): this {
-    this.operations.push({ kind: 'upsert', mapping: this.mappingOf(entity), instance: entity, ttl: options.ttl });
-    return this;
+  upsert(entity: object, options?: WriteOptions): this {
+    return this.write('upsert', entity, options);
   }
 
   delete<T>(target: EntityClass<T>, key: KeyInput<T>): this {
+    this.requireOpen('delete');
     const mapping = this.ctx.mappingOf(target);
     this.operations.push({ kind: 'delete', mapping, key: keyValues(mapping.entity, key, STORE) });
     return this;
   }
 
-  async commit(options: WriteOptions = {}): Promise<void> {
+  async commit(options?: WriteOptions): Promise<void> {
+    this.requireOpen('commit');
+    this.committed = true;
+    const commitTtl = optionsArgument(options, PLACE, 'commit').ttl;
     if (this.operations.length === 0) return;
-    const statements = this.build(collapse(this.operations), options.ttl);
-    const checked = statements.filter((s) => s.planned.checkAbsent);
-    const partitions = new Set(statements.map((s) => partitionIdentity(s.planned.operation.mapping, record(s))));
-    if (statements.length === 1 || checked.length === 0 || partitions.size === 1) {
-      const result =
-        statements.length === 1
-          ? await this.ctx.executor.execute(statements[0]!.query, statements[0]!.params, PLACE, 'unit of work')
-          : await this.ctx.executor.batch(statements, PLACE, 'unit of work (logged batch)');
-      if (checked.length > 0 && !result.wasApplied()) throw duplicate();
-    } else {
-      await this.requireAbsent(checked);
-      await this.ctx.executor.batch(
-        statements.map((s) => (s.planned.checkAbsent ? this.unconditional(s) : s)),
-        PLACE,
-        'unit of work (logged batch)',
-      );
-    }
-    this.operations = [];
+    const checked = this.check(commitTtl);
+    const rows = planRows(this.operations, (op) => keyOfRow(op.mapping, (checked.get(op) as Checked).params));
+    const statements = await Promise.all(
+      rows
+        .map((row) => this.statement(row, checked))
+        .map((s) => (s.row.keepsStoredCreatedAt ? this.keepCreatedAt(s) : s)),
+    );
+    await this.send(statements);
   }
 
-  /** Every statement is built (and every value and TTL checked) before anything is sent. */
-  private build(planned: readonly Planned[], commitTtl: PerWriteTtl | undefined): Statement[] {
-    const now = this.ctx.now();
-    const clock = this.ctx.clock();
-    return planned.map((p) => {
-      const op = p.operation;
-      const statements = this.ctx.statements(op.mapping);
-      if (op.kind === 'delete') {
-        return { query: statements.deleteByKey(), params: keyParams(op.mapping, op.key), planned: p, withTtl: false };
-      }
-      const clause = ttlClause(op.mapping, op.ttl ?? commitTtl, clock);
-      const params = [...rowParams(op.mapping, op.instance, now, op.kind === 'insert'), ...ttlParams(clause)];
-      const query = statements.insert({ withTtl: clause.using, ifNotExists: p.checkAbsent });
-      return { query, params, planned: p, withTtl: clause.using };
+  private write(kind: 'insert' | 'upsert', entity: object, options: WriteOptions | undefined): this {
+    this.requireOpen(kind);
+    const instance = entityArgument(entity, PLACE, `unitOfWork().${kind}`);
+    const { ttl } = optionsArgument(options, PLACE, `unitOfWork().${kind}`);
+    const mapping = this.ctx.mappingOf(instance.constructor as EntityClass);
+    this.operations.push({ kind, mapping, instance, ttl });
+    return this;
+  }
+
+  private requireOpen(method: string): void {
+    if (!this.committed) return;
+    throw new LifespanError(ErrorCodes.UOW_ALREADY_COMMITTED, `${method}() on a unit of work that was committed`, {
+      store: STORE,
+      hint: 'a unit of work commits once, whether or not the commit succeeded: build a new one with unitOfWork()',
     });
   }
 
-  private unconditional(s: Statement): Statement {
-    return { ...s, query: this.ctx.statements(s.planned.operation.mapping).insert({ withTtl: s.withTtl }) };
+  /** Every value and TTL of every operation (also those a later one on the same row replaces) is checked first. */
+  private check(commitTtl: PerWriteTtl | undefined): Map<Operation, Checked> {
+    const now = this.ctx.now();
+    const clock = this.ctx.clock();
+    const checked = new Map<Operation, Checked>();
+    for (const op of this.operations) {
+      if (op.kind === 'delete') {
+        checked.set(op, { params: keyParams(op.mapping, op.key), clause: undefined });
+      } else {
+        const clause = ttlClause(op.mapping, op.ttl ?? commitTtl, clock);
+        checked.set(op, { params: rowParams(op.mapping, op.instance, now), clause });
+      }
+    }
+    return checked;
   }
 
-  private async requireAbsent(checked: readonly Statement[]): Promise<void> {
+  private statement(row: RowPlan, checked: ReadonlyMap<Operation, Checked>): Statement {
+    const { last, mapping } = row;
+    const statements = this.ctx.statements(mapping);
+    const own = checked.get(last) as Checked;
+    if (last.kind === 'delete') {
+      return { query: statements.deleteByKey(), params: own.params, row, withTtl: false };
+    }
+    const params = [...own.params];
+    // The row as this unit of work leaves it was created by its first write after the last delete.
+    const index = createdAtIndex(mapping);
+    const creator = row.creator ?? last;
+    if (index !== undefined) params[index] = (checked.get(creator) as Checked).params[index];
+    const clause = own.clause as TtlClause;
+    return {
+      query: statements.insert({ withTtl: clause.using, ifNotExists: row.mustBeAbsent }),
+      params: [...params, ...ttlParams(clause)],
+      row,
+      withTtl: clause.using,
+    };
+  }
+
+  /** An upsert of a row that may be stored already: its stored @CreatedAt is read and written again. */
+  private async keepCreatedAt(s: Statement): Promise<Statement> {
+    const columns = s.row.mapping.columns.length;
+    const values = s.params.slice(0, columns);
+    await keepStoredCreatedAt(this.ctx, s.row.mapping, values, PLACE);
+    return { ...s, params: [...values, ...s.params.slice(columns)] };
+  }
+
+  private async send(statements: readonly Statement[]): Promise<void> {
+    const conditional = statements.filter((s) => s.row.mustBeAbsent && s.row.last.kind !== 'delete');
+    // An insert the same unit of work then deletes still needs the key to be absent: checked by a read.
+    const checkedByRead = statements.filter((s) => s.row.mustBeAbsent && s.row.last.kind === 'delete');
+    const partitions = new Set(statements.map(partitionOf));
+    if (statements.length === 1 || conditional.length === 0 || partitions.size === 1) {
+      await this.requireAbsent(checkedByRead);
+      const only = statements.length === 1 ? statements[0] : undefined;
+      const result = only
+        ? await this.ctx.executor.execute(only.query, only.params, PLACE, 'unit of work')
+        : await this.ctx.executor.batch(statements, PLACE, 'unit of work (logged batch)');
+      if (conditional.length > 0 && !result.wasApplied()) throw duplicate();
+      return;
+    }
+    await this.requireAbsent([...conditional, ...checkedByRead]);
+    await this.ctx.executor.batch(
+      statements.map((s) => (conditional.includes(s) ? this.unconditional(s) : s)),
+      PLACE,
+      'unit of work (logged batch)',
+    );
+  }
+
+  private unconditional(s: Statement): Statement {
+    return { ...s, query: this.ctx.statements(s.row.mapping).insert({ withTtl: s.withTtl }) };
+  }
+
+  private async requireAbsent(rows: readonly Statement[]): Promise<void> {
     const found = await Promise.all(
-      checked.map(async (s) => {
-        const op = s.planned.operation;
-        const query = this.ctx.statements(op.mapping).existsByKey();
-        const params = keyParams(op.mapping, record(s));
-        const result = await this.ctx.executor.execute(query, params, PLACE, 'unit of work (insert check)');
+      rows.map(async (s) => {
+        const { mapping } = s.row;
+        const query = this.ctx.statements(mapping).existsByKey();
+        const key = keyOfRow(mapping, s.params);
+        const result = await this.ctx.executor.execute(query, key, PLACE, 'unit of work (insert check)');
         return result.rows.length > 0;
       }),
     );
     if (found.some(Boolean)) throw duplicate();
   }
-
-  private mappingOf(entity: object): EntityMapping {
-    if (typeof entity !== 'object' || entity === null) {
-      throw new LifespanError('VALUE_INVALID', `expected an entity instance, got ${String(entity)}`, PLACE);
-    }
-    return this.ctx.mappingOf(entity.constructor as EntityClass);
-  }
 }
 
-function collapse(operations: readonly Operation[]): Planned[] {
-  const byRow = new Map<string, Planned>();
-  for (const operation of operations) {
-    const id = rowIdentity(operation.mapping, recordOf(operation));
-    const previous = byRow.get(id);
-    const checkAbsent = operation.kind === 'insert' || (operation.kind === 'upsert' && previous?.checkAbsent === true);
-    byRow.delete(id);
-    byRow.set(id, { operation, checkAbsent });
-  }
-  return [...byRow.values()];
-}
-
-function recordOf(operation: Operation): Record<string, unknown> {
-  return operation.kind === 'delete' ? operation.key : (operation.instance as Record<string, unknown>);
-}
-
-function record(s: Statement): Record<string, unknown> {
-  return recordOf(s.planned.operation);
+/** Table + partition key values: statements with the same one can form a conditional batch. */
+function partitionOf(s: Statement): string {
+  const { mapping } = s.row;
+  return keyIdentity(mapping, s.params.slice(0, mapping.partition.length));
 }
 
 function duplicate(): StoreError {
-  return new StoreError('STORE_DUPLICATE_KEY', 'a row with a key this unit of work inserts already exists', {
+  return new StoreError(ErrorCodes.DUPLICATE_KEY, 'a row with a key this unit of work inserts already exists', {
     store: STORE,
     hint: 'nothing was written; use upsert() to overwrite',
   });
