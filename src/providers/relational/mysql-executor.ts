@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { wrapDriverError } from './driver-errors';
-import { poolOf, type BatchOp, type Executor, type KnexPool } from './executor';
+import { poolOf, runInTransaction, type BatchOp, type Executor, type KnexPool } from './executor';
 import type { Statement } from './statement';
 
 /** The part of a `mysql2` (callback) Connection lifespan uses. */
@@ -79,19 +79,18 @@ export class MysqlExecutor implements Executor {
   }
 
   async batch(ops: readonly BatchOp[]): Promise<void> {
-    await this.withConnection(async (connection) => {
-      await MysqlExecutor.plain(connection, 'START TRANSACTION');
-      try {
-        for (const op of ops) {
-          const result = await MysqlExecutor.exec(connection, op.statement, op.params);
-          op.check?.(affected(result));
-        }
-        await MysqlExecutor.plain(connection, 'COMMIT');
-      } catch (error) {
-        await MysqlExecutor.plain(connection, 'ROLLBACK').catch(() => undefined);
-        throw wrapDriverError(error, ops[0]?.statement.entity, 'a transaction');
-      }
-    });
+    await this.withConnection((connection) =>
+      runInTransaction(
+        {
+          exec: async (statement, params) => affected(await MysqlExecutor.exec(connection, statement, params)),
+          control: async (command) => {
+            await MysqlExecutor.plain(connection, command === 'BEGIN' ? 'START TRANSACTION' : command);
+          },
+        },
+        ops,
+        (error) => wrapDriverError(error, ops[0]?.statement.entity, 'a transaction'),
+      ),
+    );
   }
 
   trySync(): null {

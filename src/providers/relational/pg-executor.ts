@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { wrapDriverError } from './driver-errors';
-import { poolOf, type BatchOp, type Executor, type KnexPool } from './executor';
+import { poolOf, runInTransaction, type BatchOp, type Executor, type KnexPool } from './executor';
 import type { Statement } from './statement';
 
 /** The part of a `pg` Client lifespan uses (pg ships no types). */
@@ -55,19 +55,18 @@ export class PgExecutor implements Executor {
   }
 
   async batch(ops: readonly BatchOp[]): Promise<void> {
-    await this.withClient(async (client) => {
-      await client.query({ text: 'BEGIN' });
-      try {
-        for (const op of ops) {
-          const result = await PgExecutor.exec(client, op.statement, op.params);
-          op.check?.(result.rowCount ?? 0);
-        }
-        await client.query({ text: 'COMMIT' });
-      } catch (error) {
-        await client.query({ text: 'ROLLBACK' }).catch(() => undefined);
-        throw wrapDriverError(error, ops[0]?.statement.entity, 'a transaction');
-      }
-    });
+    await this.withClient((client) =>
+      runInTransaction(
+        {
+          exec: async (statement, params) => (await PgExecutor.exec(client, statement, params)).rowCount ?? 0,
+          control: async (command) => {
+            await client.query({ text: command });
+          },
+        },
+        ops,
+        (error) => wrapDriverError(error, ops[0]?.statement.entity, 'a transaction'),
+      ),
+    );
   }
 
   trySync(): null {
