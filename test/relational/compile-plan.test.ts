@@ -10,7 +10,8 @@ import { checkApplicable, isDestructive, relationalSteps } from '../../src/provi
 import { recordOf } from '../../src/providers/relational/ttl-record';
 import { TableSql } from '../../src/providers/relational/sql-context';
 import { findWhere, selectByKey, selectByKeys } from '../../src/providers/relational/sql-read';
-import { deleteDue, insertRow, selectDue, setExpiry, upsertRow } from '../../src/providers/relational/sql-write';
+import { purgeBatch } from '../../src/providers/relational/sql-purge';
+import { insertRow, setExpiry, upsertRow } from '../../src/providers/relational/sql-write';
 
 function modelError(fn: () => unknown): ModelError {
   try {
@@ -313,8 +314,7 @@ describe('hot-path statements (built once per entity and shape)', () => {
       upsertKeep: upsertRow(t, 'db', 'nowPlus', 'keep').sql,
       upsertExtend: upsertRow(t, 'param', 'value', 'extend').sql,
       setTtlExtend: setExpiry(t, 'db', 'extendNowPlus', 'expires_at', null).sql,
-      purgeSelect: selectDue(t, 'db', 'expires_at', 500).sql,
-      purgeDelete2: deleteDue(t, 'expires_at', 2).sql,
+      purgeBatch: purgeBatch(t, 'db', 'expires_at', 500).sql,
     };
     expect(texts).toMatchSnapshot();
     // positional parameters are bound in text order; PostgreSQL reuses $n for the same source

@@ -88,33 +88,74 @@ describeEngines('relational purgeExpired', (engine) => {
     await expect(db.purgeExpired({ now: new Date('x') })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });
 
-  test('a row rewritten by a concurrent writer after selection survives the purge', async () => {
+  test('a row a concurrent writer renews between batches survives the purge', async () => {
     const purger = await openSession(model, knex, clock);
     const writerKnex = shared.open();
     const writer = await openSession(model, writerKnex, clock);
     try {
       const repo = writer.repository(Token);
-      for (const id of ['r1', 'r2', 'r3']) await repo.insert(make(Token, { id, owner: 'o' }), { ttl: 5 });
+      // distinct expiries: the batches pick r1, then r2, then r3 (oldest first)
+      for (const [id, ttl] of [
+        ['r1', 3],
+        ['r2', 4],
+        ['r3', 5],
+      ] as const) {
+        await repo.insert(make(Token, { id, owner: 'o' }), { ttl });
+      }
       clock.advance(5);
-      let selected = -1;
+      const seen: string[][] = [];
+      let batch = 0;
       const result = await purger.purgeExpired(
-        {},
+        { batchSize: 1 },
         {
-          afterSelect: async (table, count) => {
+          beforeBatch: async (table) => {
             if (table !== tokens) return;
-            selected = count;
-            // another connection renews r2 between the purge's selection and its deletion
-            await repo.upsert(make(Token, { id: 'r2', owner: 'renewed' }), { ttl: 60 });
+            batch += 1;
+            seen.push((await knex(tokens).select('id').orderBy('id')).map((r: { id: string }) => r.id));
+            // another connection renews r2 right before the batch that would have picked it
+            if (batch === 2) await repo.upsert(make(Token, { id: 'r2', owner: 'renewed' }), { ttl: 60 });
           },
         },
       );
-      expect(selected).toBe(3);
-      expect(result.deleted).toBe(2);
+      // r2 was due when the purge started: only the statement's own expiry check spares it
+      expect(seen[0]).toEqual(['r1', 'r2', 'r3']);
+      expect(seen[1]).toEqual(['r2', 'r3']);
+      expect(result).toMatchObject({ deleted: 2, batches: 2 });
       expect((await repo.get('r2'))?.owner).toBe('renewed');
       expect(await repo.ttl('r2')).toBe(60);
       expect(await rowsIn(knex, tokens)).toBe(1);
       expect((await purger.purgeExpired()).deleted).toBe(0);
       expect(await repo.exists('r2')).toBe(true);
+    } finally {
+      await writer.close();
+      await purger.close();
+      await writerKnex.destroy();
+    }
+  });
+
+  test('a row renewed right before a full batch runs survives, and the batch takes the next due row', async () => {
+    const purger = await openSession(model, knex, clock);
+    const writerKnex = shared.open();
+    const writer = await openSession(model, writerKnex, clock);
+    try {
+      const repo = writer.repository(Token);
+      for (const id of ['s1', 's2', 's3']) await repo.insert(make(Token, { id, owner: 'o' }), { ttl: 5 });
+      clock.advance(5);
+      let renewed = false;
+      const result = await purger.purgeExpired(
+        { batchSize: 2 },
+        {
+          beforeBatch: async (table) => {
+            if (table !== tokens || renewed) return;
+            renewed = true;
+            await repo.upsert(make(Token, { id: 's2', owner: 'renewed' }), { ttl: 60 });
+          },
+        },
+      );
+      expect(renewed).toBe(true);
+      expect(result).toMatchObject({ deleted: 2, batches: 1 });
+      expect(await rowsIn(knex, tokens)).toBe(1);
+      expect((await repo.get('s2'))?.owner).toBe('renewed');
     } finally {
       await writer.close();
       await purger.close();

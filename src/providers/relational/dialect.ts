@@ -119,10 +119,6 @@ export interface ExpirySql {
   plusSeconds(instant: string, secondsPlaceholder: string): string;
   /** Milliseconds from `now` until `column` (NULL when the column is NULL). */
   remainingMs(column: string, now: string): string;
-  /** An exact, round-trippable token of an instant column, for compare-and-delete. */
-  token(column: string): string;
-  /** Compares the instant column with a token read by `token`. */
-  tokenEquals(column: string, placeholder: string): string;
 }
 
 export function expirySql(dialect: RelationalDialect): ExpirySql {
@@ -133,8 +129,6 @@ export function expirySql(dialect: RelationalDialect): ExpirySql {
         nowParam: (p) => p,
         plusSeconds: (instant, s) => `(${instant} + ${s} * 1000)`,
         remainingMs: (column, now) => `(${column} - ${now})`,
-        token: (column) => column,
-        tokenEquals: (column, p) => `${column} = ${p}`,
       };
     case 'postgres':
       return {
@@ -142,9 +136,6 @@ export function expirySql(dialect: RelationalDialect): ExpirySql {
         nowParam: (p) => `CAST(${p} AS timestamp with time zone)`,
         plusSeconds: (instant, s) => `(${instant} + CAST(${s} AS integer) * interval '1 second')`,
         remainingMs: (column, now) => `CAST(extract(epoch from (${column} - ${now})) * 1000 AS double precision)`,
-        // Microseconds since the epoch as text: exact even where the value has sub-millisecond digits.
-        token: (column) => `CAST(CAST(extract(epoch from ${column}) * 1000000 AS bigint) AS text)`,
-        tokenEquals: (column, p) => `CAST(extract(epoch from ${column}) * 1000000 AS bigint) = CAST(${p} AS bigint)`,
       };
     default:
       return {
@@ -152,8 +143,6 @@ export function expirySql(dialect: RelationalDialect): ExpirySql {
         nowParam: (p) => `CAST(${p} AS DATETIME(3))`,
         plusSeconds: (instant, s) => `(${instant} + INTERVAL ${s} SECOND)`,
         remainingMs: (column, now) => `(TIMESTAMPDIFF(MICROSECOND, ${now}, ${column}) / 1000)`,
-        token: (column) => column,
-        tokenEquals: (column, p) => `${column} = ${p}`,
       };
   }
 }

@@ -3,26 +3,23 @@ import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import type { PurgeOptions, PurgeResult } from '../contract';
 import type { EntityTable } from './entity-table';
-import type { BatchOp, Executor } from './executor';
+import type { Executor } from './executor';
 import { RELATIONAL_STORE } from './options';
-import { deleteDue, selectDue } from './sql-write';
+import { purgeBatch } from './sql-purge';
 import { bind } from './statement';
 
 export const DEFAULT_PURGE_BATCH = 500;
 const MAX_PURGE_BATCH = 1_000_000;
-/** Rows per compare-and-delete statement (a fixed shape, padded). */
-const DELETE_CHUNK = 32;
-/** Rows per delete transaction: however large a batch is selected, no transaction holds more locks. */
-const ROWS_PER_TRANSACTION = 1024;
 
 export interface RelationalPurgeResult extends PurgeResult {
   /** Rows deleted per table. */
   readonly byTable: Readonly<Record<string, number>>;
 }
 
-/** Observation points for tests of the purge race (a writer between selection and deletion). */
+/** Observation points for tests of the purge race and for timing batches. */
 export interface PurgeHooks {
-  afterSelect?(table: string, selected: number): Promise<void> | void;
+  /** Runs right before each batch's DELETE statement of `table` is sent. */
+  beforeBatch?(table: string): Promise<void> | void;
 }
 
 export function checkPurgeOptions(options: Partial<PurgeOptions>): { now: Date | undefined; batchSize: number } {
@@ -47,9 +44,9 @@ export function checkPurgeOptions(options: Partial<PurgeOptions>): { now: Date |
 }
 
 /**
- * Deletes the rows of one table that are due at `now` (expires_at <= now), batch by batch: each
- * batch selects up to batchSize due keys with an exact token of their expiry, then deletes each
- * only if its expiry still equals that token — a row rewritten meanwhile survives. Idempotent.
+ * Deletes the rows of one table that are due at `now` (expires_at <= now), batch by batch, each
+ * batch one DELETE statement that picks and deletes up to batchSize due rows: a row rewritten
+ * before its batch's statement runs is no longer due there and survives. Idempotent.
  */
 export async function purgeTable(
   t: EntityTable,
@@ -62,32 +59,21 @@ export async function purgeTable(
   if (!ex) return 0;
   const now = options.now ? t.encodeInstant(options.now) : t.nowParam();
   const mode = now === undefined ? 'db' : 'param';
-  const select = t.statement(`due:${mode}:${options.batchSize}`, () => selectDue(t.sql, mode, ex, options.batchSize));
-  const remove = t.statement('delete-due', () => deleteDue(t.sql, ex, DELETE_CHUNK));
+  const remove = t.statement(`purge:${mode}:${options.batchSize}`, () =>
+    purgeBatch(t.sql, mode, ex, options.batchSize),
+  );
+  const params = bind(remove, { now });
   let deleted = 0;
   for (;;) {
-    const rows = await executor.rows(select, bind(select, { now }));
-    if (rows.length === 0) break;
-    await hooks.afterSelect?.(t.spec.table, rows.length);
-    let removed = 0;
-    for (let from = 0; from < rows.length; from += ROWS_PER_TRANSACTION) {
-      const ops: BatchOp[] = [];
-      const slice = rows.slice(from, from + ROWS_PER_TRANSACTION);
-      for (let start = 0; start < slice.length; start += DELETE_CHUNK) {
-        const chunk = slice.slice(start, start + DELETE_CHUNK);
-        const last = chunk[chunk.length - 1] as unknown[];
-        const args: unknown[] = [];
-        for (let i = 0; i < DELETE_CHUNK; i++) args.push(...(chunk[i] ?? last));
-        ops.push({ statement: remove, params: bind(remove, { args }), check: (n) => (removed += n) });
-      }
-      await executor.batch(ops);
-    }
+    await hooks.beforeBatch?.(t.spec.table);
+    const removed = await executor.run(remove, params);
+    if (removed === 0) break;
     deleted += removed;
     progress.deleted += removed;
     progress.batches += 1;
     options.onProgress?.(progress.deleted);
-    // A short batch was the last; a batch of rows all rewritten meanwhile leaves them to the next run.
-    if (rows.length < options.batchSize || removed === 0) break;
+    // A short batch was the last (on PostgreSQL, rows a writer held locked are left to the next run).
+    if (removed < options.batchSize) break;
   }
   return deleted;
 }

@@ -142,27 +142,3 @@ export function setExpiry(t: TableSql, mode: NowMode, form: SetTtlForm, ex: stri
   }
   return t.finish(w, `UPDATE ${t.table} SET ${e} = ${value} WHERE ${where}`, false);
 }
-
-/** Due rows: key columns and an exact token of the expiry, oldest first. */
-export function selectDue(t: TableSql, mode: NowMode, ex: string, batchSize: number): Statement {
-  const w = t.writer();
-  const keys = t.keyColumns.map((k) => t.q(k)).join(', ');
-  const e = t.q(ex);
-  const sql = `SELECT ${keys}, ${t.expiry.token(e)} FROM ${t.table} WHERE ${e} <= ${t.now(w, mode)} ORDER BY ${e} LIMIT ${batchSize}`;
-  return t.finish(w, sql, true);
-}
-
-/**
- * Deletes `count` selected rows, each only if its expiry still equals the token read: a row
- * rewritten after the selection survives. Padded by repeating the last row.
- */
-export function deleteDue(t: TableSql, ex: string, count: number): Statement {
-  const w = t.writer();
-  const width = t.keyColumns.length + 1;
-  const terms = Array.from({ length: count }, (_, row) => {
-    const parts = t.keyColumns.map((k, j) => `${t.q(k)} = ${w.param({ kind: 'arg', index: row * width + j })}`);
-    parts.push(t.expiry.tokenEquals(t.q(ex), w.param({ kind: 'arg', index: row * width + width - 1 })));
-    return `(${parts.join(' AND ')})`;
-  });
-  return t.finish(w, `DELETE FROM ${t.table} WHERE ${terms.join(' OR ')}`, false);
-}
