@@ -1,4 +1,4 @@
-import type { ClusteringMember, FieldType } from './types';
+import type { FieldType } from './types';
 
 /**
  * What decorators and fluent calls record before anything is checked. Decorators and the fluent
