@@ -45,31 +45,3 @@ export interface KnexPool {
 export function poolOf(knex: Knex): KnexPool {
   return knex.client as unknown as KnexPool;
 }
-
-/** How one connection runs a statement and a plain transaction-control command. */
-export interface TransactionDriver {
-  exec(statement: Statement, params: unknown[]): Promise<number>;
-  control(command: 'BEGIN' | 'COMMIT' | 'ROLLBACK'): Promise<void>;
-}
-
-/**
- * Runs ops in one transaction on one connection, checking each op's affected count; any error
- * rolls back and reaches the caller wrapped by `wrap` (shared by the asynchronous drivers).
- */
-export async function runInTransaction(
-  driver: TransactionDriver,
-  ops: readonly BatchOp[],
-  wrap: (error: unknown) => unknown,
-): Promise<void> {
-  await driver.control('BEGIN');
-  try {
-    for (const op of ops) {
-      const changes = await driver.exec(op.statement, op.params);
-      op.check?.(changes);
-    }
-    await driver.control('COMMIT');
-  } catch (error) {
-    await driver.control('ROLLBACK').catch(() => undefined);
-    throw wrap(error);
-  }
-}

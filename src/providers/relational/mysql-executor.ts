@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { wrapDriverError } from './driver-errors';
-import { poolOf, runInTransaction, type BatchOp, type Executor, type KnexPool } from './executor';
+import { PooledExecutor, type DriverResult, type TransactionCommand } from './pooled-executor';
 import type { Statement } from './statement';
 
 /** The part of a `mysql2` (callback) Connection lifespan uses. */
@@ -21,28 +20,14 @@ interface MysqlExecuteOptions {
 
 /**
  * mysql2 `execute` prepares each statement once per connection (its own cache) and then only
- * sends the bound values; the connection is borrowed from knex's pool for each call.
+ * sends the bound values.
  */
-export class MysqlExecutor implements Executor {
-  private readonly pool: KnexPool;
-
-  constructor(
-    knex: Knex,
-    readonly dialect: 'mariadb' | 'mysql',
-  ) {
-    this.pool = poolOf(knex);
+export class MysqlExecutor extends PooledExecutor<MysqlConnection> {
+  constructor(knex: Knex, dialect: 'mariadb' | 'mysql') {
+    super(knex, dialect);
   }
 
-  private async withConnection<T>(fn: (connection: MysqlConnection) => Promise<T>): Promise<T> {
-    const connection = (await this.pool.acquireConnection()) as MysqlConnection;
-    try {
-      return await fn(connection);
-    } finally {
-      await this.pool.releaseConnection(connection);
-    }
-  }
-
-  private static exec(connection: MysqlConnection, statement: Statement, params: unknown[]): Promise<unknown> {
+  protected async send(connection: MysqlConnection, statement: Statement, params: unknown[]): Promise<DriverResult> {
     const options: MysqlExecuteOptions = {
       sql: statement.sql,
       values: params,
@@ -51,59 +36,20 @@ export class MysqlExecutor implements Executor {
       supportBigNumbers: true,
       bigNumberStrings: true,
     };
-    return new Promise((resolve, reject) =>
-      connection.execute(options, (error, result) => (error ? reject(error) : resolve(result))),
+    const result = await new Promise<unknown>((resolve, reject) =>
+      connection.execute(options, (error, value) => (error ? reject(error) : resolve(value))),
     );
+    // A SELECT answers rows; a write answers a header with affectedRows.
+    return Array.isArray(result)
+      ? { rows: result as unknown[][], changes: 0 }
+      : { rows: [], changes: affected(result) };
   }
 
-  private static plain(connection: MysqlConnection, sql: string): Promise<unknown> {
-    return new Promise((resolve, reject) =>
+  protected async control(connection: MysqlConnection, command: TransactionCommand): Promise<void> {
+    const sql = command === 'BEGIN' ? 'START TRANSACTION' : command;
+    await new Promise((resolve, reject) =>
       connection.query(sql, (error, result) => (error ? reject(error) : resolve(result))),
     );
-  }
-
-  async rows(statement: Statement, params: unknown[]): Promise<unknown[][]> {
-    try {
-      return await this.withConnection(async (c) => (await MysqlExecutor.exec(c, statement, params)) as unknown[][]);
-    } catch (error) {
-      throw wrapDriverError(error, statement.entity, 'a read');
-    }
-  }
-
-  async run(statement: Statement, params: unknown[]): Promise<number> {
-    try {
-      return await this.withConnection(async (c) => affected(await MysqlExecutor.exec(c, statement, params)));
-    } catch (error) {
-      throw wrapDriverError(error, statement.entity, 'a write');
-    }
-  }
-
-  async batch(ops: readonly BatchOp[]): Promise<void> {
-    await this.withConnection((connection) =>
-      runInTransaction(
-        {
-          exec: async (statement, params) => affected(await MysqlExecutor.exec(connection, statement, params)),
-          control: async (command) => {
-            await MysqlExecutor.plain(connection, command === 'BEGIN' ? 'START TRANSACTION' : command);
-          },
-        },
-        ops,
-        (error) => wrapDriverError(error, ops[0]?.statement.entity, 'a transaction'),
-      ),
-    );
-  }
-
-  trySync(): null {
-    return null;
-  }
-
-  exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    // Every call has its own connection; schema changes serialise with GET_LOCK instead.
-    return fn();
-  }
-
-  close(): void {
-    // mysql2 keeps (and evicts) prepared statements per connection itself.
   }
 }
 
