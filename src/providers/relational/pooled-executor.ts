@@ -12,6 +12,12 @@ export interface DriverResult {
 
 export type TransactionCommand = 'BEGIN' | 'COMMIT' | 'ROLLBACK';
 
+interface Lease<Connection> {
+  readonly connection: Promise<Connection>;
+  users: number;
+  idle: NodeJS.Immediate | null;
+}
+
 /**
  * An executor for asynchronous drivers (pg, mysql2): each call borrows a connection from knex's
  * pool, where the driver keeps its prepared statements. A driver only says how to send one
@@ -39,9 +45,59 @@ export abstract class PooledExecutor<Connection> implements Executor {
     }
   }
 
+  /**
+   * One pooled connection shared by back-to-back single statements and handed back to the pool
+   * once a turn of the event loop passes with no statement on it: borrowing from knex's pool per
+   * statement costs about as much as a key lookup's own driver work. Only sequential calls share
+   * it; transactions (batch) take their own.
+   */
+  private lease: Lease<Connection> | null = null;
+
+  private async withSharedConnection<T>(fn: (connection: Connection) => Promise<T>): Promise<T> {
+    // A statement already running on the shared connection: borrow another one, so concurrent
+    // callers still run in parallel and no connection ever carries two statements at once.
+    if (this.lease && this.lease.users > 0) return this.withConnection(fn);
+    const lease = this.currentLease();
+    lease.users += 1;
+    if (lease.idle) {
+      clearImmediate(lease.idle);
+      lease.idle = null;
+    }
+    try {
+      return await fn(await lease.connection);
+    } finally {
+      lease.users -= 1;
+      if (lease.users === 0) lease.idle = setImmediate(() => this.endLease(lease));
+    }
+  }
+
+  private currentLease(): Lease<Connection> {
+    if (this.lease) return this.lease;
+    const lease: Lease<Connection> = {
+      connection: this.pool.acquireConnection() as Promise<Connection>,
+      users: 0,
+      idle: null,
+    };
+    // A failed borrow must not stick: the next statement tries the pool again.
+    lease.connection.catch(() => {
+      if (this.lease === lease) this.lease = null;
+    });
+    this.lease = lease;
+    return lease;
+  }
+
+  private endLease(lease: Lease<Connection>): void {
+    if (lease.users > 0) return;
+    if (this.lease === lease) this.lease = null;
+    lease.connection.then(
+      (connection) => this.pool.releaseConnection(connection),
+      () => undefined,
+    );
+  }
+
   async rows(statement: Statement, params: unknown[]): Promise<unknown[][]> {
     try {
-      return (await this.withConnection((c) => this.send(c, statement, params))).rows;
+      return (await this.withSharedConnection((c) => this.send(c, statement, params))).rows;
     } catch (error) {
       throw wrapDriverError(error, statement.entity, 'a read');
     }
@@ -49,7 +105,7 @@ export abstract class PooledExecutor<Connection> implements Executor {
 
   async run(statement: Statement, params: unknown[]): Promise<number> {
     try {
-      return (await this.withConnection((c) => this.send(c, statement, params))).changes;
+      return (await this.withSharedConnection((c) => this.send(c, statement, params))).changes;
     } catch (error) {
       throw wrapDriverError(error, statement.entity, 'a write');
     }
@@ -83,6 +139,12 @@ export abstract class PooledExecutor<Connection> implements Executor {
   }
 
   close(): void {
-    // The drivers keep prepared statements per connection themselves (pg by name, mysql2 by text).
+    // The drivers keep prepared statements per connection themselves (pg by name, mysql2 by text);
+    // only a shared connection still held goes back to the pool.
+    const lease = this.lease;
+    if (lease && lease.users === 0) {
+      if (lease.idle) clearImmediate(lease.idle);
+      this.endLease(lease);
+    }
   }
 }
