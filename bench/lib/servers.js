@@ -12,8 +12,6 @@ const fs = require('node:fs');
 const os = require('node:os');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-const DEFAULT_MYSQL_URL = 'mysql://root@127.0.0.1:3306/';
 const PREFIX = 'lifespan_bench_';
 
 function runName() {
@@ -34,12 +32,6 @@ function isStale(name) {
   return match !== null && Number(match[1]) !== process.pid && !pidAlive(Number(match[1]));
 }
 
-function withDatabase(url, database) {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
 function hostOf(url) {
   try {
     return new URL(url).host;
@@ -48,81 +40,37 @@ function hostOf(url) {
   }
 }
 
-async function preparePostgres() {
-  const adminUrl = process.env.PG_URL || DEFAULT_PG_URL;
-  const { Client } = require('pg');
-  const admin = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+/**
+ * PostgreSQL and MariaDB come from the test bed (test/servers/relational.js): the same checks,
+ * start-when-down, per-run database and stale-database cleanup as `npm test`.
+ */
+const relational = require('../../test/servers/relational');
+
+async function prepareRelational(kind, adminUrl, prepare, drop) {
   try {
-    await admin.connect();
-  } catch (error) {
-    return { skip: `PostgreSQL at ${hostOf(adminUrl)} does not answer (${error.message || error.code})` };
-  }
-  try {
-    const version = (await admin.query('SHOW server_version')).rows[0].server_version;
-    const existing = await admin.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${PREFIX}%`]);
-    for (const { datname } of existing.rows) {
-      if (isStale(datname)) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-    }
-    const database = runName();
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${database}"`);
+    const db = await prepare(adminUrl);
     return {
-      version: `PostgreSQL ${version}`,
-      url: withDatabase(adminUrl, database),
-      async drop() {
-        const c = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-        await c.end();
-      },
+      version: db.version.startsWith(kind) ? db.version : `${kind} ${db.version}`,
+      url: db.url,
+      drop: () => drop(db.adminUrl, db.database),
     };
-  } finally {
-    await admin.end().catch(() => {});
+  } catch (error) {
+    // The message may name the admin URL; show only its host (a password must not be printed).
+    const reason = String(error.message || error.code)
+      .split(adminUrl)
+      .join(hostOf(adminUrl));
+    return { skip: `${kind} at ${hostOf(adminUrl)} is not available (${reason})` };
   }
 }
 
-function mysqlOptions(url) {
-  const u = new URL(url);
-  return {
-    host: u.hostname,
-    port: Number(u.port || 3306),
-    user: decodeURIComponent(u.username || 'root'),
-    password: decodeURIComponent(u.password || ''),
-    connectTimeout: 3000,
-  };
+function preparePostgres() {
+  const adminUrl = process.env.PG_URL || relational.DEFAULT_PG_URL;
+  return prepareRelational('PostgreSQL', adminUrl, relational.preparePostgres, relational.dropPostgresDatabase);
 }
 
-async function prepareMariadb() {
-  const adminUrl = process.env.MYSQL_URL || DEFAULT_MYSQL_URL;
-  const mysql = require('mysql2/promise');
-  let admin;
-  try {
-    admin = await mysql.createConnection(mysqlOptions(adminUrl));
-  } catch (error) {
-    return { skip: `MariaDB at ${hostOf(adminUrl)} does not answer (${error.message || error.code})` };
-  }
-  try {
-    const [[{ v }]] = await admin.query('SELECT VERSION() AS v');
-    const [dbs] = await admin.query('SHOW DATABASES LIKE ?', [`${PREFIX}%`]);
-    for (const row of dbs) {
-      const name = String(Object.values(row)[0]);
-      if (isStale(name)) await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-    }
-    const database = runName();
-    await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4`);
-    return {
-      version: /mariadb/i.test(v) ? `MariaDB ${v.replace(/-MariaDB.*$/i, '')}` : `MySQL ${v}`,
-      url: withDatabase(adminUrl, database),
-      async drop() {
-        const c = await mysql.createConnection(mysqlOptions(adminUrl));
-        await c.query(`DROP DATABASE IF EXISTS \`${database}\``);
-        await c.end();
-      },
-    };
-  } finally {
-    await admin.end().catch(() => {});
-  }
+function prepareMariadb() {
+  const adminUrl = process.env.MYSQL_URL || relational.DEFAULT_MYSQL_URL;
+  return prepareRelational('MariaDB', adminUrl, relational.prepareMariadb, relational.dropMariadbDatabase);
 }
 
 function parseContact(contact) {
