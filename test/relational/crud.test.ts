@@ -2,8 +2,7 @@
 import type { Knex } from 'knex';
 import { LifespanError, ModelError, StoreError, type StoreContext } from '../../src';
 import type { RelationalRepository } from '../../src/providers/relational';
-import { connectRelational, describeEngines, dropTables, prefixFor } from './support/engines';
-import { knexFor } from '../harness/relational';
+import { connectRelational, describeEngines, prefixFor, useEmulatedStore } from './support/engines';
 import { AuditLog, Reading, Sample, Session, make, testModel } from './support/models';
 
 describeEngines('relational repositories', (engine) => {
@@ -11,18 +10,7 @@ describeEngines('relational repositories', (engine) => {
   let knex: Knex;
   let db: StoreContext;
 
-  beforeAll(async () => {
-    knex = knexFor(engine);
-    await dropTables(knex, model);
-    db = await connectRelational(model, knex, { ttl: 'emulate' });
-    await db.ensureCollections();
-  });
-
-  afterAll(async () => {
-    await db?.close();
-    await dropTables(knex, model);
-    await knex?.destroy();
-  });
+  useEmulatedStore(engine, model, (suite) => ({ knex, db } = suite));
 
   test('every value kind round-trips, null included', async () => {
     const repo = db.repository(Sample);

@@ -14,6 +14,7 @@ import {
   sharedDatabase,
   TestClock,
   type SharedDatabase,
+  useEmulatedStore,
 } from './support/engines';
 import { Session, Token, make, testModel } from './support/models';
 
@@ -169,18 +170,7 @@ describeEngines('relational TTL on the database clock', (engine) => {
   let knex: Knex;
   let db: StoreContext;
 
-  beforeAll(async () => {
-    knex = knexFor(engine);
-    await dropTables(knex, model);
-    db = await connectRelational(model, knex, { ttl: 'emulate' });
-    await db.ensureCollections();
-  });
-
-  afterAll(async () => {
-    await db?.close();
-    await dropTables(knex, model);
-    await knex?.destroy();
-  });
+  useEmulatedStore(engine, model, (suite) => ({ knex, db } = suite));
 
   test('rows expire by the database clock and are purged by it', async () => {
     const repo = db.repository(Token);

@@ -4,9 +4,8 @@
  */
 import type { Knex } from 'knex';
 import type { StoreContext } from '../../src';
-import { knexFor } from '../harness/relational';
 import { describeStore } from '../harness/stores';
-import { connectRelational, dropTables, prefixFor } from './support/engines';
+import { prefixFor, useEmulatedStore } from './support/engines';
 import { Session, make, testModel } from './support/models';
 
 for (const engine of ['postgres', 'mariadb'] as const) {
@@ -15,17 +14,8 @@ for (const engine of ['postgres', 'mariadb'] as const) {
     let knex: Knex;
     let db: StoreContext;
 
-    beforeAll(async () => {
-      knex = knexFor(engine, { pool: { min: 0, max: 1, acquireTimeoutMillis: 10_000 } });
-      await dropTables(knex, model);
-      db = await connectRelational(model, knex, { ttl: 'emulate' });
-      await db.ensureCollections();
-    });
-
-    afterAll(async () => {
-      await db?.close();
-      await dropTables(knex, model);
-      await knex?.destroy();
+    useEmulatedStore(engine, model, (suite) => ({ knex, db } = suite), {
+      knex: { pool: { min: 0, max: 1, acquireTimeoutMillis: 10_000 } },
     });
 
     test('concurrent reads, writes and a transaction all finish on a pool of one', async () => {

@@ -5,8 +5,7 @@
 import type { Knex } from 'knex';
 import { LifespanError, UnsupportedTtlError, type Repository, type StoreContext } from '../../src';
 import type { RelationalRepository } from '../../src/providers/relational';
-import { knexFor } from '../harness/relational';
-import { connectRelational, describeEngines, dropTables, prefixFor, TestClock } from './support/engines';
+import { connectRelational, describeEngines, prefixFor, TestClock, useEmulatedStore } from './support/engines';
 import { AuditLog, CacheEntry, Cart, Reading, Session, Token, Visit, make, testModel } from './support/models';
 
 describeEngines('relational TTL emulation', (engine) => {
@@ -15,18 +14,7 @@ describeEngines('relational TTL emulation', (engine) => {
   let knex: Knex;
   let db: StoreContext;
 
-  beforeAll(async () => {
-    knex = knexFor(engine);
-    await dropTables(knex, model);
-    db = await connectRelational(model, knex, { ttl: 'emulate', clock: clock.read });
-    await db.ensureCollections();
-  });
-
-  afterAll(async () => {
-    await db?.close();
-    await dropTables(knex, model);
-    await knex?.destroy();
-  });
+  useEmulatedStore(engine, model, (suite) => ({ knex, db } = suite), { clock: clock.read });
 
   /** What every read path says about one key of Token. */
   async function seen(repo: Repository<Token>, id: string) {

@@ -62,3 +62,34 @@ export async function connectRelational(
 export async function dropTables(db: Knex, model: Model): Promise<void> {
   for (const entity of model.entities) await db.schema.dropTableIfExists(entity.collection);
 }
+
+/**
+ * The usual suite set-up: a knex on the harness database, the suite's tables dropped, the model
+ * connected with TTL emulation and its tables created; all of it undone after the suite.
+ * `opened` receives the knex and the store context once beforeAll has run.
+ */
+export function useEmulatedStore(
+  engine: RelationalEngine,
+  model: Model,
+  opened: (suite: { knex: Knex; db: StoreContext }) => void,
+  options: { clock?: () => Date; knex?: Partial<Knex.Config> } = {},
+): void {
+  let suite: { knex: Knex; db?: StoreContext } | undefined;
+  beforeAll(async () => {
+    const db = knexFor(engine, options.knex);
+    suite = { knex: db };
+    await dropTables(db, model);
+    suite.db = await connectRelational(model, db, {
+      ttl: 'emulate',
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    await suite.db.ensureCollections();
+    opened({ knex: db, db: suite.db });
+  });
+  afterAll(async () => {
+    if (!suite) return;
+    await suite.db?.close();
+    await dropTables(suite.knex, model);
+    await suite.knex.destroy();
+  });
+}
