@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import type { Client } from 'cassandra-driver';
 import { ModelBuilder, connect, type Model, type StoreContext } from '../../src';
 import { CassandraStore, type CassandraStoreOptions } from '../../src/providers/cassandra';
+import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,4 +47,22 @@ export async function cellTtl(
 
 export function build(configure: (b: ModelBuilder) => ModelBuilder): Model {
   return configure(new ModelBuilder()).build();
+}
+
+/**
+ * The live suites' set-up: a client on the harness node and a keyspace of the suite's own,
+ * dropped (and the client shut down) after the suite. `opened` runs inside beforeAll.
+ */
+export function useTestKeyspace(prefix: string, opened: (live: { client: Client; keyspace: string }) => unknown): void {
+  let live: { client: Client; keyspace?: string } | undefined;
+  beforeAll(async () => {
+    live = { client: await cassandraClient() };
+    live.keyspace = await createTestKeyspace(live.client, prefix);
+    await opened({ client: live.client, keyspace: live.keyspace });
+  });
+  afterAll(async () => {
+    if (!live) return;
+    if (live.keyspace) await dropKeyspace(live.client, live.keyspace);
+    await live.client.shutdown();
+  });
 }

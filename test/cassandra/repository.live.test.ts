@@ -6,9 +6,8 @@ import 'reflect-metadata';
 import type { Client } from 'cassandra-driver';
 import { Entity, ErrorCodes, Field, Key, LifespanError, ModelError, TimeToLive, type StoreContext } from '../../src';
 import { Reading } from '../../examples/models';
-import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
 import { describeStore } from '../harness/stores';
-import { build, open } from './fixtures';
+import { build, open, useTestKeyspace } from './fixtures';
 
 @Entity('everything')
 class Everything {
@@ -42,18 +41,10 @@ describeStore('cassandra', 'cassandra repository (live)', () => {
   let keyspace: string;
   let db: StoreContext;
 
-  beforeAll(async () => {
-    client = await cassandraClient();
-    keyspace = await createTestKeyspace(client, 'ls_repo');
+  useTestKeyspace('ls_repo', async (live) => {
+    ({ client, keyspace } = live);
     db = await open(client, keyspace, model);
     await db.ensureCollections();
-  });
-
-  afterAll(async () => {
-    if (client) {
-      if (keyspace) await dropKeyspace(client, keyspace);
-      await client.shutdown();
-    }
   });
 
   it('round-trips every field type, including a column named with a CQL keyword', async () => {

@@ -6,25 +6,15 @@ import 'reflect-metadata';
 import type { Client } from 'cassandra-driver';
 import { Entity, ErrorCodes, Field, Key, LifespanError, TimeToLive, PartitionKey, ClusteringKey } from '../../src';
 import { Session, Reading, CacheEntry, AuditLog } from '../../examples/models';
-import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
+import { cassandraClient } from '../harness/cassandra';
 import { describeStore } from '../harness/stores';
-import { build, cellTtl, liveDefaultTtl, open } from './fixtures';
+import { build, cellTtl, liveDefaultTtl, open, useTestKeyspace } from './fixtures';
 
 describeStore('cassandra', 'cassandra schema (live)', () => {
   let client: Client;
   let keyspace: string;
 
-  beforeAll(async () => {
-    client = await cassandraClient();
-    keyspace = await createTestKeyspace(client, 'ls_schema');
-  });
-
-  afterAll(async () => {
-    if (client) {
-      if (keyspace) await dropKeyspace(client, keyspace);
-      await client.shutdown();
-    }
-  });
+  useTestKeyspace('ls_schema', (live) => ({ client, keyspace } = live));
 
   it('creates every table with the model TTL as default_time_to_live, and a second run does nothing', async () => {
     const model = build((b) => b.entity(Session).entity(Reading).entity(CacheEntry).entity(AuditLog));

@@ -7,9 +7,8 @@ import type { Client } from 'cassandra-driver';
 import { Entity, Field, Key, TimeToLive, TtlError, UnsupportedTtlError, explain, type StoreContext } from '../../src';
 import { AuditLog, CacheEntry, Cart, Session } from '../../examples/models';
 import { CEILING_2038 } from '../../src/providers/cassandra';
-import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
 import { describeStore } from '../harness/stores';
-import { build, cellTtl, open, sleep } from './fixtures';
+import { build, cellTtl, open, sleep, useTestKeyspace } from './fixtures';
 
 const model = build((b) => b.entity(Session).entity(Cart).entity(CacheEntry).entity(AuditLog));
 
@@ -22,18 +21,10 @@ describeStore('cassandra', 'cassandra TTL (live)', () => {
   let keyspace: string;
   let db: StoreContext;
 
-  beforeAll(async () => {
-    client = await cassandraClient();
-    keyspace = await createTestKeyspace(client, 'ls_ttl');
+  useTestKeyspace('ls_ttl', async (live) => {
+    ({ client, keyspace } = live);
     db = await open(client, keyspace, model);
     await db.ensureCollections();
-  });
-
-  afterAll(async () => {
-    if (client) {
-      if (keyspace) await dropKeyspace(client, keyspace);
-      await client.shutdown();
-    }
   });
 
   it('stamps the table default on a plain write: TTL() is within the declared 3600 s', async () => {

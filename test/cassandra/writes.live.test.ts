@@ -17,9 +17,8 @@ import {
   type StoreContext,
 } from '../../src';
 import { Session } from '../../examples/models';
-import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
 import { describeStore } from '../harness/stores';
-import { build, cellTtl, open } from './fixtures';
+import { build, cellTtl, open, useTestKeyspace } from './fixtures';
 
 /** Rows of one partition (a conditional batch can hold them all), stamped both ways. */
 @Entity('notes')
@@ -52,22 +51,14 @@ describeStore('cassandra', 'cassandra overwrites and units of work (live)', () =
   /** The instant @CreatedAt / @UpdatedAt are stamped with. */
   let now = T1;
 
-  beforeAll(async () => {
-    client = await cassandraClient();
-    keyspace = await createTestKeyspace(client, 'ls_writes');
+  useTestKeyspace('ls_writes', async (live) => {
+    ({ client, keyspace } = live);
     db = await open(client, keyspace, model, { now: () => now });
     await db.ensureCollections();
   });
 
   beforeEach(() => {
     now = T1;
-  });
-
-  afterAll(async () => {
-    if (client) {
-      if (keyspace) await dropKeyspace(client, keyspace);
-      await client.shutdown();
-    }
   });
 
   const createdAtOf = async (id: string) => (await db.repository(Session).get(id))?.createdAt;
