@@ -10,6 +10,7 @@ const { connect } = require('../lib/lifespan');
 const lifespan = require('../lib/lifespan');
 const { benchModel, BenchSession, PlainSession, sessionValues } = require('../lib/entities');
 const conn = require('../lib/connections');
+const { openBenchStore } = require('../lib/bench-store');
 const SQL = require('../lib/reference-sql');
 const { timing, interleave, compareRow, atMost } = require('../lib/measure');
 const { driverLabel } = require('../lib/versions');
@@ -112,9 +113,7 @@ async function measureBoth(options, ctx, getSides, findSides) {
 async function sqlite(ctx) {
   const { options, info } = ctx;
   const knex = conn.sqliteKnex(info, 'reads');
-  const { RelationalStore } = lifespan.relational();
-  const db = await connect(benchModel(), new RelationalStore({ knex, ttl: 'emulate' }));
-  await db.ensureCollections();
+  const db = await openBenchStore(knex, { fresh: false });
   const handle = await conn.sqliteHandle(knex);
   fillSqlite(handle, options.readKeys);
   const keys = shuffledKeys(options.readKeys);
@@ -173,10 +172,7 @@ function fillSqlite(handle, n) {
 async function postgres(ctx) {
   const { options, info } = ctx;
   const knex = conn.pgKnex(info);
-  await conn.dropTables(knex, conn.BENCH_TABLES);
-  const { RelationalStore } = lifespan.relational();
-  const db = await connect(benchModel(), new RelationalStore({ knex, ttl: 'emulate' }));
-  await db.ensureCollections();
+  const db = await openBenchStore(knex);
   const client = await conn.rawPg(info);
   for (const [table, expiry] of [
     ['bench_sessions', ", now() + interval '1 hour'"],
@@ -216,10 +212,7 @@ async function postgres(ctx) {
 async function mariadb(ctx) {
   const { options, info } = ctx;
   const knex = conn.mysqlKnex(info);
-  await conn.dropTables(knex, conn.BENCH_TABLES);
-  const { RelationalStore } = lifespan.relational();
-  const db = await connect(benchModel(), new RelationalStore({ knex, ttl: 'emulate' }));
-  await db.ensureCollections();
+  const db = await openBenchStore(knex);
   const my = await conn.rawMysql(info);
   await fillMariadb(my, options.readKeys);
   const keys = shuffledKeys(options.readKeys);

@@ -9,6 +9,7 @@ const { connect } = require('../lib/lifespan');
 const lifespan = require('../lib/lifespan');
 const { benchModel, BenchSession, newSession, sessionValues, ttlOf } = require('../lib/entities');
 const conn = require('../lib/connections');
+const { openBenchStore } = require('../lib/bench-store');
 const SQL = require('../lib/reference-sql');
 const { timing, interleave, compareRow, atMost } = require('../lib/measure');
 const { driverLabel } = require('../lib/versions');
@@ -72,9 +73,7 @@ function row(store, measured, subject, reference, options, extra = {}) {
 async function sqlite(ctx) {
   const { options, info } = ctx;
   const knex = conn.sqliteKnex(info, 'write');
-  const { RelationalStore } = lifespan.relational();
-  const db = await connect(benchModel(), new RelationalStore({ knex, ttl: 'emulate' }));
-  await db.ensureCollections();
+  const db = await openBenchStore(knex, { fresh: false });
   const handle = await conn.sqliteHandle(knex);
   const insert = handle.prepare(SQL.sqlite.insert);
   const unitTx = handle.transaction((start, end) => {
@@ -109,10 +108,7 @@ async function sqlite(ctx) {
 async function postgres(ctx) {
   const { options, info } = ctx;
   const knex = conn.pgKnex(info);
-  await conn.dropTables(knex, conn.BENCH_TABLES);
-  const { RelationalStore } = lifespan.relational();
-  const db = await connect(benchModel(), new RelationalStore({ knex, ttl: 'emulate' }));
-  await db.ensureCollections();
+  const db = await openBenchStore(knex);
   const client = await conn.rawPg(info);
   const { writeRows: rows, unit } = options;
   const measured = await interleave({
@@ -149,10 +145,7 @@ async function postgres(ctx) {
 async function mariadb(ctx) {
   const { options, info } = ctx;
   const knex = conn.mysqlKnex(info);
-  await conn.dropTables(knex, conn.BENCH_TABLES);
-  const { RelationalStore } = lifespan.relational();
-  const db = await connect(benchModel(), new RelationalStore({ knex, ttl: 'emulate' }));
-  await db.ensureCollections();
+  const db = await openBenchStore(knex);
   const my = await conn.rawMysql(info);
   const { writeRows: rows, unit } = options;
   const measured = await interleave({
