@@ -107,7 +107,8 @@ export const STATUS_ENV = 'LIFESPAN_STORE_STATUS';
 
 /**
  * The local stores this run starts: LIFESPAN_STORES=sqlite,cassandra selects some; unset (or 'all')
- * means all of them. Throws on an unknown name.
+ * means all of them. Throws on an unknown name, and on any narrowing in CI: a CI run that leaves a
+ * store out would pass while that store's suites never ran.
  */
 export function selectedStores(env: NodeJS.ProcessEnv = process.env): LocalStoreName[] {
   const raw = (env['LIFESPAN_STORES'] ?? '').trim();
@@ -120,7 +121,21 @@ export function selectedStores(env: NodeJS.ProcessEnv = process.env): LocalStore
   if (unknown.length > 0) {
     throw new Error(`LIFESPAN_STORES names unknown store(s) ${unknown.join(', ')}; known: ${LOCAL_STORES.join(', ')}`);
   }
-  return LOCAL_STORES.filter((n) => names.includes(n));
+  const selected = LOCAL_STORES.filter((n) => names.includes(n));
+  const left = LOCAL_STORES.filter((n) => !selected.includes(n));
+  if (isCi(env) && left.length > 0) {
+    throw new Error(
+      `LIFESPAN_STORES=${raw} leaves out ${left.join(', ')} in a CI run (CI=${String(env['CI'])}): ` +
+        'CI runs every local store; unset LIFESPAN_STORES (.ci/run does) or unset CI for a local run',
+    );
+  }
+  return selected;
+}
+
+/** CI is set the way CI services set it (any value but empty, 'false' or '0'). */
+export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const ci = (env['CI'] ?? '').trim().toLowerCase();
+  return ci !== '' && ci !== 'false' && ci !== '0';
 }
 
 function readStatus(): Partial<Record<StoreName, StoreStatus>> | undefined {
