@@ -199,8 +199,15 @@ describeStore('cassandra', 'cassandra TTL (live)', () => {
       code: 'CASSANDRA_TTL_TOO_LARGE',
     });
     const in2020 = () => new Date('2020-01-01T00:00:00Z');
-    await expect(open(client, keyspace, longModel, { now: in2020 })).resolves.toBeDefined();
-    await expect(open(client, keyspace, longModel, { expirationCeiling: null })).resolves.toBeDefined();
+    // Opened with either escape, the store serves the declared default and explains it.
+    for (const options of [{ now: in2020 }, { expirationCeiling: null }]) {
+      const opened = await open(client, keyspace, longModel, options);
+      expect(opened.explain().entries).toEqual([
+        expect.objectContaining({ entity: 'LongLived', mechanism: 'table-default-ttl', seconds: 400_000_000 }),
+      ]);
+      const plan = await opened.plan();
+      expect(plan.steps.map((step) => JSON.stringify(step)).join('\n')).toContain('default_time_to_live = 400000000');
+    }
     expect(() => explain(longModel, { stores: ['cassandra'] })).toThrow(/CASSANDRA_TTL_PAST_CEILING/);
     expect(explain(longModel, { stores: ['cassandra'], cassandra: { now: in2020 } }).entries).toHaveLength(1);
   });

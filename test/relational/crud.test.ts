@@ -49,13 +49,19 @@ describeEngines('relational repositories', (engine) => {
       [{ flag: 'yes' as unknown as boolean }, 'flag'],
       [{ text: null as unknown as string }, 'text'],
     ];
+    const before = await repo.count();
+    const ids = cases.map(([, member]) => `bad-${member}`);
     for (const [values, member] of cases) {
       const error = await repo.insert(make(Sample, { id: `bad-${member}`, ...values })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LifespanError);
       expect(error).toMatchObject({ code: 'VALUE_INVALID', member, entity: 'Sample' });
     }
-    expect(await repo.count()).toBe(await repo.count({}));
-    expect(await repo.exists('bad-real')).toBe(false);
+    // Nothing of a refused write reached the table: no row by key, none counted, none in a scan.
+    expect(await repo.getMany(ids)).toEqual([]);
+    expect(await repo.count()).toBe(before);
+    expect((await repo.find()).filter((s) => ids.includes(s.id))).toEqual([]);
+    const stored = await knex(`${prefixFor('crud')}_values`).whereIn('id', ids);
+    expect(stored).toEqual([]);
   });
 
   test('insert refuses a live duplicate; upsert overwrites and keeps createdAt', async () => {
