@@ -1,8 +1,11 @@
 /**
  * A recording stand-in for the driver's Db: it records every call lifespan makes (command documents,
  * filters, update pipelines, options) and answers with replies shaped like a MongoDB server's. It
- * does not evaluate queries or pipelines: each test scripts the replies it needs, and asserts on what
- * was sent. Server errors are real driver MongoServerError instances carrying the server's codes.
+ * does not evaluate queries or pipelines: each test scripts the replies it needs (server failures,
+ * odd replies, a driver's BSON wrappers) and asserts on what was sent. What those filters and
+ * pipelines DO is asserted against the evaluating fake, ./fake/memory-db.ts (documents, indexes,
+ * $$NOW, the TTL monitor). Server errors are real driver MongoServerError instances carrying the
+ * server's codes.
  */
 import { MongoBulkWriteError, MongoServerError } from 'mongodb';
 import type { MongoCollectionLike, MongoDbLike } from '../../src/providers/mongodb';
