@@ -13,7 +13,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Aggregator, Query } from 'mingo';
-import type { BulkOperation, MongoCollectionLike, MongoDbLike } from '../../../src/providers/mongodb';
+import type { MongoCollectionLike, MongoDbLike } from '../../../src/providers/mongodb';
+import type { BulkOperation } from '../../../src/providers/mongodb/gateway';
 import { bulkWriteError, serverError, type Call, type Doc } from '../recording-db';
 import { IndexCatalog } from './index-catalog';
 
