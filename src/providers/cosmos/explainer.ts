@@ -8,6 +8,7 @@ import {
   PHRASES,
   RETROACTIVE_QUALIFIER,
   retroactiveChangeText,
+  SERVICE_QUALIFIER,
   STORE,
   TTL_ON_NO_DEFAULT,
 } from './semantics';
@@ -91,7 +92,7 @@ function paragraph(entity: EntityModel, container: ContainerSpec): string {
   if (container.defaultTtl === null) {
     return (
       head +
-      'no DefaultTimeToLive on the container (TTL off): items never expire, and an item ttl would be ignored. ' +
+      `no DefaultTimeToLive on the container (TTL off): ${PHRASES.itemTtlIgnored}. ` +
       `Turning TTL on later (a container replace) judges every stored item against its _ts at once (${RETROACTIVE_QUALIFIER}).`
     );
   }
@@ -124,7 +125,7 @@ function perWriteRows(entity: EntityModel, defaultTtl: number | null): PerWriteR
   if (!entity.ttl?.perWrite) {
     const why =
       defaultTtl === null
-        ? `the container has TTL off, so an item ttl would be ignored; declare @TimeToLive({ perWrite: true }) on ${entity.name} (DefaultTimeToLive -1)`
+        ? `the container has TTL off, so an item ttl would be ignored (${SERVICE_QUALIFIER}); declare @TimeToLive({ perWrite: true }) on ${entity.name} (DefaultTimeToLive -1)`
         : `per-write TTL is not declared on ${entity.name}; declare @TimeToLive({ ttl: ..., perWrite: true })`;
     for (const value of ['duration', 'never', 'keep', 'extend'] as const)
       rows.push({ value, support: 'unsupported', how: why });
@@ -143,7 +144,7 @@ function perWriteRows(entity: EntityModel, defaultTtl: number | null): PerWriteR
       how:
         'read the item and the server time, then replace it on its _etag (If-Match) with ttl = its remaining seconds, ' +
         'so the expiry instant stays (to the second: whole seconds passing between the read and the write move it later); ' +
-        'an item on the container default then carries its own ttl (a later DefaultTimeToLive change no longer re-judges it); ' +
+        `an item on the container default then carries its own ttl (a later DefaultTimeToLive change no longer re-judges it; ${RETROACTIVE_QUALIFIER}); ` +
         'an item that never expires keeps its ttl property; a new or already expired item gets no ttl',
     },
     {

@@ -3,7 +3,7 @@ import { describeDefaultTtl, type ContainerSpec } from './compile';
 import { createCommand, createDatabaseCommand, replaceCommand } from './commands';
 import type { ContainerTtl } from './expiry';
 import type { LiveContainer } from './inspect';
-import { RETROACTIVE_QUALIFIER, RETROACTIVITY_VERIFIED, TTL_ON_NO_DEFAULT } from './semantics';
+import { RETROACTIVE_QUALIFIER, RETROACTIVITY_VERIFIED, SERVICE_QUALIFIER, TTL_ON_NO_DEFAULT } from './semantics';
 
 export type CosmosStepPayload =
   | { readonly kind: 'create-database'; readonly id: string }
@@ -97,7 +97,7 @@ function ttlEffect(from: ContainerTtl, to: ContainerTtl): StepEffect {
   const q = `(${RETROACTIVE_QUALIFIER})`;
   let text: string;
   if (to === null) {
-    text = 'TTL turns off: no item expires any more, and item ttl values stop applying until TTL is turned on again';
+    text = `TTL turns off: no item expires any more, and item ttl values stop applying until TTL is turned on again (${SERVICE_QUALIFIER})`;
   } else if (from === null) {
     text =
       to === TTL_ON_NO_DEFAULT

@@ -42,18 +42,28 @@ export const UNVERIFIED_NOTE = 'per Cosmos docs, to verify on a real account';
 /** What qualifies every retroactivity claim users read. */
 export const RETROACTIVE_QUALIFIER = RETROACTIVITY_VERIFIED ? 'confirmed on a real account' : UNVERIFIED_NOTE;
 
+/**
+ * Whether the service's own expiry behaviour (expired items gone from reads at once, background
+ * deletion, an item ttl ignored while the container has TTL off, 0 and null refused) has been seen
+ * on a real account. The protocol server the suite runs against never expires anything, so only
+ * test/cosmos/live.test.ts can settle it; flip to true after it passed against a real account.
+ */
+export const SERVICE_EXPIRY_VERIFIED = false;
+/** What qualifies every claim about the service's own expiry behaviour users read. */
+export const SERVICE_QUALIFIER = SERVICE_EXPIRY_VERIFIED ? 'confirmed on a real account' : UNVERIFIED_NOTE;
+const q = ` (${SERVICE_QUALIFIER})`;
+
 export const PHRASES = {
   countsFrom: "counts from each item's last write (_ts)",
   visibility: 'expired items disappear from queries at once',
-  deletion: 'are physically deleted in the background with spare RUs',
+  deletion: `are physically deleted in the background with spare RUs${q}`,
   deletionBy: 'Cosmos DB background TTL deletion',
-  deletionLag:
-    'uses request units left over from user requests: unbounded when the container is busy (on serverless accounts it is billed like deletes)',
+  deletionLag: `uses request units left over from user requests: unbounded when the container is busy (on serverless accounts it is billed like deletes)${q}`,
   everyWriteRestarts: 'every write (create, upsert, replace, patch, setTtl) resets _ts and restarts the countdown',
-  valueRange: 'DefaultTimeToLive and item ttl: 1–2147483647 s, or -1 (never); the service rejects 0 and null',
+  valueRange: `DefaultTimeToLive and item ttl: 1–2147483647 s, or -1 (never); the service rejects 0 and null${q}`,
   granularity: 'whole seconds: _ts has a resolution of one second',
-  itemTtlNeedsContainer:
-    'an item ttl applies only while the container has DefaultTimeToLive set; removing it stops all expiry, item ttl values included',
+  itemTtlNeedsContainer: `an item ttl applies only while the container has DefaultTimeToLive set; removing it stops all expiry, item ttl values included${q}`,
+  itemTtlIgnored: `items never expire, and an item ttl would be ignored${q}`,
 } as const;
 
 export function retroactiveChangeText(): string {
