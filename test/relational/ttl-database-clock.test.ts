@@ -7,13 +7,8 @@
 import 'reflect-metadata';
 import type { Knex } from 'knex';
 import { Entity, Field, Key, TimeToLive, type StoreContext } from '../../src';
-import {
-  connectRelational,
-  describeEngines,
-  prefixFor,
-  useEmulatedStore,
-  type RelationalEngine,
-} from './support/engines';
+import { connectRelational, describeEngines, prefixFor, useEmulatedStore } from './support/engines';
+import { during, expectNowPlus, storedExpiry } from './support/expiry';
 import { make, testModelWith } from './support/models';
 
 /** A one-hour default that writes may override (perWrite declared, as the model requires). */
@@ -25,39 +20,6 @@ class Lease {
 }
 
 const HOUR = 3600;
-
-/** The stored expires_at: its exact text as the database holds it, and the instant in epoch ms. */
-interface Stored {
-  readonly text: string | null;
-  readonly ms: number | null;
-}
-
-/** Reads expires_at without any lifespan code in between, at the column's full precision. */
-async function storedExpiry(knex: Knex, engine: RelationalEngine, table: string, id: string): Promise<Stored> {
-  const select = {
-    sqlite: 'expires_at AS text, expires_at AS ms',
-    postgres: 'CAST(expires_at AS text) AS text, extract(epoch from expires_at) * 1000 AS ms',
-    mariadb: "CAST(expires_at AS CHAR) AS text, TIMESTAMPDIFF(MICROSECOND, '1970-01-01', expires_at) / 1000 AS ms",
-  }[engine];
-  const row = (await knex(table).select(knex.raw(select)).where({ id }).first()) as
-    { text: unknown; ms: unknown } | undefined;
-  if (!row) throw new Error(`no row ${id} in ${table}`);
-  return { text: row.text === null ? null : String(row.text), ms: row.ms === null ? null : Number(row.ms) };
-}
-
-/** Runs `write` and returns the window of client instants (ms) in which the database stamped it. */
-async function during(write: () => Promise<unknown>): Promise<{ from: number; to: number }> {
-  const from = Date.now();
-  await write();
-  return { from, to: Date.now() };
-}
-
-/** Expects `stored` to be now + seconds for a `now` inside `window` (1 s slack for the DB clock). */
-function expectNowPlus(stored: Stored, window: { from: number; to: number }, seconds: number): void {
-  expect(stored.ms).not.toBeNull();
-  expect(stored.ms).toBeGreaterThanOrEqual(window.from + seconds * 1000 - 1000);
-  expect(stored.ms).toBeLessThanOrEqual(window.to + seconds * 1000 + 1000);
-}
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
