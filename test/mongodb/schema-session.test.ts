@@ -2,6 +2,7 @@ import { Double, Int32 } from 'mongodb';
 import { connect, LifespanError, ModelBuilder, StoreError } from '../../src';
 import { MongoStore } from '../../src/providers/mongodb';
 import { Cart, model, Session } from './fixtures';
+import { MemoryDb } from './fake/memory-db';
 import { RecordingDb, schemaResponder, serverError, type SchemaScript } from './recording-db';
 
 const sessionsOnly = new ModelBuilder().entity(Session).build();
@@ -94,8 +95,9 @@ describe('plan() against the live store: listIndexes in, steps out', () => {
 });
 
 describe('apply(): the exact commands, and the server codes handled', () => {
-  test('creates the collection and the index with the planned command documents', async () => {
-    const { db, ctx } = await session({});
+  test('creates the collection and the index with the planned command documents (evaluating fake)', async () => {
+    const db = new MemoryDb();
+    const ctx = await connect(sessionsOnly, new MongoStore({ db }));
     const plan = await ctx.plan();
     const result = await ctx.apply(plan);
     expect(result.applied).toHaveLength(2);
@@ -106,17 +108,26 @@ describe('apply(): the exact commands, and the server codes handled', () => {
         indexes: [{ key: { createdAt: 1 }, name: 'createdAt_1', expireAfterSeconds: 3600 }],
       },
     ]);
+    // The outcome, read back from the fake's index table: the index exists and nothing is left to plan.
+    expect((await db.command({ listIndexes: 'sessions' }))['cursor']).toMatchObject({ firstBatch: [{}, TTL_3600] });
+    expect((await ctx.plan()).steps).toEqual([]);
   });
 
-  test('a changed TTL: one collMod, and the reply is checked', async () => {
-    const { db, ctx } = await session({
-      indexes: { sessions: [{ ...TTL_3600, expireAfterSeconds: 60 }] },
-      collMod: () => ({ expireAfterSeconds_old: 60, expireAfterSeconds_new: 3600, ok: 1 }),
-    });
+  test('a changed TTL: one collMod, the reply (from the index table) is checked, and the index holds the new value', async () => {
+    const db = new MemoryDb();
+    await db.command({ createIndexes: 'sessions', indexes: [{ ...TTL_3600, expireAfterSeconds: 60 }] });
+    const ctx = await connect(sessionsOnly, new MongoStore({ db }));
+    const before = db.calls.length;
     await ctx.apply(await ctx.plan());
-    expect(db.commands().slice(2)).toEqual([
-      { collMod: 'sessions', index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: 3600 } },
-    ]);
+    expect(
+      db.calls
+        .slice(before)
+        .filter((c) => c.op === 'command')
+        .map((c) => c.args[0])
+        .slice(2),
+    ).toEqual([{ collMod: 'sessions', index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: 3600 } }]);
+    expect((await db.command({ listIndexes: 'sessions' }))['cursor']).toMatchObject({ firstBatch: [{}, TTL_3600] });
+    expect((await ctx.plan()).steps).toEqual([]);
   });
 
   test('a collMod reply with another value is an error, not a silent success', async () => {

@@ -1,6 +1,8 @@
 /**
- * TTL emulation semantics on every engine, with an injected clock: the boundary, read-path
- * filtering, the per-write vocabulary, ttl()/setTtl(), anchored and sliding expiry.
+ * TTL emulation semantics on every engine, with an injected clock (bound-parameter statements): the
+ * boundary, read-path filtering, the per-write vocabulary, ttl()/setTtl(), anchored and sliding
+ * expiry. The other clock mode, the database clock (the default, SQL now expressions), has its half
+ * in ttl-database-clock.test.ts, which asserts the stored expires_at itself.
  */
 import type { Knex } from 'knex';
 import { LifespanError, UnsupportedTtlError, type Repository, type StoreContext } from '../../src';

@@ -39,6 +39,11 @@ export class MemoryDb implements MongoDbLike {
     return this;
   }
 
+  /** The command documents sent, in order. */
+  commands(): Doc[] {
+    return this.calls.filter((c) => c.op === 'command').map((c) => c.args[0] as Doc);
+  }
+
   /** The stored documents of a collection, as stored (copies). */
   documents(name: string): Doc[] {
     return (this.collections.get(name)?.docs ?? []).map((d) => ({ ...d }));
