@@ -7,8 +7,8 @@
  *   LIFESPAN_STORE_STATUS       JSON: per store, 'up' / 'not-selected' and a one-line detail
  *
  * LIFESPAN_STORES=sqlite,postgres selects some local stores (default: all; in CI, all or the run
- * fails, see selectedStores in ./stores). A selected store that
- * cannot be brought up fails the whole run with its reason. One line per store is printed.
+ * fails, see selectedStores in ./stores). A selected store that cannot be brought up fails the
+ * whole run with its reason. One line per store is printed.
  */
 import fs from 'node:fs';
 import net from 'node:net';
