@@ -1,3 +1,4 @@
+import { showValue } from './show-value';
 import type { FieldType } from './types';
 
 /**
@@ -99,34 +100,52 @@ export function keyDraft(draft: EntityDraft): KeyDraft {
 }
 
 export function ttlDraftFrom(input: unknown, origin: string, anchor?: string): TtlDraft {
-  const isOptions = typeof input === 'object' && input !== null && isTtlOptions(input);
-  if (isOptions) {
-    const options = input as Record<string, unknown>;
-    return {
-      value: options.ttl,
-      hasValue: options.ttl !== undefined,
-      perWrite: options.perWrite === true,
-      anchor: anchor ?? (typeof options.member === 'string' ? options.member : undefined),
-      expiryField: typeof options.expiryField === 'string' ? options.expiryField : undefined,
-      origin,
-      optionProblems: ttlOptionProblems(options),
-    };
+  const optionKeys = typeof input === 'object' && input !== null ? ownKeys(input) : [];
+  if (!optionKeys.some((k) => TTL_OPTION_KEYS.has(k))) {
+    return { value: input, hasValue: true, perWrite: false, anchor, expiryField: undefined, origin, optionProblems: [] };
   }
-  return { value: input, hasValue: true, perWrite: false, anchor, expiryField: undefined, origin, optionProblems: [] };
+  const problems: string[] = [];
+  const options = readOptions(input as object, optionKeys, problems);
+  return {
+    value: options.ttl,
+    hasValue: options.ttl !== undefined,
+    perWrite: options.perWrite === true,
+    anchor: anchor ?? (typeof options.member === 'string' ? options.member : undefined),
+    expiryField: typeof options.expiryField === 'string' ? options.expiryField : undefined,
+    origin,
+    optionProblems: [...problems, ...ttlOptionProblems(options, optionKeys)],
+  };
 }
 
 const TTL_OPTION_KEYS = new Set(['ttl', 'perWrite', 'member', 'expiryField']);
 
-/** `{ ttl: '1h', perWrite: true }` is options; `{ hours: 1 }` is a duration. */
-function isTtlOptions(input: object): boolean {
-  const keys = Object.keys(input);
-  return keys.length > 0 && keys.some((k) => TTL_OPTION_KEYS.has(k));
+/** Own string keys; an object whose keys cannot be listed (a hostile proxy) has none. */
+function ownKeys(value: object): string[] {
+  try {
+    return Object.keys(value);
+  } catch {
+    return [];
+  }
+}
+
+/** Each known option read once; a getter that throws is a problem, not a crash at decoration time. */
+function readOptions(input: object, keys: readonly string[], problems: string[]): Record<string, unknown> {
+  const options: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const key of keys) {
+    if (!TTL_OPTION_KEYS.has(key)) continue;
+    try {
+      options[key] = (input as Record<string, unknown>)[key];
+    } catch (error) {
+      problems.push(`TTL option ${key} throws when read (${showValue(error instanceof Error ? error.message : error)})`);
+    }
+  }
+  return options;
 }
 
 /** What is wrong with an options object: unknown keys (typos, duration parts mixed in) and bad types. */
-function ttlOptionProblems(options: Record<string, unknown>): string[] {
+function ttlOptionProblems(options: Record<string, unknown>, keys: readonly string[]): string[] {
   const problems: string[] = [];
-  for (const key of Object.keys(options)) {
+  for (const key of keys) {
     if (TTL_OPTION_KEYS.has(key)) continue;
     const hint = ['days', 'hours', 'minutes', 'seconds'].includes(key)
       ? `put the duration in ttl, e.g. { ttl: { ${key}: … } }`
@@ -134,11 +153,11 @@ function ttlOptionProblems(options: Record<string, unknown>): string[] {
     problems.push(`TTL option '${key}' is not an option (${hint})`);
   }
   if (options.perWrite !== undefined && typeof options.perWrite !== 'boolean') {
-    problems.push(`TTL option perWrite must be true or false, not ${JSON.stringify(options.perWrite)}`);
+    problems.push(`TTL option perWrite must be true or false, not ${showValue(options.perWrite)}`);
   }
   for (const key of ['member', 'expiryField']) {
     if (options[key] !== undefined && typeof options[key] !== 'string') {
-      problems.push(`TTL option ${key} must be a member name (a string), not ${JSON.stringify(options[key])}`);
+      problems.push(`TTL option ${key} must be a member name (a string), not ${showValue(options[key])}`);
     }
   }
   return problems;

@@ -2,7 +2,7 @@ import { ProblemList, type ModelProblem } from '../errors';
 import type { EntityDraft, FieldDraft, TtlDraft } from './draft';
 import { parseDuration, showValue } from './duration';
 import { fieldTypeFromDesignType, fieldTypeFromValue, initialValues, isFieldType, KEY_FIELD_TYPES } from './field-type';
-import { IDENTIFIER_HINT, isPortableIdentifier } from './identifiers';
+import { IDENTIFIER_HINT, isPortableIdentifier, isReservedName } from './identifiers';
 import {
   DEFAULT_EXPIRY_FIELD,
   type EntityClass,
@@ -62,6 +62,15 @@ function resolveField(
   isTtlAnchor: boolean,
   report: Report,
 ): FieldModel | undefined {
+  if (isReservedName(member)) {
+    report({
+      code: 'MODEL_BAD_NAME',
+      member,
+      message: `member name ${showValue(member)} is a name JavaScript reserves on every object`,
+      hint: 'rename the member (a stored name with { name } does not help: the instance would still use it)',
+    });
+    return undefined;
+  }
   let type: FieldType | undefined;
   if (field.type !== undefined) {
     if (!isFieldType(field.type)) {
