@@ -8,8 +8,11 @@ export type ChangeEffectKind = 'retroactive' | 'new-writes-only' | 'none';
 
 export interface PerWriteRow {
   readonly value: WriteTtlKind;
-  /** native: the store does it; emulated: lifespan does it exactly; unsupported: raises UnsupportedTtlError. */
-  readonly support: 'native' | 'emulated' | 'unsupported';
+  /**
+   * native: the store does it; emulated: lifespan does it exactly; ignored: the write is accepted
+   * but nothing expires (a store configured to keep no expiry); unsupported: raises UnsupportedTtlError.
+   */
+  readonly support: 'native' | 'emulated' | 'ignored' | 'unsupported';
   /** How, in the store's terms (the native clause or command), or why not. */
   readonly how: string;
 }

@@ -7,7 +7,7 @@ export const IDENTIFIER_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 
 /**
  * Names JavaScript gives a meaning on every object: a member '__proto__' would set the prototype of
- * the instance read back (Cassandra and Cosmos returned {}), and 'constructor' / 'prototype' shadow
+ * the instance read back (some stores returned {}), and 'constructor' / 'prototype' shadow
  * what the class needs. They are refused as member, stored and collection names on every store.
  */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
