@@ -1,4 +1,4 @@
-import { applyFieldOptions, fieldDraft, keyDraft, type FieldOptions } from '../model/draft';
+import { addIdentityMember, applyFieldOptions, fieldDraft, keyDraft, type FieldOptions } from '../model/draft';
 import type { SortOrder } from '../model/types';
 import { classOf, designTypeOf, ownDraft } from './metadata';
 
@@ -22,9 +22,15 @@ export function Field(options?: FieldOptions): MemberDecorator {
   };
 }
 
-/** The whole key when used alone; with @ClusteringKey members it is the partition key. */
+/**
+ * Identity. Alone (or with @ClusteringKey members) the @Key members are the partition key; with a
+ * @PartitionKey they are the rest of the primary key: the Cosmos item id, Cassandra clustering columns.
+ */
 export function Key(options?: FieldOptions): MemberDecorator {
-  return PartitionKey(options);
+  return (target, member) => {
+    const { draft, name } = recordField(target, member, options);
+    addIdentityMember(keyDraft(draft), name);
+  };
 }
 
 /** A member of the partition key (placement); several form a composite partition key in order. */

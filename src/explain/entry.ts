@@ -23,6 +23,8 @@ export interface ExplainEntry {
   readonly collection: string;
   readonly store: string;
   readonly mechanism: Mechanism;
+  /** The key layout in the store's terms: Cosmos item id + partition key path, Cassandra PRIMARY KEY, … */
+  readonly key: string;
   /** Declared default TTL in seconds, or null. */
   readonly seconds: number | null;
   /** 'last-write', 'member:<name>', or null when nothing expires. */

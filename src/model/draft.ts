@@ -24,9 +24,15 @@ export interface FieldDraft {
 }
 
 export interface KeyDraft {
+  /** @PartitionKey members (distribution). */
   partition: string[];
-  /** `order` as given; build() checks it is 'asc' or 'desc'. */
-  clustering: Array<{ member: string; order: unknown }>;
+  /**
+   * @ClusteringKey members, and @Key members in declaration order marked `identity` (build() turns
+   * those into clustering members when a @PartitionKey exists). `order` as given; build() checks it.
+   */
+  clustering: Array<{ member: string; order: unknown; identity?: true }>;
+  /** @Key members (identity); alone they are the partition key. */
+  identity: string[];
 }
 
 export interface TtlOptions {
@@ -72,7 +78,13 @@ export function cloneDraft(draft: EntityDraft): EntityDraft {
     ttl: [...draft.ttl],
   };
   if (draft.collection !== undefined) copy.collection = draft.collection;
-  if (draft.key) copy.key = { partition: [...draft.key.partition], clustering: [...draft.key.clustering] };
+  if (draft.key) {
+    copy.key = {
+      partition: [...draft.key.partition],
+      clustering: [...draft.key.clustering],
+      identity: [...draft.key.identity],
+    };
+  }
   if (draft.createdAt !== undefined) copy.createdAt = draft.createdAt;
   if (draft.updatedAt !== undefined) copy.updatedAt = draft.updatedAt;
   return copy;
@@ -95,14 +107,32 @@ export function applyFieldOptions(field: FieldDraft, options: FieldOptions | und
 }
 
 export function keyDraft(draft: EntityDraft): KeyDraft {
-  draft.key ??= { partition: [], clustering: [] };
+  draft.key ??= emptyKeyDraft();
   return draft.key;
+}
+
+export function emptyKeyDraft(): KeyDraft {
+  return { partition: [], clustering: [], identity: [] };
+}
+
+/** @Key / .key(): identity. Recorded in both lists so declaration order survives into the clustering key. */
+export function addIdentityMember(key: KeyDraft, member: string): void {
+  key.identity.push(member);
+  key.clustering.push({ member, order: 'asc', identity: true });
 }
 
 export function ttlDraftFrom(input: unknown, origin: string, anchor?: string): TtlDraft {
   const optionKeys = typeof input === 'object' && input !== null ? ownKeys(input) : [];
   if (!optionKeys.some((k) => TTL_OPTION_KEYS.has(k))) {
-    return { value: input, hasValue: true, perWrite: false, anchor, expiryField: undefined, origin, optionProblems: [] };
+    return {
+      value: input,
+      hasValue: true,
+      perWrite: false,
+      anchor,
+      expiryField: undefined,
+      origin,
+      optionProblems: [],
+    };
   }
   const problems: string[] = [];
   const options = readOptions(input as object, optionKeys, problems);
@@ -136,7 +166,9 @@ function readOptions(input: object, keys: readonly string[], problems: string[])
     try {
       options[key] = (input as Record<string, unknown>)[key];
     } catch (error) {
-      problems.push(`TTL option ${key} throws when read (${showValue(error instanceof Error ? error.message : error)})`);
+      problems.push(
+        `TTL option ${key} throws when read (${showValue(error instanceof Error ? error.message : error)})`,
+      );
     }
   }
   return options;

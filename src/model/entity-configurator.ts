@@ -1,5 +1,7 @@
 import {
+  addIdentityMember,
   applyFieldOptions,
+  emptyKeyDraft,
   fieldDraft,
   ttlDraftFrom,
   type EntityDraft,
@@ -31,9 +33,14 @@ export class EntityConfigurator<T> {
     return this;
   }
 
-  /** The whole key (replaces any decorated key). */
+  /**
+   * An identity member, like @Key: alone the whole key; with .partitionKey() members it is the
+   * Cosmos item id and a Cassandra clustering column. The first fluent key call replaces the decorated key.
+   */
   key(selector: MemberSelector<T>, options?: FieldOptions): this {
-    return this.partitionKey(selector, options);
+    const member = this.recordMember(selector, options);
+    addIdentityMember(this.ownKey(), member);
+    return this;
   }
 
   /** Adds a partition key member; the first fluent key call replaces the decorated key. */
@@ -107,7 +114,7 @@ export class EntityConfigurator<T> {
 
   private ownKey(): KeyDraft {
     if (!this.fluentKey) {
-      this.fluentKey = { partition: [], clustering: [] };
+      this.fluentKey = emptyKeyDraft();
       this.draft.key = this.fluentKey;
     }
     return this.fluentKey;

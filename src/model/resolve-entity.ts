@@ -1,5 +1,5 @@
 import { ProblemList, type ModelProblem } from '../errors';
-import type { EntityDraft, FieldDraft, TtlDraft } from './draft';
+import type { EntityDraft, FieldDraft, KeyDraft, TtlDraft } from './draft';
 import { parseDuration, showValue } from './duration';
 import { fieldTypeFromDesignType, fieldTypeFromValue, initialValues, isFieldType, KEY_FIELD_TYPES } from './field-type';
 import { IDENTIFIER_HINT, isPortableIdentifier, isReservedName } from './identifiers';
@@ -140,9 +140,33 @@ function checkStoredNames(fields: FieldModel[], report: Report): void {
   }
 }
 
+/**
+ * @Key is identity, @PartitionKey is distribution: without a @PartitionKey the @Key members are the
+ * partition key (as before); with one, the @Key members that are not partition members join the
+ * clustering key in declaration order, so `@Key() id` + `@PartitionKey() userId` is Cosmos item id
+ * `id` under partition key /userId and Cassandra PRIMARY KEY ((userId), id).
+ */
+function keyShape(key: KeyDraft | undefined): {
+  partition: string[];
+  clustering: Array<{ member: string; order: unknown }>;
+} {
+  if (!key) return { partition: [], clustering: [] };
+  const explicit = [...new Set(key.partition)];
+  if (explicit.length === 0) {
+    return { partition: [...new Set(key.identity)], clustering: key.clustering.filter((c) => !c.identity) };
+  }
+  const clustering: Array<{ member: string; order: unknown }> = [];
+  for (const c of key.clustering) {
+    if (explicit.includes(c.member)) continue;
+    const seen = clustering.findIndex((o) => o.member === c.member);
+    if (seen === -1) clustering.push({ member: c.member, order: c.order });
+    else if (!c.identity) clustering[seen] = { member: c.member, order: c.order };
+  }
+  return { partition: explicit, clustering };
+}
+
 function resolveKey(draft: EntityDraft, fields: FieldModel[], report: Report): KeyModel {
-  const partition = [...new Set(draft.key?.partition ?? [])];
-  const clustering = draft.key?.clustering ?? [];
+  const { partition, clustering } = keyShape(draft.key);
   if (partition.length === 0) {
     report({
       code: 'MODEL_NO_KEY',

@@ -1,7 +1,7 @@
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
 import type { EntityMapping } from './compile';
-import { createTable } from './ddl';
+import { createTable, primaryKey } from './ddl';
 import { CASSANDRA_MAX_TTL_SECONDS, SAY, STORE, ceilingText, isoSeconds } from './semantics';
 import type { TtlClock } from './ttl-limits';
 
@@ -19,7 +19,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
   const { entity, table } = mapping;
   const seconds = entity.ttl?.seconds ?? null;
   const command = createTable(ctx.keyspace, table);
-  const head = { entity: entity.name, collection: table.name, store: STORE };
+  const head = { entity: entity.name, collection: table.name, store: STORE, key: keyLayout(mapping) };
   if (mapping.isCounter) {
     return {
       ...head,
@@ -158,4 +158,14 @@ function warnings(mapping: EntityMapping, seconds: number | null, ctx: ExplainCo
     }
   }
   return out;
+}
+
+/** Partition key (placement), clustering columns (order within a partition), and the CQL for both. */
+function keyLayout(mapping: EntityMapping): string {
+  const partition = mapping.partition.map((c) => c.column).join(', ');
+  const clustering = mapping.table.columns
+    .filter((c) => c.kind === 'clustering')
+    .map((c) => `${c.name} ${(c.order ?? 'asc').toUpperCase()}`);
+  const order = clustering.length > 0 ? `, clustering columns ${clustering.join(', ')}` : ', no clustering columns';
+  return `partition key (${partition})${order}: ${primaryKey(mapping.table)}`;
 }

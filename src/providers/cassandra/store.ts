@@ -44,7 +44,10 @@ export class CassandraStore implements Store {
     this.keyspace = checkName(options.keyspace, 'keyspace');
     checkCeilingOption(options.expirationCeiling);
     if (options.now !== undefined && typeof options.now !== 'function') {
-      throw badOption(`now must be a function returning a Date, got ${showValue(options.now)}`, 'now: () => new Date()');
+      throw badOption(
+        `now must be a function returning a Date, got ${showValue(options.now)}`,
+        'now: () => new Date()',
+      );
     }
   }
 

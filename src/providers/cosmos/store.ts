@@ -37,10 +37,14 @@ export class CosmosStore implements Store {
     }
     const hideExpired = options.hideExpired ?? false;
     if (typeof hideExpired !== 'boolean') {
-      throw new LifespanError('COSMOS_BAD_OPTIONS', `hideExpired must be true or false, got ${showValue(hideExpired)}`, {
-        store: STORE,
-        hint: 'new CosmosStore({ database, hideExpired: true })',
-      });
+      throw new LifespanError(
+        'COSMOS_BAD_OPTIONS',
+        `hideExpired must be true or false, got ${showValue(hideExpired)}`,
+        {
+          store: STORE,
+          hint: 'new CosmosStore({ database, hideExpired: true })',
+        },
+      );
     }
     this.database = database;
     this.hideExpired = hideExpired;
