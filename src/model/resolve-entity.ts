@@ -92,7 +92,7 @@ function resolveField(
   if (type === undefined) {
     const why =
       field.designType === undefined
-        ? 'has no type: no decorator metadata (esbuild, Vite) and no initial value to infer it from'
+        ? 'has no type: no design:type metadata (TC39 standard decorators, esbuild and Vite emit none) and no initial value to infer it from'
         : 'has a type that cannot be stored as is (a union, an interface or a class)';
     report({
       code: 'MODEL_NO_TYPE',
