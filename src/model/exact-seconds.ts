@@ -48,7 +48,3 @@ export function sumSeconds(terms: ReadonlyArray<{ amount: Decimal; factor: numbe
   const whole = scaled % divisor === 0n ? scaled / divisor : undefined;
   return { whole, approximate: Number(scaled) / Number(divisor) };
 }
-
-export function hasFraction(amount: Decimal): boolean {
-  return amount.scale > 0 && amount.units % 10n ** BigInt(amount.scale) !== 0n;
-}

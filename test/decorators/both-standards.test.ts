@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { Field, Key, ModelError, TimeToLive, type Model } from '../../src';
+import { thrown } from '../model/thrown';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURES = path.join(__dirname, 'fixtures');
@@ -96,15 +97,6 @@ describe('the same model source, compiled with each decorator standard', () => {
 });
 
 describe('a decorator in a setting it does not support says which tsconfig option to set', () => {
-  function thrown(fn: () => unknown): unknown {
-    try {
-      fn();
-    } catch (error) {
-      return error;
-    }
-    return undefined;
-  }
-
   const placement = [
     ['a TC39 method', () => Field()(undefined, { kind: 'method', name: 'm', metadata: {} } as never), /on a method/],
     [

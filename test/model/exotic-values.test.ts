@@ -8,15 +8,7 @@ import { Entity, Field, Key, LifespanError, ModelBuilder, ModelError, TimeToLive
 import { CassandraStore } from '../../src/providers/cassandra';
 import { CosmosStore } from '../../src/providers/cosmos';
 import { keyValues, valuesOf } from '../../src/runtime/entity-values';
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
+import { thrown } from './thrown';
 
 function buildWithTtl(value: unknown) {
   return () => {
