@@ -29,7 +29,7 @@ export function Field(options?: FieldOptions): MemberDecorator {
 
 /**
  * Identity. Alone (or with @ClusteringKey members) the @Key members are the partition key; with a
- * @PartitionKey they are the rest of the primary key: the Cosmos item id, Cassandra clustering columns.
+ * @PartitionKey they are the rest of the primary key, ordered within a partition (clustering members).
  */
 export function Key(options?: FieldOptions): MemberDecorator {
   return memberDecorator('@Key', ({ draft, name }) => addIdentityMember(keyDraft(draft), name), options);

@@ -23,7 +23,7 @@ export interface ExplainEntry {
   readonly collection: string;
   readonly store: string;
   readonly mechanism: Mechanism;
-  /** The key layout in the store's terms: Cosmos item id + partition key path, Cassandra PRIMARY KEY, … */
+  /** The key layout in the store's own terms (item id and partition key path, PRIMARY KEY, _id, …). */
   readonly key: string;
   /** Declared default TTL in seconds, or null. */
   readonly seconds: number | null;

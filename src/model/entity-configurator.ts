@@ -35,7 +35,8 @@ export class EntityConfigurator<T> {
 
   /**
    * An identity member, like @Key: alone the whole key; with .partitionKey() members it is the
-   * Cosmos item id and a Cassandra clustering column. The first fluent key call replaces the decorated key.
+   * rest of the primary key within a partition (see docs/declaring-ttl.md, Keys). The first fluent key call
+   * replaces the decorated key.
    */
   key(selector: MemberSelector<T>, options?: FieldOptions): this {
     const member = this.recordMember(selector, options);

@@ -143,8 +143,8 @@ function checkStoredNames(fields: FieldModel[], report: Report): void {
 /**
  * @Key is identity, @PartitionKey is distribution: without a @PartitionKey the @Key members are the
  * partition key (as before); with one, the @Key members that are not partition members join the
- * clustering key in declaration order, so `@Key() id` + `@PartitionKey() userId` is Cosmos item id
- * `id` under partition key /userId and Cassandra PRIMARY KEY ((userId), id).
+ * clustering key in declaration order: `@Key() id` + `@PartitionKey() userId` is partition userId,
+ * clustering id, which each store maps to its own key layout (docs/declaring-ttl.md, Keys).
  */
 function keyShape(key: KeyDraft | undefined): {
   partition: string[];
