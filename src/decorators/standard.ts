@@ -63,6 +63,9 @@ export function memberSite(decorator: string, args: readonly unknown[]): MemberS
     if (designType !== undefined) field.designType = designType;
     return { draft, name, field };
   }
+  if (typeof first === 'function' && (typeof second === 'string' || typeof second === 'symbol')) {
+    throw misuse(decorator, `is on a static member (${String(second)})`, 'put it on an instance property');
+  }
   throw misuse(decorator, 'was called in a way neither decorator standard calls it', TSCONFIG_HINT);
 }
 

@@ -114,6 +114,7 @@ describe('a decorator in a setting it does not support says which tsconfig optio
       () => (Field() as unknown as (...a: unknown[]) => void)({}, 'm', { value: () => 1 }),
       /on a method/,
     ],
+    ['a legacy static', () => (Key() as unknown as (...a: unknown[]) => void)(class {}, 'x'), /static member/],
     ['neither standard', () => (Field() as unknown as (...a: unknown[]) => void)(1, 2), /neither decorator standard/],
     [
       '@TimeToLive called on nothing',
