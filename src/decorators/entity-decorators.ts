@@ -1,31 +1,38 @@
-import { fieldDraft, ttlDraftFrom, type TtlOptions } from '../model/draft';
+import { ttlDraftFrom, type TtlOptions } from '../model/draft';
 import type { DurationInput } from '../model/duration';
-import { classOf, designTypeOf, markEntity, ownDraft } from './metadata';
+import type { MemberDecorator } from './field-decorators';
+import { markEntity } from './metadata';
+import { classSite, isStandardContext, memberSite } from './standard';
+
+/** A class decorator usable with either TypeScript standard (legacy `(class)`, TC39 `(class, context)`). */
+export interface EntityClassDecorator {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  <F extends Function>(target: F): void;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  <F extends Function>(value: F, context: ClassDecoratorContext): void;
+}
 
 /** Marks a class as an entity, stored under `collection` (default: the class name). */
-export function Entity(collection?: string): ClassDecorator {
-  return (target) => {
+export function Entity(collection?: string): EntityClassDecorator {
+  return ((...args: unknown[]) => {
+    const { target, draft } = classSite('@Entity', args);
     markEntity(target);
-    const draft = ownDraft(target);
     if (collection !== undefined) draft.collection = collection;
-  };
+  }) as EntityClassDecorator;
 }
 
 /**
  * On the class: every record's lifetime (`3600`, `'1h'`, `'PT1H'`, `{ hours: 1 }`) or options
  * (`{ ttl, perWrite, member, expiryField }`). On a Date member: expire that long after its value.
  */
-export function TimeToLive(value: DurationInput | TtlOptions): ClassDecorator & PropertyDecorator {
-  return ((target: object, member?: string | symbol) => {
-    if (member === undefined) {
-      ownDraft(target).ttl.push(ttlDraftFrom(value, '@TimeToLive on the class'));
+export function TimeToLive(value: DurationInput | TtlOptions): EntityClassDecorator & MemberDecorator {
+  return ((...args: unknown[]) => {
+    const onClass = isStandardContext(args[1]) ? args[1].kind === 'class' : args[1] === undefined;
+    if (onClass) {
+      classSite('@TimeToLive', args).draft.ttl.push(ttlDraftFrom(value, '@TimeToLive on the class'));
       return;
     }
-    const name = String(member);
-    const draft = ownDraft(classOf(target));
-    const field = fieldDraft(draft, name);
-    const designType = designTypeOf(target, member);
-    if (designType !== undefined) field.designType = designType;
+    const { draft, name } = memberSite('@TimeToLive', args);
     draft.ttl.push(ttlDraftFrom(value, `@TimeToLive on ${name}`, name));
-  }) as ClassDecorator & PropertyDecorator;
+  }) as EntityClassDecorator & MemberDecorator;
 }

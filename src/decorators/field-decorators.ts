@@ -1,60 +1,72 @@
-import { applyFieldOptions, fieldDraft, keyDraft, type FieldOptions } from '../model/draft';
+import { addIdentityMember, applyFieldOptions, keyDraft, type FieldOptions } from '../model/draft';
 import type { SortOrder } from '../model/types';
-import { classOf, designTypeOf, ownDraft } from './metadata';
+import { memberSite, type MemberSite } from './standard';
 
-type MemberDecorator = (target: object, member: string | symbol) => void;
+/**
+ * A member decorator usable with either TypeScript standard: legacy `(prototype, name)` and TC39
+ * `(undefined, context)`. The overloads let both compilers type-check the same declaration.
+ */
+export interface MemberDecorator {
+  (target: object, member: string | symbol): void;
+  (value: undefined, context: ClassFieldDecoratorContext): void;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  (value: ClassAccessorDecoratorTarget<any, any>, context: ClassAccessorDecoratorContext): void;
+}
 
 /** Records a member as a field; every check waits for ModelBuilder.build(). */
-function recordField(target: object, member: string | symbol, options?: FieldOptions) {
-  const draft = ownDraft(classOf(target));
-  const name = String(member);
-  const field = fieldDraft(draft, name);
-  const designType = designTypeOf(target, member);
-  if (designType !== undefined) field.designType = designType;
-  applyFieldOptions(field, options);
-  return { draft, name };
+function memberDecorator(name: string, record: (site: MemberSite) => void, options?: FieldOptions): MemberDecorator {
+  return ((...args: unknown[]) => {
+    const site = memberSite(name, args);
+    applyFieldOptions(site.field, options);
+    record(site);
+  }) as MemberDecorator;
 }
 
-/** A stored member. `type` makes it work without decorator metadata. */
+/** A stored member. `type` makes it work without decorator metadata (TC39 decorators, esbuild, Vite). */
 export function Field(options?: FieldOptions): MemberDecorator {
-  return (target, member) => {
-    recordField(target, member, options);
-  };
+  return memberDecorator('@Field', () => undefined, options);
 }
 
-/** The whole key when used alone; with @ClusteringKey members it is the partition key. */
+/**
+ * Identity. Alone (or with @ClusteringKey members) the @Key members are the partition key; with a
+ * @PartitionKey they are the rest of the primary key, ordered within a partition (clustering members).
+ */
 export function Key(options?: FieldOptions): MemberDecorator {
-  return PartitionKey(options);
+  return memberDecorator('@Key', ({ draft, name }) => addIdentityMember(keyDraft(draft), name), options);
 }
 
 /** A member of the partition key (placement); several form a composite partition key in order. */
 export function PartitionKey(options?: FieldOptions): MemberDecorator {
-  return (target, member) => {
-    const { draft, name } = recordField(target, member, options);
-    keyDraft(draft).partition.push(name);
-  };
+  return memberDecorator('@PartitionKey', ({ draft, name }) => keyDraft(draft).partition.push(name), options);
 }
 
 /** A member that orders rows within a partition. */
 export function ClusteringKey(order: SortOrder = 'asc', options?: FieldOptions): MemberDecorator {
-  return (target, member) => {
-    const { draft, name } = recordField(target, member, options);
-    keyDraft(draft).clustering.push({ member: name, order });
-  };
+  return memberDecorator(
+    '@ClusteringKey',
+    ({ draft, name }) => keyDraft(draft).clustering.push({ member: name, order }),
+    options,
+  );
 }
 
 /** Set on insert; by convention the member a document-anchored TTL counts from. */
 export function CreatedAt(options?: Omit<FieldOptions, 'type'>): MemberDecorator {
-  return (target, member) => {
-    const { draft, name } = recordField(target, member, { ...options, type: 'date' });
-    draft.createdAt = name;
-  };
+  return memberDecorator(
+    '@CreatedAt',
+    ({ draft, name }) => {
+      draft.createdAt = name;
+    },
+    { ...options, type: 'date' },
+  );
 }
 
 /** Set on every write; a TTL counting from it slides with each write. */
 export function UpdatedAt(options?: Omit<FieldOptions, 'type'>): MemberDecorator {
-  return (target, member) => {
-    const { draft, name } = recordField(target, member, { ...options, type: 'date' });
-    draft.updatedAt = name;
-  };
+  return memberDecorator(
+    '@UpdatedAt',
+    ({ draft, name }) => {
+      draft.updatedAt = name;
+    },
+    { ...options, type: 'date' },
+  );
 }

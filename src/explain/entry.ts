@@ -8,8 +8,11 @@ export type ChangeEffectKind = 'retroactive' | 'new-writes-only' | 'none';
 
 export interface PerWriteRow {
   readonly value: WriteTtlKind;
-  /** native: the store does it; emulated: lifespan does it exactly; unsupported: raises UnsupportedTtlError. */
-  readonly support: 'native' | 'emulated' | 'unsupported';
+  /**
+   * native: the store does it; emulated: lifespan does it exactly; ignored: the write is accepted
+   * but nothing expires (a store configured to keep no expiry); unsupported: raises UnsupportedTtlError.
+   */
+  readonly support: 'native' | 'emulated' | 'ignored' | 'unsupported';
   /** How, in the store's terms (the native clause or command), or why not. */
   readonly how: string;
 }
@@ -20,6 +23,8 @@ export interface ExplainEntry {
   readonly collection: string;
   readonly store: string;
   readonly mechanism: Mechanism;
+  /** The key layout in the store's own terms (item id and partition key path, PRIMARY KEY, _id, …). */
+  readonly key: string;
   /** Declared default TTL in seconds, or null. */
   readonly seconds: number | null;
   /** 'last-write', 'member:<name>', or null when nothing expires. */

@@ -15,7 +15,7 @@ export function renderMarkdown(entries: readonly ExplainEntry[]): string {
   for (const [store, group] of groupByStore(entries)) {
     out.push('', `## ${store}`);
     for (const e of group) {
-      out.push('', `### ${e.entity} → \`${e.collection}\``, '', e.text);
+      out.push('', `### ${e.entity} → \`${e.collection}\``, '', e.text, '', `Key: ${e.key}`);
       if (e.materializedBy.commands.length > 0) {
         out.push('', '```', ...e.materializedBy.commands, '```');
       }

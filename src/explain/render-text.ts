@@ -7,6 +7,7 @@ export function renderText(entries: readonly ExplainEntry[]): string {
     const lines = [`== ${store} ==`];
     for (const entry of group) {
       lines.push(entry.text);
+      lines.push(`  key: ${entry.key}`);
       for (const warning of entry.warnings) lines.push(`  ! ${warning}`);
     }
     blocks.push(lines.join('\n'));

@@ -1,3 +1,4 @@
+import { showValue } from './show-value';
 import type { FieldType } from './types';
 
 /**
@@ -23,9 +24,15 @@ export interface FieldDraft {
 }
 
 export interface KeyDraft {
+  /** @PartitionKey members (distribution). */
   partition: string[];
-  /** `order` as given; build() checks it is 'asc' or 'desc'. */
-  clustering: Array<{ member: string; order: unknown }>;
+  /**
+   * @ClusteringKey members, and @Key members in declaration order marked `identity` (build() turns
+   * those into clustering members when a @PartitionKey exists). `order` as given; build() checks it.
+   */
+  clustering: Array<{ member: string; order: unknown; identity?: true }>;
+  /** @Key members (identity); alone they are the partition key. */
+  identity: string[];
 }
 
 export interface TtlOptions {
@@ -71,7 +78,13 @@ export function cloneDraft(draft: EntityDraft): EntityDraft {
     ttl: [...draft.ttl],
   };
   if (draft.collection !== undefined) copy.collection = draft.collection;
-  if (draft.key) copy.key = { partition: [...draft.key.partition], clustering: [...draft.key.clustering] };
+  if (draft.key) {
+    copy.key = {
+      partition: [...draft.key.partition],
+      clustering: [...draft.key.clustering],
+      identity: [...draft.key.identity],
+    };
+  }
   if (draft.createdAt !== undefined) copy.createdAt = draft.createdAt;
   if (draft.updatedAt !== undefined) copy.updatedAt = draft.updatedAt;
   return copy;
@@ -94,39 +107,77 @@ export function applyFieldOptions(field: FieldDraft, options: FieldOptions | und
 }
 
 export function keyDraft(draft: EntityDraft): KeyDraft {
-  draft.key ??= { partition: [], clustering: [] };
+  draft.key ??= emptyKeyDraft();
   return draft.key;
 }
 
+export function emptyKeyDraft(): KeyDraft {
+  return { partition: [], clustering: [], identity: [] };
+}
+
+/** @Key / .key(): identity. Recorded in both lists so declaration order survives into the clustering key. */
+export function addIdentityMember(key: KeyDraft, member: string): void {
+  key.identity.push(member);
+  key.clustering.push({ member, order: 'asc', identity: true });
+}
+
 export function ttlDraftFrom(input: unknown, origin: string, anchor?: string): TtlDraft {
-  const isOptions = typeof input === 'object' && input !== null && isTtlOptions(input);
-  if (isOptions) {
-    const options = input as Record<string, unknown>;
+  const optionKeys = typeof input === 'object' && input !== null ? ownKeys(input) : [];
+  if (!optionKeys.some((k) => TTL_OPTION_KEYS.has(k))) {
     return {
-      value: options.ttl,
-      hasValue: options.ttl !== undefined,
-      perWrite: options.perWrite === true,
-      anchor: anchor ?? (typeof options.member === 'string' ? options.member : undefined),
-      expiryField: typeof options.expiryField === 'string' ? options.expiryField : undefined,
+      value: input,
+      hasValue: true,
+      perWrite: false,
+      anchor,
+      expiryField: undefined,
       origin,
-      optionProblems: ttlOptionProblems(options),
+      optionProblems: [],
     };
   }
-  return { value: input, hasValue: true, perWrite: false, anchor, expiryField: undefined, origin, optionProblems: [] };
+  const problems: string[] = [];
+  const options = readOptions(input as object, optionKeys, problems);
+  return {
+    value: options.ttl,
+    hasValue: options.ttl !== undefined,
+    perWrite: options.perWrite === true,
+    anchor: anchor ?? (typeof options.member === 'string' ? options.member : undefined),
+    expiryField: typeof options.expiryField === 'string' ? options.expiryField : undefined,
+    origin,
+    optionProblems: [...problems, ...ttlOptionProblems(options, optionKeys)],
+  };
 }
 
 const TTL_OPTION_KEYS = new Set(['ttl', 'perWrite', 'member', 'expiryField']);
 
-/** `{ ttl: '1h', perWrite: true }` is options; `{ hours: 1 }` is a duration. */
-function isTtlOptions(input: object): boolean {
-  const keys = Object.keys(input);
-  return keys.length > 0 && keys.some((k) => TTL_OPTION_KEYS.has(k));
+/** Own string keys; an object whose keys cannot be listed (a hostile proxy) has none. */
+function ownKeys(value: object): string[] {
+  try {
+    return Object.keys(value);
+  } catch {
+    return [];
+  }
+}
+
+/** Each known option read once; a getter that throws is a problem, not a crash at decoration time. */
+function readOptions(input: object, keys: readonly string[], problems: string[]): Record<string, unknown> {
+  const options: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const key of keys) {
+    if (!TTL_OPTION_KEYS.has(key)) continue;
+    try {
+      options[key] = (input as Record<string, unknown>)[key];
+    } catch (error) {
+      problems.push(
+        `TTL option ${key} throws when read (${showValue(error instanceof Error ? error.message : error)})`,
+      );
+    }
+  }
+  return options;
 }
 
 /** What is wrong with an options object: unknown keys (typos, duration parts mixed in) and bad types. */
-function ttlOptionProblems(options: Record<string, unknown>): string[] {
+function ttlOptionProblems(options: Record<string, unknown>, keys: readonly string[]): string[] {
   const problems: string[] = [];
-  for (const key of Object.keys(options)) {
+  for (const key of keys) {
     if (TTL_OPTION_KEYS.has(key)) continue;
     const hint = ['days', 'hours', 'minutes', 'seconds'].includes(key)
       ? `put the duration in ttl, e.g. { ttl: { ${key}: … } }`
@@ -134,11 +185,11 @@ function ttlOptionProblems(options: Record<string, unknown>): string[] {
     problems.push(`TTL option '${key}' is not an option (${hint})`);
   }
   if (options.perWrite !== undefined && typeof options.perWrite !== 'boolean') {
-    problems.push(`TTL option perWrite must be true or false, not ${JSON.stringify(options.perWrite)}`);
+    problems.push(`TTL option perWrite must be true or false, not ${showValue(options.perWrite)}`);
   }
   for (const key of ['member', 'expiryField']) {
     if (options[key] !== undefined && typeof options[key] !== 'string') {
-      problems.push(`TTL option ${key} must be a member name (a string), not ${JSON.stringify(options[key])}`);
+      problems.push(`TTL option ${key} must be a member name (a string), not ${showValue(options[key])}`);
     }
   }
   return problems;

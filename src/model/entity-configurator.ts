@@ -1,5 +1,7 @@
 import {
+  addIdentityMember,
   applyFieldOptions,
+  emptyKeyDraft,
   fieldDraft,
   ttlDraftFrom,
   type EntityDraft,
@@ -7,7 +9,8 @@ import {
   type KeyDraft,
   type TtlOptions,
 } from './draft';
-import type { DurationInput } from './duration';
+import { ModelError } from '../errors';
+import { showValue, type DurationInput } from './duration';
 import { memberName, type MemberSelector } from './member-selector';
 import type { SortOrder } from './types';
 
@@ -30,9 +33,15 @@ export class EntityConfigurator<T> {
     return this;
   }
 
-  /** The whole key (replaces any decorated key). */
+  /**
+   * An identity member, like @Key: alone the whole key; with .partitionKey() members it is the
+   * rest of the primary key within a partition (see docs/declaring-ttl.md, Keys). The first fluent key call
+   * replaces the decorated key.
+   */
   key(selector: MemberSelector<T>, options?: FieldOptions): this {
-    return this.partitionKey(selector, options);
+    const member = this.recordMember(selector, options);
+    addIdentityMember(this.ownKey(), member);
+    return this;
   }
 
   /** Adds a partition key member; the first fluent key call replaces the decorated key. */
@@ -85,11 +94,15 @@ export class EntityConfigurator<T> {
     this.draft.ttl = [];
     if (typeof first === 'function') {
       const member = this.recordMember(first as MemberSelector<T>);
-      this.draft.ttl.push(ttlDraftFrom({ ...third, ttl: second }, 'fluent timeToLive', member));
+      this.draft.ttl.push(
+        ttlDraftFrom(mergeOptions(this.entityName, third, { ttl: second }), 'fluent timeToLive', member),
+      );
       return this;
     }
     const options = second as FluentTtlOptions | undefined;
-    const input = isPlainOptions(first) ? { ...first, ...options } : { ...options, ttl: first };
+    const input = isPlainOptions(first)
+      ? mergeOptions(this.entityName, first, options)
+      : mergeOptions(this.entityName, options, { ttl: first });
     this.draft.ttl.push(ttlDraftFrom(input, 'fluent timeToLive'));
     return this;
   }
@@ -102,7 +115,7 @@ export class EntityConfigurator<T> {
 
   private ownKey(): KeyDraft {
     if (!this.fluentKey) {
-      this.fluentKey = { partition: [], clustering: [] };
+      this.fluentKey = emptyKeyDraft();
       this.draft.key = this.fluentKey;
     }
     return this.fluentKey;
@@ -110,7 +123,26 @@ export class EntityConfigurator<T> {
 }
 
 function isPlainOptions(value: unknown): value is TtlOptions {
-  return (
-    typeof value === 'object' && value !== null && ['ttl', 'perWrite', 'member', 'expiryField'].some((k) => k in value)
-  );
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    return ['ttl', 'perWrite', 'member', 'expiryField'].some((k) => Object.hasOwn(value, k));
+  } catch {
+    return false;
+  }
+}
+
+/** `{ ...a, ...b }`, except that a getter that throws becomes a model problem instead of a crash. */
+function mergeOptions(entity: string, a: object | undefined, b: object | undefined): object {
+  try {
+    return { ...a, ...b };
+  } catch (error) {
+    throw new ModelError([
+      {
+        code: 'MODEL_TTL_OPTIONS',
+        entity,
+        message: `fluent timeToLive: the options throw when read (${showValue(error instanceof Error ? error.message : error)})`,
+        hint: 'pass a plain options object',
+      },
+    ]);
+  }
 }

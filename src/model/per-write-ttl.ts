@@ -23,7 +23,7 @@ export function resolveWriteTtl(value: PerWriteTtl | undefined): ResolvedWriteTt
   if (value === undefined || value === 'default') return { kind: 'default' };
   if (value === 'never') return { kind: 'never' };
   if (value === 'keep') return { kind: 'keep' };
-  if (typeof value === 'object' && value !== null && 'extend' in value) {
+  if (typeof value === 'object' && value !== null && hasOwnKey(value, 'extend')) {
     const keys = Object.keys(value);
     if (keys.length !== 1) {
       throw new TtlError(
@@ -35,9 +35,35 @@ export function resolveWriteTtl(value: PerWriteTtl | undefined): ResolvedWriteTt
         },
       );
     }
-    return { kind: 'extend', seconds: parseDuration(value.extend) };
+    return { kind: 'extend', seconds: parseDuration(readExtend(value)) };
   }
   return { kind: 'duration', seconds: parseDuration(value) };
+}
+
+/** Own keys only: an inherited or proxied 'extend' is not an extend request, and a trap that throws is bad input. */
+function hasOwnKey(value: object, key: string): boolean {
+  try {
+    return Object.hasOwn(value, key);
+  } catch {
+    throw new TtlError('TTL_INVALID_TYPE', value, `per-write TTL ${showValue(value)} cannot be read`, {
+      hint: "pass a duration, 'default', 'never', 'keep' or { extend: duration }",
+    });
+  }
+}
+
+function readExtend(value: object): unknown {
+  try {
+    return (value as { extend: unknown }).extend;
+  } catch (error) {
+    throw new TtlError(
+      'TTL_INVALID_EXTEND',
+      value,
+      `per-write TTL { extend } throws when read (${showValue(error instanceof Error ? error.message : error)})`,
+      {
+        hint: "write { extend: '1h' } with a plain value",
+      },
+    );
+  }
 }
 
 export function describeWriteTtl(ttl: ResolvedWriteTtl): string {

@@ -1,8 +1,8 @@
 import { ProblemList, type ModelProblem } from '../errors';
-import type { EntityDraft, FieldDraft, TtlDraft } from './draft';
+import type { EntityDraft, FieldDraft, KeyDraft, TtlDraft } from './draft';
 import { parseDuration, showValue } from './duration';
 import { fieldTypeFromDesignType, fieldTypeFromValue, initialValues, isFieldType, KEY_FIELD_TYPES } from './field-type';
-import { IDENTIFIER_HINT, isPortableIdentifier } from './identifiers';
+import { IDENTIFIER_HINT, isPortableIdentifier, isReservedName } from './identifiers';
 import {
   DEFAULT_EXPIRY_FIELD,
   type EntityClass,
@@ -62,6 +62,15 @@ function resolveField(
   isTtlAnchor: boolean,
   report: Report,
 ): FieldModel | undefined {
+  if (isReservedName(member)) {
+    report({
+      code: 'MODEL_BAD_NAME',
+      member,
+      message: `member name ${showValue(member)} is a name JavaScript reserves on every object`,
+      hint: 'rename the member (a stored name with { name } does not help: the instance would still use it)',
+    });
+    return undefined;
+  }
   let type: FieldType | undefined;
   if (field.type !== undefined) {
     if (!isFieldType(field.type)) {
@@ -83,7 +92,7 @@ function resolveField(
   if (type === undefined) {
     const why =
       field.designType === undefined
-        ? 'has no type: no decorator metadata (esbuild, Vite) and no initial value to infer it from'
+        ? 'has no type: no design:type metadata (TC39 standard decorators, esbuild and Vite emit none) and no initial value to infer it from'
         : 'has a type that cannot be stored as is (a union, an interface or a class)';
     report({
       code: 'MODEL_NO_TYPE',
@@ -131,9 +140,33 @@ function checkStoredNames(fields: FieldModel[], report: Report): void {
   }
 }
 
+/**
+ * @Key is identity, @PartitionKey is distribution: without a @PartitionKey the @Key members are the
+ * partition key (as before); with one, the @Key members that are not partition members join the
+ * clustering key in declaration order: `@Key() id` + `@PartitionKey() userId` is partition userId,
+ * clustering id, which each store maps to its own key layout (docs/declaring-ttl.md, Keys).
+ */
+function keyShape(key: KeyDraft | undefined): {
+  partition: string[];
+  clustering: Array<{ member: string; order: unknown }>;
+} {
+  if (!key) return { partition: [], clustering: [] };
+  const explicit = [...new Set(key.partition)];
+  if (explicit.length === 0) {
+    return { partition: [...new Set(key.identity)], clustering: key.clustering.filter((c) => !c.identity) };
+  }
+  const clustering: Array<{ member: string; order: unknown }> = [];
+  for (const c of key.clustering) {
+    if (explicit.includes(c.member)) continue;
+    const seen = clustering.findIndex((o) => o.member === c.member);
+    if (seen === -1) clustering.push({ member: c.member, order: c.order });
+    else if (!c.identity) clustering[seen] = { member: c.member, order: c.order };
+  }
+  return { partition: explicit, clustering };
+}
+
 function resolveKey(draft: EntityDraft, fields: FieldModel[], report: Report): KeyModel {
-  const partition = [...new Set(draft.key?.partition ?? [])];
-  const clustering = draft.key?.clustering ?? [];
+  const { partition, clustering } = keyShape(draft.key);
   if (partition.length === 0) {
     report({
       code: 'MODEL_NO_KEY',

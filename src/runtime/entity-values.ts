@@ -1,13 +1,27 @@
+import { ErrorCodes } from '../error-codes';
 import { LifespanError } from '../errors';
+import { showValue } from '../model/show-value';
 import { keyMembers, type EntityModel } from '../model/types';
 import type { KeyInput } from '../providers/contract';
 
 /** Member → value of every field of an instance (members not in the model are not stored). */
 export function valuesOf(entity: EntityModel, instance: object): Record<string, unknown> {
-  const source = instance as Record<string, unknown>;
   const values: Record<string, unknown> = {};
-  for (const field of entity.fields) values[field.member] = source[field.member];
+  for (const field of entity.fields) values[field.member] = readMember(instance, field.member, entity.name);
   return values;
+}
+
+/** One member of a caller's object; a getter (or proxy trap) that throws is a typed error, not a crash mid-write. */
+function readMember(source: object, member: string, entity: string, store?: string): unknown {
+  try {
+    return (source as Record<string, unknown>)[member];
+  } catch (error) {
+    throw new LifespanError(
+      ErrorCodes.VALUE_INVALID,
+      `reading member '${member}' threw: ${showValue(error instanceof Error ? error.message : error)}`,
+      { entity, member, store, hint: 'pass an object whose members can be read' },
+    );
+  }
 }
 
 /** A real instance of the entity class (prototype methods work), filled without running its constructor. */
@@ -40,7 +54,7 @@ export function keyValues<T>(entity: EntityModel, key: KeyInput<T>, store: strin
   const given = key as Record<string, unknown>;
   const values: Record<string, unknown> = {};
   for (const member of members) {
-    const value = given[member];
+    const value = readMember(given, member, entity.name, store);
     if (value === undefined || value === null) {
       throw new LifespanError('KEY_INCOMPLETE', `key member '${member}' is missing`, {
         entity: entity.name,

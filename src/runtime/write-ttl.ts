@@ -3,26 +3,28 @@ import { resolveWriteTtl, describeWriteTtl, type PerWriteTtl, type ResolvedWrite
 import type { EntityModel } from '../model/types';
 
 /**
- * Resolves a per-write TTL and, for stores that need per-write TTL set up in the schema
- * (`requiresDeclaration`), refuses one on an entity that did not declare `perWrite`.
+ * Resolves a per-write TTL and refuses one on an entity that did not declare `perWrite`. The rule
+ * is the same on every store: Cosmos DB and MongoDB need the declaration to set up the container
+ * or the expiry index, so a store that could do without it (Cassandra, relational emulation) still
+ * asks for it — code tested there must not break on a store that needs it.
  */
-export function writeTtlFor(
-  entity: EntityModel,
-  requested: PerWriteTtl | undefined,
-  store: string,
-  requiresDeclaration: boolean,
-): ResolvedWriteTtl {
+export function writeTtlFor(entity: EntityModel, requested: PerWriteTtl | undefined, store: string): ResolvedWriteTtl {
   const ttl = resolveWriteTtl(requested);
-  if (ttl.kind === 'default' || !requiresDeclaration || entity.ttl?.perWrite) return ttl;
+  if (ttl.kind === 'default' || entity.ttl?.perWrite) return ttl;
   throw new UnsupportedTtlError(
     'TTL_PER_WRITE_NOT_DECLARED',
     `a per-write TTL (${describeWriteTtl(ttl)}) needs the entity to declare per-write TTLs`,
     {
       entity: entity.name,
       store,
-      hint: `declare @TimeToLive({ ttl: ..., perWrite: true }) or .timeToLive(..., { perWrite: true }) on ${entity.name}`,
+      hint: perWriteDeclarationHint(entity),
     },
   );
+}
+
+/** What to declare for per-write TTLs; explain() rows and the error say the same. */
+export function perWriteDeclarationHint(entity: EntityModel): string {
+  return `declare @TimeToLive({ ttl: ..., perWrite: true }) or .timeToLive(..., { perWrite: true }) on ${entity.name}`;
 }
 
 export function unsupported(

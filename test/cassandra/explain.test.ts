@@ -41,7 +41,9 @@ test('the seed example: table default, per cell, from each write; USING TTL over
   expect(session.text).toMatch(
     /^sessions: rows expire 3600s after each write \(table default_time_to_live = 3600, stamped per cell at each write/,
   );
-  expect(session.text).toContain('A per-write USING TTL n overrides it');
+  // Session does not declare perWrite: per-write TTLs are refused, as on every store.
+  expect(session.text).toContain('Writes cannot carry their own TTL (perWrite is not declared)');
+  expect(entry('Cart').text).toContain('A per-write USING TTL n overrides it');
   expect(session.text).toContain(
     'Expired cells stop being returned at once and are purged by compaction after gc_grace_seconds (864000 by default).',
   );
@@ -50,6 +52,13 @@ test('the seed example: table default, per cell, from each write; USING TTL over
   );
   expect(session.text).toContain('not the row marker');
   expect(session.perWrite.map((r) => [r.value, r.support])).toEqual([
+    ['duration', 'unsupported'],
+    ['default', 'native'],
+    ['never', 'unsupported'],
+    ['keep', 'unsupported'],
+    ['extend', 'unsupported'],
+  ]);
+  expect(entry('Cart').perWrite.map((r) => [r.value, r.support])).toEqual([
     ['duration', 'native'],
     ['default', 'native'],
     ['never', 'native'],

@@ -30,7 +30,13 @@ class PageViews {
   @Field({ type: 'counter' }) views = 0;
 }
 
-const model = build((b) => b.entity(Everything).entity(Reading).entity(PageViews));
+// Reading declares perWrite here: a unit of work below commits with a TTL, which every store asks to be declared.
+const model = build((b) =>
+  b
+    .entity(Everything)
+    .entity(Reading, (e) => e.timeToLive('P30D', { perWrite: true }))
+    .entity(PageViews),
+);
 
 function reading(sensorId: string, minute: number, value: number): Reading {
   return Object.assign(new Reading(), { sensorId, takenAt: new Date(Date.UTC(2026, 0, 1, 0, minute)), value });

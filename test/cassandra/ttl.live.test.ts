@@ -10,7 +10,14 @@ import { CEILING_2038 } from '../../src/providers/cassandra';
 import { describeStore } from '../harness/stores';
 import { build, cellTtl, open, sleep, useTestKeyspace } from './fixtures';
 
-const model = build((b) => b.entity(Session).entity(Cart).entity(CacheEntry).entity(AuditLog));
+// Session declares perWrite here: the suite writes per-write TTLs, which every store asks to be declared.
+const model = build((b) =>
+  b
+    .entity(Session, (e) => e.timeToLive(3600, { perWrite: true }))
+    .entity(Cart)
+    .entity(CacheEntry)
+    .entity(AuditLog),
+);
 
 function session(id: string, payload = 'p'): Session {
   return Object.assign(new Session(), { id, payload });

@@ -31,7 +31,8 @@ class Note {
   @UpdatedAt() updatedAt = new Date(0);
 }
 
-const model = build((b) => b.entity(Session).entity(Note));
+// Session declares perWrite here: the suite writes per-write TTLs, which every store asks to be declared.
+const model = build((b) => b.entity(Session, (e) => e.timeToLive(3600, { perWrite: true })).entity(Note));
 
 const T1 = new Date('2026-02-03T04:05:06.000Z');
 const T2 = new Date('2026-02-03T05:05:06.000Z');

@@ -88,7 +88,8 @@ describe('compileCosmos: containers shared by several entities', () => {
     const model = new ModelBuilder().entity(A).entity(C).entity(D).build();
     const codes = problemsOf(() => compileCosmos(model)).map((p) => p.code);
     expect(codes).toContain('COSMOS_CONTAINER_TTL_DISAGREES');
-    expect(codes).toContain('COSMOS_COMPOSITE_PARTITION_KEY');
+    // D's @Key id + @PartitionKey tenant is item id `id` under /tenant, where A is under /id.
+    expect(codes).toContain('COSMOS_CONTAINER_PARTITION_KEY_DISAGREES');
   });
 
   it('rejects a partition key path disagreement', () => {

@@ -1,4 +1,5 @@
 import { LifespanError } from '../../errors';
+import { showValue } from '../../model/show-value';
 import { STORE } from './semantics';
 
 /** Cassandra's own rule for keyspace and table names (and the portable subset lifespan allows for columns). */
@@ -15,7 +16,7 @@ export function quoteId(name: string, what = 'identifier'): string {
 
 export function checkName(name: unknown, what: string): string {
   if (typeof name !== 'string' || !CQL_NAME.test(name)) {
-    throw new LifespanError('CASSANDRA_BAD_NAME', `${what} ${JSON.stringify(name)} is not a valid Cassandra name`, {
+    throw new LifespanError('CASSANDRA_BAD_NAME', `${what} ${showValue(name)} is not a valid Cassandra name`, {
       store: STORE,
       hint: 'use 1 to 48 letters, digits or underscores',
     });

@@ -6,9 +6,7 @@ import { clusteringColumns, partitionColumns, regularColumns, type ColumnSpec, t
 export function createTable(keyspace: string | null, table: TableSpec): string {
   const columns = [...partitionColumns(table), ...clusteringColumns(table), ...regularColumns(table)];
   const defs = columns.map((c) => `${quoteId(c.name, 'column')} ${c.type}`);
-  const partition = partitionColumns(table).map((c) => quoteId(c.name, 'column'));
   const clustering = clusteringColumns(table);
-  const key = [`(${partition.join(', ')})`, ...clustering.map((c) => quoteId(c.name, 'column'))].join(', ');
   const options: string[] = [];
   if (clustering.length > 0) {
     const order = clustering.map((c) => `${quoteId(c.name, 'column')} ${(c.order ?? 'asc').toUpperCase()}`);
@@ -16,7 +14,14 @@ export function createTable(keyspace: string | null, table: TableSpec): string {
   }
   if (table.defaultTtl > 0) options.push(`default_time_to_live = ${table.defaultTtl}`);
   const withClause = options.length > 0 ? ` WITH ${options.join(' AND ')}` : '';
-  return `CREATE TABLE IF NOT EXISTS ${qualified(keyspace, table.name)} (${defs.join(', ')}, PRIMARY KEY (${key}))${withClause}`;
+  return `CREATE TABLE IF NOT EXISTS ${qualified(keyspace, table.name)} (${defs.join(', ')}, ${primaryKey(table)})${withClause}`;
+}
+
+/** `PRIMARY KEY (("userId"), "id")`: the partition key in its own parentheses, then the clustering columns. */
+export function primaryKey(table: TableSpec): string {
+  const partition = partitionColumns(table).map((c) => quoteId(c.name, 'column'));
+  const clustering = clusteringColumns(table).map((c) => quoteId(c.name, 'column'));
+  return `PRIMARY KEY (${[`(${partition.join(', ')})`, ...clustering].join(', ')})`;
 }
 
 export function setDefaultTtl(keyspace: string | null, table: string, seconds: number): string {

@@ -1,6 +1,7 @@
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
+import { perWriteDeclarationHint } from '../../runtime/write-ttl';
 import type { EntityMapping } from './compile';
-import { createTable } from './ddl';
+import { createTable, primaryKey } from './ddl';
 import { CASSANDRA_MAX_TTL_SECONDS, SAY, STORE, ceilingText, isoSeconds } from './semantics';
 import type { TtlClock } from './ttl-limits';
 
@@ -18,7 +19,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
   const { entity, table } = mapping;
   const seconds = entity.ttl?.seconds ?? null;
   const command = createTable(ctx.keyspace, table);
-  const head = { entity: entity.name, collection: table.name, store: STORE };
+  const head = { entity: entity.name, collection: table.name, store: STORE, key: keyLayout(mapping) };
   if (mapping.isCounter) {
     return {
       ...head,
@@ -41,9 +42,11 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
   const lifetime = seconds !== null ? lifetimeSentence(mapping, seconds) : perWriteOnlySentence(mapping);
   const text = [
     `${table.name}: ${lifetime}`,
-    seconds !== null
-      ? `A per-write USING TTL n overrides it and USING TTL 0 ('never') removes it; 'keep' and { extend } are unsupported.`
-      : `USING TTL 0 ('never') is the same as no TTL; 'keep' and { extend } are unsupported.`,
+    !entity.ttl?.perWrite
+      ? `Writes cannot carry their own TTL (perWrite is not declared).`
+      : seconds !== null
+        ? `A per-write USING TTL n overrides it and USING TTL 0 ('never') removes it; 'keep' and { extend } are unsupported.`
+        : `USING TTL 0 ('never') is the same as no TTL; 'keep' and { extend } are unsupported.`,
     `Expired cells stop being returned at once and are purged by ${gc}.`,
     `lifespan INSERTs every column with one TTL, so a row expires whole ` +
       `(an UPDATE made outside lifespan renews only its own cells, not the row marker); ` +
@@ -63,7 +66,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
           : 'no table option: each write that should expire carries USING TTL n',
       commands: [command],
     },
-    perWrite: perWriteRows(seconds),
+    perWrite: perWriteRows(mapping, seconds),
     expiredVisibleUntilDeleted: false,
     deletion: { by: 'compaction', lag: `invisible at expiry; purged by ${gc}` },
     changeEffect: { kind: 'new-writes-only', text: `${SAY.changeEffect}.` },
@@ -89,13 +92,16 @@ function perWriteOnlySentence(mapping: EntityMapping): string {
   return mapping.entity.ttl?.perWrite
     ? 'rows expire only when a write says so (no table default_time_to_live): ' +
         'INSERT … USING TTL n stamps n s on every cell, counting from that write.'
-    : 'rows do not expire (no TTL declared, no table default_time_to_live); ' +
-        'a write may still carry INSERT … USING TTL n, stamped on every cell from that write.';
+    : 'rows do not expire (no TTL declared, no table default_time_to_live).';
 }
 
-function perWriteRows(seconds: number | null): PerWriteRow[] {
+function perWriteRows(mapping: EntityMapping, seconds: number | null): PerWriteRow[] {
+  const declared = mapping.entity.ttl?.perWrite === true;
+  const notDeclared = `per-write TTL is not declared (lifespan asks for it on every store): ${perWriteDeclarationHint(mapping.entity)}`;
   return [
-    { value: 'duration', support: 'native', how: 'INSERT … USING TTL n, writing every column with one TTL' },
+    declared
+      ? { value: 'duration', support: 'native', how: 'INSERT … USING TTL n, writing every column with one TTL' }
+      : { value: 'duration', support: 'unsupported', how: notDeclared },
     {
       value: 'default',
       support: 'native',
@@ -104,11 +110,13 @@ function perWriteRows(seconds: number | null): PerWriteRow[] {
           ? `no USING TTL clause: the table's default_time_to_live (${seconds}) applies`
           : 'no USING TTL clause: the row does not expire (the table has no default_time_to_live)',
     },
-    {
-      value: 'never',
-      support: 'native',
-      how: `USING TTL 0: the row does not expire${seconds !== null ? ', overriding the table default' : ''}`,
-    },
+    declared
+      ? {
+          value: 'never',
+          support: 'native',
+          how: `USING TTL 0: the row does not expire${seconds !== null ? ', overriding the table default' : ''}`,
+        }
+      : { value: 'never', support: 'unsupported', how: notDeclared },
     { value: 'keep', support: 'unsupported', how: SAY.keepUnsupported },
     { value: 'extend', support: 'unsupported', how: SAY.extendUnsupported },
   ];
@@ -150,4 +158,14 @@ function warnings(mapping: EntityMapping, seconds: number | null, ctx: ExplainCo
     }
   }
   return out;
+}
+
+/** Partition key (placement), clustering columns (order within a partition), and the CQL for both. */
+function keyLayout(mapping: EntityMapping): string {
+  const partition = mapping.partition.map((c) => c.column).join(', ');
+  const clustering = mapping.table.columns
+    .filter((c) => c.kind === 'clustering')
+    .map((c) => `${c.name} ${(c.order ?? 'asc').toUpperCase()}`);
+  const order = clustering.length > 0 ? `, clustering columns ${clustering.join(', ')}` : ', no clustering columns';
+  return `partition key (${partition})${order}: ${primaryKey(mapping.table)}`;
 }

@@ -1,5 +1,6 @@
 import type { Client } from 'cassandra-driver';
 import { LifespanError } from '../../errors';
+import { showValue } from '../../model/show-value';
 import type { Model } from '../../model/types';
 import type { Store, StoreSession } from '../contract';
 import { compileModel } from './compile';
@@ -41,6 +42,13 @@ export class CassandraStore implements Store {
     }
     this.client = options.client;
     this.keyspace = checkName(options.keyspace, 'keyspace');
+    checkCeilingOption(options.expirationCeiling);
+    if (options.now !== undefined && typeof options.now !== 'function') {
+      throw badOption(
+        `now must be a function returning a Date, got ${showValue(options.now)}`,
+        'now: () => new Date()',
+      );
+    }
   }
 
   describe(): string {
@@ -75,4 +83,17 @@ export class CassandraStore implements Store {
       return CEILING_2038;
     }
   }
+}
+
+function checkCeilingOption(value: unknown): void {
+  if (value === undefined || value === null || value === 'detect') return;
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return;
+  throw badOption(
+    `expirationCeiling must be 'detect', null or a valid Date, got ${showValue(value)}`,
+    "expirationCeiling: 'detect' (read it from the node) or new Date('2038-01-19T03:14:06Z')",
+  );
+}
+
+function badOption(message: string, hint: string): LifespanError {
+  return new LifespanError('CASSANDRA_BAD_OPTION', message, { store: STORE, hint });
 }

@@ -1,4 +1,4 @@
-import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { resolveWriteTtl, type PerWriteTtl } from '../../model/per-write-ttl';
 import { unsupported, writeTtlFor } from '../../runtime/write-ttl';
 import type { EntityMapping } from './compile';
 import { SAY, STORE } from './semantics';
@@ -10,8 +10,9 @@ export type TtlClause = { readonly using: false } | { readonly using: true; read
 /** Maps the per-write vocabulary to Cassandra (DESIGN.md, per-store table), checking the node's limits first. */
 export function ttlClause(mapping: EntityMapping, requested: PerWriteTtl | undefined, clock: TtlClock): TtlClause {
   const { entity } = mapping;
-  // Cassandra needs no schema setup for USING TTL, so no perWrite declaration is required.
-  const ttl = writeTtlFor(entity, requested, STORE, false);
+  // USING TTL needs no schema setup, but the perWrite declaration is asked for as on every store;
+  // a counter table can never declare it, and the counter reason is the one worth reporting.
+  const ttl = mapping.isCounter ? resolveWriteTtl(requested) : writeTtlFor(entity, requested, STORE);
   const place = { entity: entity.name };
   if (mapping.isCounter && ttl.kind !== 'default') {
     throw unsupported(entity, STORE, ttl, 'counter updates cannot carry USING TTL', 'write counters without a TTL');

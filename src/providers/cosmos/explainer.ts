@@ -63,6 +63,7 @@ function explainEntity(
     collection: entity.collection,
     store: STORE,
     mechanism: on ? 'container-ttl' : 'none',
+    key: keyLayout(layout),
     seconds: entity.ttl?.seconds ?? null,
     countsFrom: on ? 'last-write' : null,
     materializedBy: {
@@ -170,4 +171,16 @@ function warningsOf(entity: EntityModel): string[] {
     `the TTL is anchored on ${anchor.member}, but Cosmos DB ${PHRASES.countsFrom}, not from ${anchor.member}: ` +
       `an item expires ${entity.ttl?.seconds ?? 'its ttl'}s after it was last written, whatever ${anchor.member} holds`,
   ];
+}
+
+/** Cosmos identifies an item by (partition key value, id). */
+export function keyLayout(layout: EntityLayout): string {
+  const id =
+    layout.idMembers.length > 1
+      ? `${layout.idMembers.join(' + ')} (URI-encoded, joined with '|')`
+      : (layout.idMembers[0] ?? '(none)');
+  const partition = layout.partitionMember
+    ? `${layout.partitionKeyPath} (the value of ${layout.partitionMember})`
+    : `${layout.partitionKeyPath} (the item id)`;
+  return `item id = ${id}; partition key ${partition}`;
 }

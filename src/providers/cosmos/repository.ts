@@ -101,7 +101,7 @@ export class CosmosRepository<T> implements Repository<T> {
   }
 
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
-    const resolved = writeTtlFor(this.access.entity, ttl, STORE, true);
+    const resolved = writeTtlFor(this.access.entity, ttl, STORE);
     const address = this.address(key);
     for (let attempt = 1; ; attempt += 1) {
       const current = await this.current(address);
@@ -136,7 +136,7 @@ export class CosmosRepository<T> implements Repository<T> {
         },
       );
     }
-    const ttl = writeTtlFor(entity, requested, STORE, true);
+    const ttl = writeTtlFor(entity, requested, STORE);
     const values = stampTimestamps(entity, valuesOf(entity, instance), new Date(), mode === 'insert');
     const body = codec.encode(values);
     const address = codec.address(values);

@@ -1,5 +1,6 @@
 import type { Database } from '@azure/cosmos';
 import { LifespanError } from '../../errors';
+import { showValue } from '../../model/show-value';
 import type { Model } from '../../model/types';
 import type { Store, StoreSession } from '../contract';
 import { compileCosmos } from './compile';
@@ -34,8 +35,19 @@ export class CosmosStore implements Store {
         hint: "pass client.database('<id>') or the database from client.databases.createIfNotExists({ id })",
       });
     }
+    const hideExpired = options.hideExpired ?? false;
+    if (typeof hideExpired !== 'boolean') {
+      throw new LifespanError(
+        'COSMOS_BAD_OPTIONS',
+        `hideExpired must be true or false, got ${showValue(hideExpired)}`,
+        {
+          store: STORE,
+          hint: 'new CosmosStore({ database, hideExpired: true })',
+        },
+      );
+    }
     this.database = database;
-    this.hideExpired = options.hideExpired ?? false;
+    this.hideExpired = hideExpired;
   }
 
   describe(): string {

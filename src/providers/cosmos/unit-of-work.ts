@@ -87,7 +87,7 @@ export class CosmosUnitOfWork implements UnitOfWork {
     }
     const access = this.context.accessOf(item.instance);
     const { entity, codec } = access;
-    const ttl = writeTtlFor(entity, item.ttl ?? commitTtl, STORE, true);
+    const ttl = writeTtlFor(entity, item.ttl ?? commitTtl, STORE);
     const values = stampTimestamps(entity, valuesOf(entity, item.instance), new Date(), item.kind === 'insert');
     const body = codec.encode(values);
     const address = codec.address(values);

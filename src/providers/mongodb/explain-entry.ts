@@ -26,6 +26,7 @@ function common(mapping: CollectionMapping, ctx: ExplainContext) {
     collection: mapping.collection,
     store: STORE,
     mechanism: 'ttl-index' as const,
+    key: keyLayout(mapping),
     materializedBy: {
       text: !index
         ? 'no TTL index'
@@ -158,6 +159,7 @@ function noTtl(mapping: CollectionMapping): ExplainEntry {
     collection: mapping.collection,
     store: STORE,
     mechanism: 'none',
+    key: keyLayout(mapping),
     seconds: null,
     countsFrom: null,
     materializedBy: { text: 'no TTL index', commands: [] },
@@ -184,4 +186,11 @@ function noTtl(mapping: CollectionMapping): ExplainEntry {
 
 function limits(field: string): string[] {
   return [SAY.range, SAY.noCompoundNoId, `${SAY.notADate(field)}`, SAY.primaryOnly, SAY.needs42];
+}
+
+/** The whole key is _id: the value itself for one member, a sub-document of every key member otherwise. */
+function keyLayout(mapping: CollectionMapping): string {
+  const [only, ...rest] = mapping.key;
+  if (only && rest.length === 0) return `_id = ${only.member}`;
+  return `_id = { ${mapping.key.map((k) => k.field).join(', ')} } (a sub-document, in this order)`;
 }

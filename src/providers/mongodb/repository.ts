@@ -158,7 +158,7 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   private writeTtl(ttl: PerWriteTtl | undefined) {
-    return writeTtlFor(this.mapping.entity, ttl, STORE, true);
+    return writeTtlFor(this.mapping.entity, ttl, STORE);
   }
 
   private live(filter: Doc): Doc {

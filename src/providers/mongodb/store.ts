@@ -1,4 +1,5 @@
 import { LifespanError } from '../../errors';
+import { showValue } from '../../model/show-value';
 import type { Model } from '../../model/types';
 import type { Store, StoreSession } from '../contract';
 import { compileModel } from './compile';
@@ -32,7 +33,7 @@ export class MongoStore implements Store {
     }
     const hideExpired = options.hideExpired ?? false;
     if (typeof hideExpired !== 'boolean') {
-      throw new LifespanError('MONGO_BAD_OPTION', `hideExpired must be true or false, got ${String(hideExpired)}`, {
+      throw new LifespanError('MONGO_BAD_OPTION', `hideExpired must be true or false, got ${showValue(hideExpired)}`, {
         store: STORE,
         hint: 'new MongoStore({ db, hideExpired: true })',
       });

@@ -122,7 +122,7 @@ export class MongoUnitOfWork implements UnitOfWork {
         last.described.push(`delete of ${item.mapping.entity.name} ${showId(id)}`);
         continue;
       }
-      const ttl = writeTtlFor(item.mapping.entity, item.options.ttl ?? options.ttl, STORE, true);
+      const ttl = writeTtlFor(item.mapping.entity, item.options.ttl ?? options.ttl, STORE);
       const write = entityWrite(item.mapping, item.entity, ttl, item.kind, this.hideExpired);
       last.operations.push({ updateOne: { filter: write.filter, update: write.update, upsert: write.upsert } });
       last.described.push(`${item.kind} of ${item.mapping.entity.name} ${showId(write.filter['_id'])}`);

@@ -49,7 +49,7 @@ export async function runRelationalDemo(
       const plans: { suffix: string; ttl: PerWriteTtl | undefined; label: string }[] = [
         { suffix: 'a', ttl: undefined, label: defaultLabel(entity) },
       ];
-      if (entity.ttl) plans.push({ suffix: 'b', ttl: SHORT_TTL, label: `per-write ${SHORT_TTL}` });
+      if (entity.ttl?.perWrite) plans.push({ suffix: 'b', ttl: SHORT_TTL, label: `per-write ${SHORT_TTL}` });
       for (const [i, plan] of plans.entries()) {
         const values = sampleValues(entity, `${entity.collection}-${plan.suffix}`, i);
         await repository.upsert(instanceOf(entity, values), plan.ttl === undefined ? {} : { ttl: plan.ttl });

@@ -22,12 +22,12 @@ export interface WriteExpiry {
 export const ALREADY_EXPIRED = 'RELATIONAL_TTL_ALREADY_EXPIRED';
 
 /**
- * Resolves a per-write TTL for an entity: checks the declaration (no TTL declared: only the
- * default), and in 'ignore' mode refuses what would need an expiry the table does not keep.
+ * Resolves a per-write TTL for an entity: checks the declaration (without perWrite: only the
+ * default, as on every store), and in 'ignore' mode refuses what would need an expiry the table does not keep.
  */
 export function resolveTtl(t: EntityTable, requested: PerWriteTtl | undefined): ResolvedWriteTtl {
   if (requested === undefined) return DEFAULT_TTL;
-  const ttl = writeTtlFor(t.entity, requested, RELATIONAL_STORE, t.entity.ttl === null);
+  const ttl = writeTtlFor(t.entity, requested, RELATIONAL_STORE);
   if (!t.expiryColumn && (ttl.kind === 'duration' || ttl.kind === 'extend')) {
     throw unsupported(
       t.entity,

@@ -70,6 +70,7 @@ function explainEntity(
     entity: entity.name,
     collection: entity.collection,
     store: RELATIONAL_STORE,
+    key: `PRIMARY KEY (${table.primaryKey.join(', ')}): the full key`,
     seconds: entity.ttl?.seconds ?? null,
     perWrite: perWriteRows(entity, mode, dialect),
   };
@@ -106,7 +107,7 @@ function emulatedEntry(
   entity: EntityModel,
   dialect: RelationalDialect,
   commands: string[],
-  base: Pick<ExplainEntry, 'entity' | 'collection' | 'store' | 'seconds' | 'perWrite'>,
+  base: Pick<ExplainEntry, 'entity' | 'collection' | 'store' | 'key' | 'seconds' | 'perWrite'>,
   injectedClock: boolean,
 ): ExplainEntry {
   const ttl = entity.ttl;

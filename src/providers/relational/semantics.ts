@@ -10,6 +10,7 @@
 import type { PerWriteRow } from '../../explain/entry';
 import type { WriteTtlKind } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
+import { perWriteDeclarationHint } from '../../runtime/write-ttl';
 import { clockName, dialectLabel, EXPIRY_COLUMN, familyOf, type RelationalDialect } from './dialect';
 import type { RelationalTtlMode } from './options';
 
@@ -38,42 +39,60 @@ export function instantStorage(dialect: RelationalDialect): string {
   }
 }
 
-/** Whether (and how) the store honours each per-write value for this entity in this mode. */
+/**
+ * Whether (and how) the store honours each per-write value for this entity in this mode. Without
+ * a perWrite declaration only 'default' is accepted, as on every store (runtime/write-ttl.ts).
+ */
 export function perWriteRows(entity: EntityModel, mode: RelationalTtlMode, dialect: RelationalDialect): PerWriteRow[] {
   const now = clockName(dialect);
-  if (!entity.ttl) {
-    const hint = `declare @TimeToLive({ perWrite: true }) on ${entity.name} to get an ${EXPIRY_COLUMN} column`;
+  if (!entity.ttl?.perWrite) {
+    const why = `per-write TTL is not declared: ${perWriteDeclarationHint(entity)}`;
+    const byDefault: RowSpec = !entity.ttl
+      ? ['native', 'plain write; the row never expires (no TTL declared)']
+      : mode === 'emulate'
+        ? ['emulated', defaultStamp(entity, now)]
+        : ['ignored', IGNORED_DEFAULT];
     return rows({
-      duration: ['unsupported', `no TTL declared: ${hint}`],
-      default: ['native', 'plain write; the row never expires'],
-      never: ['unsupported', `no TTL declared: ${hint}`],
-      keep: ['unsupported', `no TTL declared: ${hint}`],
-      extend: ['unsupported', `no TTL declared: ${hint}`],
+      duration: ['unsupported', why],
+      default: byDefault,
+      never: ['unsupported', why],
+      keep: ['unsupported', why],
+      extend: ['unsupported', why],
     });
   }
   if (mode !== 'emulate') {
     const why = `ttl: '${mode}' keeps no expiry; choose ttl: 'emulate'`;
     return rows({
       duration: ['unsupported', why],
-      default: ['native', 'plain write; nothing expires (the declaration is ignored)'],
-      never: ['native', 'rows never expire here anyway'],
-      keep: ['native', 'nothing to keep: rows carry no expiry'],
+      default: ['ignored', IGNORED_DEFAULT],
+      never: [
+        'ignored',
+        `accepted as a plain write; nothing expires here with ttl: '${mode}', so the row never expires anyway`,
+      ],
+      keep: [
+        'ignored',
+        `accepted as a plain write; rows carry no expiry with ttl: '${mode}', so there is none to keep`,
+      ],
       extend: ['unsupported', why],
     });
   }
-  const byDefault =
-    entity.ttl.seconds === null
-      ? `${EXPIRY_COLUMN} = NULL (no default TTL: never expires)`
-      : entity.ttl.anchor?.source === 'explicit'
-        ? `${EXPIRY_COLUMN} = ${entity.ttl.anchor.member} + ${entity.ttl.seconds}s`
-        : `${EXPIRY_COLUMN} = ${now} + ${entity.ttl.seconds}s`;
   return rows({
     duration: ['emulated', `${EXPIRY_COLUMN} = ${now} + n s`],
-    default: ['emulated', byDefault],
+    default: ['emulated', defaultStamp(entity, now)],
     never: ['emulated', `${EXPIRY_COLUMN} = NULL`],
     keep: ['emulated', `${EXPIRY_COLUMN} left as is (a new or expired row gets the default)`],
     extend: ['emulated', `${EXPIRY_COLUMN} = max(${EXPIRY_COLUMN}, ${now} + n s); NULL (never) stays NULL`],
   });
+}
+
+const IGNORED_DEFAULT = 'plain write; nothing expires: the TTL declaration is ignored, delete rows yourself';
+
+function defaultStamp(entity: EntityModel, now: string): string {
+  const ttl = entity.ttl;
+  if (!ttl || ttl.seconds === null) return `${EXPIRY_COLUMN} = NULL (no default TTL: never expires)`;
+  return ttl.anchor?.source === 'explicit'
+    ? `${EXPIRY_COLUMN} = ${ttl.anchor.member} + ${ttl.seconds}s`
+    : `${EXPIRY_COLUMN} = ${now} + ${ttl.seconds}s`;
 }
 
 type RowSpec = [PerWriteRow['support'], string];
@@ -131,7 +150,9 @@ export function emulatedText(entity: EntityModel, dialect: RelationalDialect, in
     `${emulatedClause(entity, dialect, injectedClock)}. Rows with ${EXPIRY_COLUMN} <= now are filtered from every ` +
     `lifespan read (get, getMany, find, exists, count, delete) at once and stay in the table until ` +
     `purgeExpired() deletes them; schedule it yourself (${schedulerHint(dialect)}). ` +
-    `Per-write TTL: n, 'default', 'never', 'keep', { extend } (emulated). ` +
+    (entity.ttl?.perWrite
+      ? `Per-write TTL: n, 'default', 'never', 'keep', { extend } (emulated). `
+      : `Per-write TTL: not declared, so a write takes the default only. `) +
     `Changing the TTL affects new writes only; stored rows keep their ${EXPIRY_COLUMN}.`
   );
 }

@@ -47,23 +47,23 @@ export function testModelWith(prefix: string, change: (builder: ModelBuilder) =>
 
 function testBuilder(prefix: string): ModelBuilder {
   const table = (name: string) => `${prefix}_${name}`;
-  // The suites write per-write TTLs on Session, Visit, Reading and Token too: they declare perWrite
-  // (the example models do not), as a per-write TTL needs that declaration on every store.
+  // The suites write per-write TTLs on these entities, which every store asks to be declared.
+  const perWrite = { perWrite: true } as const;
   return new ModelBuilder()
-    .entity(Session, (e) => e.toCollection(table('sessions')).timeToLive(3600, { perWrite: true }))
+    .entity(Session, (e) => e.toCollection(table('sessions')).timeToLive(3600, perWrite))
     .entity(Visit, (e) =>
       e
         .toCollection(table('visits'))
         .key((v) => v.id)
         .field((v) => v.page)
-        .timeToLive((v) => v.lastSeenAt, '1h', { perWrite: true }),
+        .timeToLive((v) => v.lastSeenAt, '1h', perWrite),
     )
     .entity(Cart, (e) => e.toCollection(table('carts')))
-    .entity(Reading, (e) => e.toCollection(table('readings')).timeToLive('P30D', { perWrite: true }))
+    .entity(Reading, (e) => e.toCollection(table('readings')).timeToLive('P30D', perWrite))
     .entity(CacheEntry, (e) => e.toCollection(table('cache')))
     .entity(AuditLog, (e) => e.toCollection(table('audit')))
     .entity(Sample, (e) => e.toCollection(table('values')))
-    .entity(Token, (e) => e.toCollection(table('tokens')).timeToLive(10, { perWrite: true }));
+    .entity(Token, (e) => e.toCollection(table('tokens')).timeToLive(10, perWrite));
 }
 
 export function make<T extends object>(cls: new () => T, values: Partial<T>): T {

@@ -1,0 +1,50 @@
+/**
+ * Exact decimal arithmetic for duration amounts. Floating point makes 0.1 h 360.00000000000006 s
+ * and rounds 'PT0.9999999S' to 1 only if someone decides to round; here an amount is the decimal
+ * as written (a string's digits, or a number's shortest round-trip form, so { hours: 0.1 } is 0.1),
+ * and the sum is a whole number of seconds or it is not.
+ */
+export interface Decimal {
+  /** value = units / 10^scale */
+  readonly units: bigint;
+  readonly scale: number;
+}
+
+const PLAIN = /^(\d+)(?:\.(\d+))?$/;
+const NUMBER_FORM = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
+
+/** '1.5' → { units: 15n, scale: 1 }; undefined unless the text is plain digits with an optional '.fraction'. */
+export function decimalFromText(text: string): Decimal | undefined {
+  const match = PLAIN.exec(text);
+  if (!match) return undefined;
+  return fromParts(match[1] as string, match[2] ?? '', 0);
+}
+
+/** A finite number ≥ 0 as the decimal JavaScript prints for it (1e-7 and 1e+25 included). */
+export function decimalFromNumber(value: number): Decimal | undefined {
+  if (!Number.isFinite(value) || value < 0) return undefined;
+  const match = NUMBER_FORM.exec(String(value));
+  if (!match) return undefined;
+  return fromParts(match[1] as string, match[2] ?? '', Number(match[3] ?? 0));
+}
+
+function fromParts(whole: string, fraction: string, exponent: number): Decimal {
+  const units = BigInt(whole + fraction);
+  const scale = fraction.length - exponent;
+  return scale >= 0 ? { units, scale } : { units: units * 10n ** BigInt(-scale), scale: 0 };
+}
+
+/** Σ amount × factor, exactly: `whole` when it is a whole number of seconds, else the approximate value. */
+export function sumSeconds(terms: ReadonlyArray<{ amount: Decimal; factor: number }>): {
+  whole: bigint | undefined;
+  approximate: number;
+} {
+  const scale = Math.max(0, ...terms.map((t) => t.amount.scale));
+  let scaled = 0n;
+  for (const { amount, factor } of terms) {
+    scaled += amount.units * BigInt(factor) * 10n ** BigInt(scale - amount.scale);
+  }
+  const divisor = 10n ** BigInt(scale);
+  const whole = scaled % divisor === 0n ? scaled / divisor : undefined;
+  return { whole, approximate: Number(scaled) / Number(divisor) };
+}

@@ -1,0 +1,80 @@
+/**
+ * Opens one model on any local store of the test bed, for suites that pin the same behaviour on
+ * every store: SQLite, PostgreSQL, MariaDB (emulated or ignored TTL), the real Cassandra node and
+ * the in-process Cosmos server. Call inside describeStore(name, ...); close() in afterAll.
+ */
+import type { Client } from 'cassandra-driver';
+import type { Knex } from 'knex';
+import { connect, type Model, type StoreContext } from '../../src';
+import { CassandraStore } from '../../src/providers/cassandra';
+import { CosmosStore } from '../../src/providers/cosmos';
+import { RelationalStore } from '../../src/providers/relational';
+import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
+import { startCosmosServer, type LocalCosmos } from '../harness/cosmos';
+import { knexFor } from '../harness/relational';
+import type { LocalStoreName } from '../harness/stores';
+
+export interface OpenedStore {
+  readonly db: StoreContext;
+  /** Raw access for assertions about what the store itself holds. */
+  readonly raw: { knex?: Knex; client?: Client; keyspace?: string; cosmos?: LocalCosmos; databaseId?: string };
+  close(): Promise<void>;
+}
+
+export const ALL_LOCAL_STORES: readonly LocalStoreName[] = ['sqlite', 'postgres', 'mariadb', 'cassandra', 'cosmos'];
+
+export async function openStore(
+  store: LocalStoreName,
+  model: Model,
+  options: { relationalTtl?: 'emulate' | 'ignore'; prefix: string },
+): Promise<OpenedStore> {
+  switch (store) {
+    case 'sqlite':
+    case 'postgres':
+    case 'mariadb': {
+      const knex = knexFor(store);
+      for (const e of model.entities) await knex.schema.dropTableIfExists(e.collection);
+      const db = await connect(
+        model,
+        new RelationalStore({ knex, ttl: options.relationalTtl ?? 'emulate', logger: { warn: () => undefined } }),
+      );
+      return {
+        db,
+        raw: { knex },
+        async close() {
+          await db.close();
+          for (const e of model.entities) await knex.schema.dropTableIfExists(e.collection);
+          await knex.destroy();
+        },
+      };
+    }
+    case 'cassandra': {
+      const client = await cassandraClient();
+      const keyspace = await createTestKeyspace(client, options.prefix);
+      const db = await connect(model, new CassandraStore({ client, keyspace }));
+      return {
+        db,
+        raw: { client, keyspace },
+        async close() {
+          await db.close();
+          await dropKeyspace(client, keyspace);
+          await client.shutdown();
+        },
+      };
+    }
+    case 'cosmos': {
+      const cosmos = await startCosmosServer();
+      const databaseId = options.prefix;
+      const { database } = await cosmos.client.databases.createIfNotExists({ id: databaseId });
+      const db = await connect(model, new CosmosStore({ database }));
+      return {
+        db,
+        raw: { cosmos, databaseId },
+        async close() {
+          await db.close();
+          await cosmos.close();
+        },
+      };
+    }
+  }
+}
