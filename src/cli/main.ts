@@ -25,6 +25,7 @@ function targetOptions(command: Command): Command {
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('lifespan')
     .description('Compile @TimeToLive to each store’s native expiry and explain what the store will do.')
+    .version((require('../../package.json') as { version: string }).version)
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err });
 
