@@ -4,6 +4,7 @@
  * (`lifespan/relational`, `lifespan/cassandra`, `lifespan/mongodb`, `lifespan/cosmos`).
  * Named lists, not `export *`: a helper added to a module for the providers stays internal until
  * it is added here on purpose (test/package/public-surface.test.ts pins the list).
+ * @module lifespan
  */
 import 'reflect-metadata';
 
