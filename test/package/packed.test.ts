@@ -147,7 +147,7 @@ describe('the packed package', () => {
       dir,
     );
     expect(plan).toMatchObject({ status: 0, stderr: '' });
-    expect(plan.stdout).toContain('sessions');
+    expect(plan.stdout).toContain('in sync with the model');
     const demo = run(bin, ['demo', '--file', path.join(dir, 'demo', 'demo.db')], dir);
     expect(demo.stderr).toBe('');
     expect(demo).toMatchObject({ status: 0 });
