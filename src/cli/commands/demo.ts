@@ -25,8 +25,9 @@ export async function demoCommand(file: string, log: (line: string) => void): Pr
   await runRelationalDemo(log, file, model);
 }
 
-function checkDemoDrivers(): void {
-  const missing = DEMO_DRIVERS.filter((name) => !resolvable(name));
+/** Fails before any file is touched when the SQLite part cannot run; `resolve` is for tests. */
+export function checkDemoDrivers(resolve: (name: string) => string = require.resolve): void {
+  const missing = DEMO_DRIVERS.filter((name) => !resolvable(name, resolve));
   if (missing.length > 0) {
     throw new LifespanError('DEMO_DRIVER_MISSING', `the SQLite part of the demo needs ${missing.join(' and ')}`, {
       store: 'relational',
@@ -35,9 +36,9 @@ function checkDemoDrivers(): void {
   }
 }
 
-function resolvable(name: string): boolean {
+function resolvable(name: string, resolve: (name: string) => string): boolean {
   try {
-    require.resolve(name);
+    resolve(name);
     return true;
   } catch {
     return false;
