@@ -1,12 +1,13 @@
 /**
  * lifespan: one `@TimeToLive` declaration compiled to each store's native expiry, and explained.
- * This file is the public surface of `lifespan`; each store lives under its own subpath
- * (`lifespan/relational`, `lifespan/cassandra`, `lifespan/mongodb`, `lifespan/cosmos`).
- * Named lists, not `export *`: a helper added to a module for the providers stays internal until
- * it is added here on purpose (test/package/public-surface.test.ts pins the list).
+ * The model, decorators, `explain()` and `connect()` live here; each store lives under its own
+ * subpath (`lifespan/relational`, `lifespan/cassandra`, `lifespan/mongodb`, `lifespan/cosmos`).
  * @module lifespan
  */
 import 'reflect-metadata';
+
+// Named lists, not `export *`: a helper added to a module for the providers stays internal until
+// it is added here on purpose (test/package/public-surface.test.ts pins the list).
 
 export {
   LifespanError,
