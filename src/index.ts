@@ -1,7 +1,51 @@
+/**
+ * lifespan: one `@TimeToLive` declaration compiled to each store's native expiry, and explained.
+ * The model, decorators, `explain()` and `connect()` live here; each store lives under its own
+ * subpath (`lifespan/relational`, `lifespan/cassandra`, `lifespan/mongodb`, `lifespan/cosmos`).
+ * @module lifespan
+ */
 import 'reflect-metadata';
 
-export * from './errors';
-export * from './model';
+// Named lists, not `export *`: a helper added to a module for the providers stays internal until
+// it is added here on purpose (test/package/public-surface.test.ts pins the list).
+
+export {
+  LifespanError,
+  ModelError,
+  TtlError,
+  UnsupportedTtlError,
+  StoreError,
+  type ErrorPlace,
+  type LifespanErrorOptions,
+  type ModelProblem,
+} from './errors';
+export {
+  ModelBuilder,
+  EntityConfigurator,
+  FIELD_TYPES,
+  DEFAULT_EXPIRY_FIELD,
+  parseDuration,
+  formatDuration,
+  MAX_TTL_SECONDS,
+  WRITE_TTL_KINDS,
+  type FieldType,
+  type EntityClass,
+  type SortOrder,
+  type FieldModel,
+  type ClusteringMember,
+  type KeyModel,
+  type TtlAnchor,
+  type TtlModel,
+  type EntityModel,
+  type Model,
+  type FieldOptions,
+  type TtlOptions,
+  type MemberSelector,
+  type DurationInput,
+  type DurationParts,
+  type PerWriteTtl,
+  type WriteTtlKind,
+} from './model';
 export * from './decorators';
 export * from './explain';
 export { explain, type ExplainOptions } from './explain-model';

@@ -10,6 +10,7 @@ import { purgeCommand } from './commands/purge';
 import { EXIT_FAILURE, EXIT_MODEL, EXIT_OK, EXIT_USAGE } from './exit-codes';
 import type { Io } from './io';
 import { isModelError } from './load-module';
+import { packageVersion } from '../package-version';
 
 function targetOptions(command: Command): Command {
   return command
@@ -25,6 +26,7 @@ function targetOptions(command: Command): Command {
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('lifespan')
     .description('Compile @TimeToLive to each store’s native expiry and explain what the store will do.')
+    .version(packageVersion())
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { parseDuration, formatDuration, TtlError, resolveWriteTtl, MAX_TTL_SECONDS } from '../../src';
+import { parseDuration, formatDuration, TtlError, MAX_TTL_SECONDS } from '../../src';
+import { resolveWriteTtl } from '../../src/model/per-write-ttl';
 
 describe('parseDuration accepts', () => {
   test.each([

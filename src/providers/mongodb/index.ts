@@ -1,3 +1,7 @@
+/**
+ * `lifespan/mongodb`: the MongoDB store. mongodb (6 or 7) is an optional peer dependency.
+ * @module lifespan/mongodb
+ */
 export { MongoStore, type MongoStoreOptions } from './store';
 export { mongodbExplainer, type MongoExplainOptions } from './explainer';
 export type { MongoDbLike, MongoCollectionLike } from './gateway';

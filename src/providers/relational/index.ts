@@ -1,4 +1,7 @@
-/** `lifespan/relational`: SQLite, PostgreSQL and MariaDB/MySQL through knex. */
+/**
+ * `lifespan/relational`: SQLite, PostgreSQL and MariaDB/MySQL through knex.
+ * @module lifespan/relational
+ */
 export { RelationalStore } from './store';
 export type { RelationalStoreOptions, RelationalTtlMode, RelationalLogger } from './options';
 export { RELATIONAL_TTL_MODES } from './options';

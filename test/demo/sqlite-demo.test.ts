@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { model } from '../../examples/models';
-import { runRelationalDemo } from '../../src/providers/relational/demo';
+import { runRelationalDemo } from '../../src/demo/sqlite-demo';
 import { describeStore } from '../harness/stores';
 
 describeStore('sqlite', 'relational demo', () => {

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { connect } from '../../connect';
-import { formatDuration } from '../../model/duration';
-import type { PerWriteTtl } from '../../model/per-write-ttl';
-import { keyMembers, type EntityModel, type FieldType, type Model } from '../../model/types';
-import { instanceOf } from '../../runtime/entity-values';
-import { RelationalStore } from './store';
+import { connect } from '../connect';
+import { formatDuration } from '../model/duration';
+import type { PerWriteTtl } from '../model/per-write-ttl';
+import { keyMembers, type EntityModel, type FieldType, type Model } from '../model/types';
+import { openerFor } from '../providers/url-openers';
+import { instanceOf } from '../runtime/entity-values';
 
 /** How far ahead the demo's purge looks: past a week-long TTL, short of a 30-day one. */
 const PURGE_AHEAD_MS = 8 * 86400 * 1000;
@@ -27,17 +26,18 @@ export interface RelationalDemoResult {
 /**
  * The embedded default end to end: applies the model to a SQLite file with emulated TTL, writes
  * rows with different TTLs, prints their remaining TTL, then purges with a "now" eight days ahead
- * and prints what went. `npm start` calls it with the example model.
+ * and prints what went. `lifespan demo` (and `npm start`) calls it with the example models.
  */
 export async function runRelationalDemo(
   log: (line: string) => void,
   file: string,
   model: Model,
 ): Promise<RelationalDemoResult> {
-  const makeKnex = require('knex') as (config: Knex.Config) => Knex;
-  const knex = makeKnex({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true });
+  // The same opener as `--url sqlite:…`: the demo needs knex and better-sqlite3, nothing else.
+  const url = `sqlite:${file}?ttl=emulate`;
+  const opened = await openerFor(url)(url);
   try {
-    const db = await connect(model, new RelationalStore({ knex, ttl: 'emulate', logger: { warn: log } }));
+    const db = await connect(model, opened.store);
     log(`SQLite file ${file}, TTL emulated (expires_at per row, database clock)`);
     const applied = await db.ensureCollections();
     log(`ensureCollections(): ${applied.applied.length} step(s) applied`);
@@ -83,7 +83,7 @@ export async function runRelationalDemo(
     await db.close();
     return { rows, purged: byTable };
   } finally {
-    await knex.destroy();
+    await opened.dispose();
   }
 }
 

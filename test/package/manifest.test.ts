@@ -1,0 +1,53 @@
+/**
+ * package.json as a registry and a user's installer read it: complete metadata, a LICENSE file
+ * that matches it, runtime dependencies that deduplicate, and peer ranges that admit the newest
+ * driver majors (whose Node 22 requirement is the README's business, not an install failure).
+ * The packed-package test installs the tarball next to those drivers for real.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+const record = (key: string): Record<string, string> => (pkg[key] ?? {}) as Record<string, string>;
+
+describe('package.json', () => {
+  test('names its repository, homepage, issue tracker and keywords', () => {
+    expect(pkg.repository).toMatchObject({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\//) });
+    expect(pkg.homepage).toEqual(expect.stringMatching(/^https:\/\//));
+    expect(pkg.bugs).toMatchObject({ url: expect.stringMatching(/^https:\/\/.*\/issues$/) });
+    expect(pkg.keywords).toEqual(expect.arrayContaining(['ttl', 'cassandra', 'mongodb', 'cosmos-db', 'sqlite']));
+  });
+
+  test('ships a LICENSE file with the license it declares', () => {
+    expect(pkg.license).toBe('MIT');
+    const license = path.join(ROOT, 'LICENSE');
+    expect(fs.existsSync(license) && fs.readFileSync(license, 'utf8')).toMatch(/^MIT License\n/);
+    expect(pkg.files).toContain('LICENSE');
+  });
+
+  test('runtime dependencies are caret ranges, so a user tree can share them', () => {
+    const notCaret = Object.entries(record('dependencies')).filter(([, range]) => !/^\^\d+\.\d+\.\d+$/.test(range));
+    expect(notCaret).toEqual([]);
+  });
+
+  test('peer ranges admit the newest majors of the drivers that need Node 22', () => {
+    const peers = record('peerDependencies');
+    expect(peers['@azure/cosmos']).toBe('^4.9.0');
+    expect(peers['better-sqlite3']).toBe('^12.0.0 || ^13.0.0');
+    // The CLI's .ts loader only calls ts.transpileModule, which TypeScript 6 keeps (checked by hand).
+    expect(peers.typescript).toBe('^5.0.0 || ^6.0.0');
+    expect(Object.keys(record('peerDependenciesMeta')).sort()).toEqual(Object.keys(peers).sort());
+  });
+
+  test('contributor documents stay out of the package; types resolve for node10 resolution too', () => {
+    expect(pkg.files).toEqual(expect.arrayContaining(['!docs/STATUS.md', '!docs/testing.md', '!docs/performance.md']));
+    const exportsMap = pkg.exports as Record<string, { types?: string }>;
+    const typesVersions = (pkg.typesVersions as Record<string, Record<string, string[]>> | undefined)?.['*'] ?? {};
+    const missing = Object.entries(exportsMap)
+      .filter(([subpath, target]) => subpath !== '.' && target.types)
+      .filter(([subpath, target]) => typesVersions[subpath.slice(2)]?.[0] !== target.types?.slice(2))
+      .map(([subpath]) => subpath);
+    expect(missing).toEqual([]);
+  });
+});
