@@ -3,7 +3,8 @@
  * every JavaScript value gets a TtlError, never a TypeError.
  */
 import fc from 'fast-check';
-import { formatDuration, MAX_TTL_SECONDS, parseDuration, resolveWriteTtl, TtlError } from '../../src';
+import { formatDuration, MAX_TTL_SECONDS, parseDuration, TtlError } from '../../src';
+import { resolveWriteTtl } from '../../src/model/per-write-ttl';
 
 function codeOf(input: unknown): string {
   try {
