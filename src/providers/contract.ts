@@ -65,6 +65,12 @@ export interface EnsureOptions {
 
 export interface ApplyOptions {
   readonly allowDestructive?: boolean;
+  /**
+   * Also apply steps that can make records already stored expire at once (a shorter retroactive
+   * TTL, TTL switched on over stored data); without it apply() refuses the whole plan
+   * (PLAN_RETROACTIVE_NOT_ALLOWED), as ensureCollections() does.
+   */
+  readonly allowRetroactive?: boolean;
 }
 
 export interface PurgeOptions {
