@@ -1,5 +1,5 @@
 import { ErrorCodes } from '../error-codes';
-import { LifespanError, ModelError } from '../errors';
+import { LifespanError, ModelError, StoreError } from '../errors';
 import { isModelError } from './load-module';
 
 /**
@@ -40,6 +40,8 @@ const USAGE_CODES = new Set<string>([
   'APPLY_NEEDS_RETROACTIVE',
   'APPLY_DESTRUCTIVE',
   'PLAN_DESTRUCTIVE_NOT_ALLOWED',
+  'PURGE_NOT_EMULATED',
+  ErrorCodes.PLAN_RETROACTIVE_NOT_ALLOWED,
 ]);
 
 /** Codes of failures in the user's own modules and factories. */
@@ -50,5 +52,8 @@ export function exitCodeFor(error: unknown): number {
   if (!(error instanceof LifespanError)) return EXIT_INTERNAL;
   if (USER_CODE_CODES.has(error.code)) return EXIT_USER_CODE;
   if (USAGE_CODES.has(error.code) || error.code.startsWith('CLI_') || /_URL(_|$)/.test(error.code)) return EXIT_USAGE;
-  return EXIT_STORE;
+  return error instanceof StoreError || STORE_CODES.has(error.code) ? EXIT_STORE : EXIT_MODEL;
 }
+
+/** Refusals by the store that are not StoreErrors (the CLI's own checks of a plan). */
+const STORE_CODES = new Set<string>(['APPLY_CONFLICT', ErrorCodes.PLAN_CONFLICT, ErrorCodes.ENSURE_NEEDS_REVIEW]);
