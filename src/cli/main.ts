@@ -101,6 +101,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--config <file>', 'config module whose model to snapshot')
     .option('--models <file>', 'models file to snapshot')
     .option('--file <path>', 'snapshot file', 'lifespan.snapshot.json')
+    .option('--store <kinds>', 'store kinds to snapshot (default: all)')
     .option('--emulate', 'snapshot the relational store with ttl: emulate')
     .action(async (options: Record<string, string | boolean>) => {
       setExit(await snapshotCommand(options, io));
@@ -113,6 +114,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--models <file>', 'models file to compare')
     .option('--file <path>', 'snapshot file to compare against', 'lifespan.snapshot.json')
     .option('--base <git-ref>', 'compare against the models at this git ref (e.g. origin/main) instead')
+    .option('--store <kinds>', 'store kinds to compare (default: those of the snapshot)')
     .option('--emulate', 'compare the relational store with ttl: emulate')
     .option('--format <format>', 'text, markdown or json', 'text')
     .option('--check', 'exit 1 when the model differs from the snapshot (for CI)')

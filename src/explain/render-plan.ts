@@ -95,7 +95,9 @@ function withoutRepeats(command: string, seen: Map<string, number>, stepNo: numb
 }
 
 function title(context: PlanRenderContext): string[] {
-  const parts = [`# lifespan ${context.against?.startsWith('live') === false ? 'diff' : 'plan'}`];
+  const parts = [
+    `# lifespan ${context.against === undefined || context.against === 'the live store' ? 'plan' : 'diff'}`,
+  ];
   if (context.modelsFile) parts.push(`models \`${context.modelsFile}\``);
   if (context.commit) parts.push(`commit \`${context.commit}\``);
   if (context.against) parts.push(`against ${context.against}`);

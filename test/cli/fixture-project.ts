@@ -40,7 +40,12 @@ export function fixtureProject(outDir: string, name: string): string {
 }
 
 /** Runs the built CLI as a subprocess in `cwd`, with no terminal. */
-export function runCli(main: string, cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+export function runCli(
+  main: string,
+  cwd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [main, ...args], {
       cwd,

@@ -48,6 +48,6 @@ export async function explainCommand(file: string | undefined, options: ExplainC
     }
     out.out(report.render(format));
     out.out(format === 'markdown' ? '\n## Drift against the live store\n\n' : '\n== drift against the live store ==\n');
-    out.out(renderPlans(plans, format));
+    out.out(renderPlans(plans, format, { names: targets.map((t) => t.name) }));
   });
 }

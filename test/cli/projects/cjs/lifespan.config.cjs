@@ -8,7 +8,11 @@ module.exports = defineConfig({
   stores: {
     // FIXTURE_SHAPE picks what the factory returns, to check each accepted shape and a wrong one.
     main: () => {
-      const db = knex({ client: 'better-sqlite3', connection: { filename: process.env.FIXTURE_DB ?? ':memory:' }, useNullAsDefault: true });
+      const db = knex({
+        client: 'better-sqlite3',
+        connection: { filename: process.env.FIXTURE_DB ?? ':memory:' },
+        useNullAsDefault: true,
+      });
       const store = new RelationalStore({ knex: db, ttl: 'emulate' });
       const secrets = ['cjs-fixture-SECRET'];
       switch (process.env.FIXTURE_SHAPE) {
@@ -21,7 +25,14 @@ module.exports = defineConfig({
         case 'throws':
           throw new Error('cannot reach postgres://app:factory-PW-secret@db.internal:5432/app');
         case 'dispose-throws':
-          return { store, secrets, dispose: async () => { await db.destroy(); throw new Error('dispose failed with cjs-fixture-SECRET'); } };
+          return {
+            store,
+            secrets,
+            dispose: async () => {
+              await db.destroy();
+              throw new Error('dispose failed with cjs-fixture-SECRET');
+            },
+          };
         default:
           return { store, secrets, dispose: () => db.destroy() };
       }
