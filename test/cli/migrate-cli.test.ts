@@ -183,12 +183,19 @@ for (const c of CASES) {
       expect(plans).toHaveLength(1);
       const [step] = plans[0]?.steps ?? [];
       expect(step).toMatchObject({ class: 'in-place', ttl: { from: 3600, to: 300 }, effect: { kind: c.effect } });
-      expect(typeof step?.effect.affected).toBe('number');
+      // Every stored record was written seconds ago: none is older than the new 5 minutes.
+      expect(step?.effect.affected).toBe(0);
       expect(step?.command).toMatch(c.command);
 
       const markdown = await run('5m', 'plan', '--format', 'markdown');
-      expect(markdown.stdout).toMatch(/^\| entity \| store \| TTL old → new \|/);
-      expect(markdown.stdout).toContain('| Session |');
+      expect(markdown.stdout).toMatch(/^# lifespan plan · models `.*ttl-model\.js` · /);
+      expect(markdown.stdout).toContain('| store | entity | TTL old → new |');
+      expect(markdown.stdout).toMatch(/\| `.*` \(.*\) \| Session \| 1h → 5m \(3600 s → 300 s\) \|/);
+      expect(markdown.stdout).toContain('<details><summary>native command</summary>');
+
+      const unattended = await run('5m', 'apply');
+      expect(unattended.code).toBe(2);
+      expect(unattended.stderr).toContain('--yes');
 
       const applied = await run('5m', 'apply', '--yes');
       expect(applied.code).toBe(0);
@@ -206,3 +213,53 @@ for (const c of CASES) {
     }, 120_000);
   });
 }
+
+/** Connection failures are typed StoreErrors with stable codes and exit 4, never raw driver stacks. */
+describe('connection failures (finding 7)', () => {
+  const cases: Array<[LocalStoreName, string, () => string, RegExp]> = [
+    [
+      'sqlite',
+      'SQLite folder missing',
+      () => 'sqlite:/nonexistent-folder-xyz/app.db?ttl=emulate',
+      /STORE_SQLITE_FOLDER_MISSING/,
+    ],
+    ['postgres', 'port closed', () => 'postgres://postgres:pw-closed@127.0.0.1:1/app', /STORE_UNREACHABLE/],
+    [
+      'postgres',
+      'database missing',
+      () => withCredentials(process.env.PG_URL ?? '', 'postgres', 'pw-db').replace(/\/[^/?]*$/, '/no_such_db_xyz'),
+      /STORE_DATABASE_MISSING/,
+    ],
+    [
+      'mariadb',
+      'authentication failed',
+      () => withCredentials(process.env.MYSQL_URL ?? '', 'root', 'wrong-PW-secret'),
+      /STORE_AUTH_FAILED/,
+    ],
+    [
+      'cassandra',
+      'keyspace missing',
+      () => `cassandra://${process.env.LIFESPAN_CASSANDRA_CONTACT ?? '127.0.0.1:9042'}/no_such_keyspace_xyz`,
+      /STORE_DATABASE_MISSING/,
+    ],
+  ];
+  for (const [store, what, url, code] of cases) {
+    describeStore(store, `${store}: ${what}`, () => {
+      test('a typed error, exit 4, no stack, no secret', async () => {
+        const result = await lifespan(
+          { E2E_TTL: '1h', E2E_COLLECTION: 'x' },
+          'plan',
+          '--url',
+          url(),
+          '--models',
+          MODEL,
+        );
+        expect(result.code).toBe(4);
+        expect(result.stderr).toMatch(code);
+        expect(result.stderr).not.toMatch(/\n\s+at /);
+        expect(result.stderr).not.toMatch(/unexpected error|internal error/);
+        expect(result.stderr).not.toMatch(/pw-closed|pw-db|wrong-PW-secret/);
+      }, 60_000);
+    });
+  }
+});
