@@ -1,4 +1,4 @@
-import { LifespanError } from '../errors';
+import { LifespanError, StoreError } from '../errors';
 import type { Model } from '../model/types';
 import { connectionError } from '../providers/connection-errors';
 import type { OpenedStore } from '../providers/connection-target';
@@ -65,7 +65,7 @@ export async function resolveTargets(options: TargetOptions, masker: SecretMaske
   };
   try {
     if (options.url) {
-      const opened = await openerFor(options.url)(options.url);
+      const opened = await openUrl(options.url);
       opened.secrets.forEach((s) => masker.add(s));
       const name = displayUrl(options.url);
       targets.push({ name, where: opened.store.describe(), opened });
@@ -93,6 +93,18 @@ export async function resolveTargets(options: TargetOptions, masker: SecretMaske
   } catch (error) {
     await result.dispose().catch(() => undefined);
     throw error;
+  }
+}
+
+/** Opens a --url target; a driver's connection failure becomes its typed StoreError. */
+async function openUrl(url: string): Promise<OpenedStore> {
+  const opener = openerFor(url);
+  try {
+    return await opener(url);
+  } catch (error) {
+    if (error instanceof LifespanError && !(error instanceof StoreError)) throw error;
+    const store = /^(cassandra|mongodb|cosmos)/i.exec(url)?.[1]?.toLowerCase() ?? 'relational';
+    throw connectionError(error, store, displayUrl(url)) ?? error;
   }
 }
 

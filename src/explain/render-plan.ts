@@ -87,7 +87,7 @@ function withoutRepeats(command: string, seen: Map<string, number>, stepNo: numb
   return statements(command)
     .map((statement) => {
       const first = seen.get(statement);
-      if (first !== undefined && first !== stepNo) return `-- ${statement.split('\n')[0]} … (as in step ${first})`;
+      if (first !== undefined && first !== stepNo) return `-- (the same statement as in step ${first})`;
       seen.set(statement, stepNo);
       return statement;
     })

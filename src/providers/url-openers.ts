@@ -1,6 +1,4 @@
-import { LifespanError, StoreError } from '../errors';
-import { displayUrl } from '../secrets';
-import { connectionError } from './connection-errors';
+import { LifespanError } from '../errors';
 import type { UrlOpener } from './connection-target';
 
 /** Loads an opener lazily; `require` keeps one store's driver from loading for another's URL. */
@@ -8,18 +6,7 @@ function load(module: string, name: string): UrlOpener {
   const exports = require(module) as Record<string, UrlOpener | undefined>;
   const opener = exports[name];
   if (!opener) throw new LifespanError('CLI_NO_OPENER', `${module} has no ${name}`);
-  return async (url) => {
-    try {
-      return await opener(url);
-    } catch (error) {
-      if (error instanceof LifespanError && !(error instanceof StoreError)) throw error;
-      throw connectionError(error, storeOf(url), displayUrl(url)) ?? error;
-    }
-  };
-}
-
-function storeOf(url: string): string {
-  return /^(cassandra|mongodb|cosmos)/i.exec(url)?.[1]?.toLowerCase() ?? 'relational';
+  return opener;
 }
 
 /**
@@ -42,7 +29,7 @@ export function openerFor(url: string): UrlOpener {
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0].toLowerCase();
   const load = scheme ? OPENERS[scheme] : undefined;
   if (!load) {
-    // Only a recognised scheme is repeated: the rest of an unknown URL may be a password.
+    // Only a recognised scheme shape is repeated: the rest of an unknown URL may be a password.
     const what = scheme && /^[a-z][a-z0-9+.-]{0,20}:$/i.test(scheme) ? `'${scheme}' URLs` : 'a URL without a scheme';
     throw new LifespanError('CLI_UNKNOWN_URL', `cannot open ${what}`, {
       hint: `use one of: ${Object.keys(OPENERS).join(' ')} (e.g. sqlite:./dev.db, postgres://user@host/db, cassandra://host:9042/keyspace)`,
