@@ -96,6 +96,15 @@ describe('secrets (finding 6)', () => {
   });
 });
 
+describe('connection failures (finding 7)', () => {
+  test('a driver package that is not installed is named; exit 4', async () => {
+    const run = await inCjs(['plan'], { FIXTURE_SHAPE: 'missing-driver' });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain("[STORE_DRIVER_MISSING]: the driver package 'oracledb' is not installed");
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
 describe('exit codes, --version, EPIPE, colour (finding 8)', () => {
   test('drift (1), usage (2), model (3) are distinct', async () => {
     const db = path.join(cjs, 'drift.db');

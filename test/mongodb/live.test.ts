@@ -269,7 +269,9 @@ describeLive('mongodb', ['MONGODB_URI'], () => {
     const racing = await open(fresh);
     const plan = await racing.plan();
     await db.collection('live_race').createIndex({ createdAt: 1 }, { name: 'createdAt_1', expireAfterSeconds: 60 });
-    await expect(racing.apply(plan, { allowRetroactive: true })).rejects.toMatchObject({ code: 'MONGO_INDEX_OPTIONS_CONFLICT' });
+    await expect(racing.apply(plan, { allowRetroactive: true })).rejects.toMatchObject({
+      code: 'MONGO_INDEX_OPTIONS_CONFLICT',
+    });
     await racing.ensureCollections();
     expect(await ttlIndexes(db, 'live_race')).toEqual([{ name: 'createdAt_1', key: { createdAt: 1 }, eas: 3600 }]);
   });

@@ -163,7 +163,9 @@ describe('apply(): the exact commands, and the server codes handled', () => {
         throw serverError(85, 'IndexOptionsConflict', 'some other wording entirely');
       },
     });
-    await expect(ctx.apply(await ctx.plan(), { allowRetroactive: true })).rejects.toMatchObject({ code: 'MONGO_INDEX_OPTIONS_CONFLICT' });
+    await expect(ctx.apply(await ctx.plan(), { allowRetroactive: true })).rejects.toMatchObject({
+      code: 'MONGO_INDEX_OPTIONS_CONFLICT',
+    });
   });
 
   test('conflicts and unallowed destructive steps stop apply before any command', async () => {

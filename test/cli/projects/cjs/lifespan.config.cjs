@@ -22,6 +22,8 @@ module.exports = defineConfig({
           return { store, secrets };
         case 'wrong':
           return { db: store };
+        case 'missing-driver':
+          return knex({ client: 'oracledb', connection: {} });
         case 'throws':
           throw new Error('cannot reach postgres://app:factory-PW-secret@db.internal:5432/app');
         case 'dispose-throws':
