@@ -81,6 +81,12 @@ export class StoreContext {
     return this.session.purgeExpired(options);
   }
 
+  /** Emulating stores: records due at `now` (default: the store's clock); undefined where the store expires natively. */
+  async countExpired(options?: Pick<PurgeOptions, 'now'>): Promise<number | undefined> {
+    if (!this.session.countExpired) return undefined;
+    return this.talking(() => this.session.countExpired?.(options) ?? Promise.resolve(0));
+  }
+
   close(): Promise<void> {
     return this.session.close();
   }

@@ -102,6 +102,8 @@ export interface StoreSession {
   unitOfWork(): UnitOfWork;
   /** Only stores that emulate expiry have a purge. */
   purgeExpired?(options?: PurgeOptions): Promise<PurgeResult>;
+  /** Emulating stores: how many records are due at `now` (one count query; for purge progress). */
+  countExpired?(options?: Pick<PurgeOptions, 'now'>): Promise<number>;
   /** Releases what lifespan holds (prepared statements); the caller's driver stays open. */
   close(): Promise<void>;
 }

@@ -132,7 +132,8 @@ describe('exit codes, --version, EPIPE, colour (finding 8)', () => {
   });
 
   test('a closed pipe ends quietly', () => {
-    const result = spawnSync('bash', ['-c', `node ${JSON.stringify(cli.main)} explain models.cjs | head -c 10`], {
+    // `true` exits at once, so the CLI writes into a pipe nobody reads any more (EPIPE).
+    const result = spawnSync('bash', ['-c', `node ${JSON.stringify(cli.main)} explain models.cjs | true`], {
       cwd: cjs,
       encoding: 'utf8',
     });
@@ -172,9 +173,13 @@ describe('purge (issue 15 item 5)', () => {
       for (let i = 0; i < 2500; i += 1) insert.run(`t${i}`);
     })();
     sqlite.close();
+    const early = await inCjs(['purge', '--now', '1970-01-01T00:00:00.500Z'], { FIXTURE_DB: db });
+    expect(early.stdout).toContain('main: 0 expired row(s) to purge');
+    expect(early.stdout).toContain('main: purged 0 expired row(s)');
     const run = await inCjs(['purge', '--batch', '10'], { FIXTURE_DB: db });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
+    expect(run.stdout).toContain('main: 2500 expired row(s) to purge');
     expect(run.stdout).toContain('main: purged 2500 expired row(s) in');
     expect(run.stdout.trim().split('\n').length).toBeLessThan(5);
   });

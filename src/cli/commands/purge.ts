@@ -19,7 +19,9 @@ export async function purgeCommand(options: PurgeCommandOptions, io: Io): Promis
     for (const target of targets) {
       const db = await connect(model, target.opened.store);
       try {
-        const progress = purgeProgress({ name: target.name, isTty: Boolean(io.isTty), write: out.out });
+        const total = await db.countExpired(now ? { now } : {});
+        if (total !== undefined) out.out(`${target.name}: ${total} expired row(s) to purge\n`);
+        const progress = purgeProgress({ name: target.name, isTty: Boolean(io.isTty), write: out.out, total });
         const result = await db.purgeExpired({
           ...(now ? { now } : {}),
           ...(batchSize ? { batchSize } : {}),

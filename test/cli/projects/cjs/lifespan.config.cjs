@@ -1,9 +1,9 @@
-const { defineConfig } = require('lifespan');
 const { RelationalStore } = require('lifespan/relational');
 const knex = require('knex');
 const { model } = require('./models.cjs');
 
-module.exports = defineConfig({
+// A plain object, as a CommonJS project without types writes it (the ESM project uses defineConfig).
+module.exports = {
   model,
   stores: {
     // FIXTURE_SHAPE picks what the factory returns, to check each accepted shape and a wrong one.
@@ -40,4 +40,4 @@ module.exports = defineConfig({
       }
     },
   },
-});
+};
