@@ -198,7 +198,9 @@ if (require.main === module) {
   });
   const argv = process.argv.slice(2);
   void run(argv, terminalIo(argv)).then((code) => {
-    // Drivers a config factory opened without a dispose() would keep the process alive.
-    process.exit(code);
+    // Exit once both streams are flushed (a pipe is written asynchronously: exiting at once cut
+    // output at 64 KiB); exiting at all, because drivers a factory opened without a dispose()
+    // would keep the process alive.
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
   });
 }

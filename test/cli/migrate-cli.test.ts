@@ -175,11 +175,13 @@ for (const c of CASES) {
 
       const json = await run('5m', 'plan', '--counts', '--format', 'json');
       expect(json.code).toBe(0);
-      const { plans } = JSON.parse(json.stdout) as {
+      const { version, plans } = JSON.parse(json.stdout) as {
+        version: number;
         plans: Array<{
           steps: Array<{ class: string; ttl: unknown; command: string; effect: { kind: string; affected?: number } }>;
         }>;
       };
+      expect(version).toBe(2);
       expect(plans).toHaveLength(1);
       const [step] = plans[0]?.steps ?? [];
       expect(step).toMatchObject({ class: 'in-place', ttl: { from: 3600, to: 300 }, effect: { kind: c.effect } });

@@ -25,7 +25,11 @@ describe('loader (finding 2)', () => {
     const run = await inEsm(['explain', 'src/models.ts', '--store', 'mongodb', '--format', 'json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const { entries } = JSON.parse(run.stdout) as { entries: Array<{ collection: string; seconds: number }> };
+    const { version, entries } = JSON.parse(run.stdout) as {
+      version: number;
+      entries: Array<{ collection: string; seconds: number }>;
+    };
+    expect(version).toBe(2);
     expect(entries.map((e) => [e.collection, e.seconds])).toEqual([
       ['sessions', 3600],
       ['visits', 86400],
@@ -131,13 +135,19 @@ describe('exit codes, --version, EPIPE, colour (finding 8)', () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  test('a closed pipe ends quietly', () => {
-    // `true` exits at once, so the CLI writes into a pipe nobody reads any more (EPIPE).
-    const result = spawnSync('bash', ['-c', `node ${JSON.stringify(cli.main)} explain models.cjs | true`], {
-      cwd: cjs,
-      encoding: 'utf8',
-    });
-    expect(result.stderr).toBe('');
+  test('piped output is complete, and a pipe closed early ends quietly', () => {
+    const pipe = (into: string) =>
+      spawnSync('bash', ['-c', `node ${JSON.stringify(cli.main)} explain many.cjs --format markdown | ${into}`], {
+        cwd: cjs,
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      });
+    const whole = pipe('cat');
+    expect(whole.stdout.length).toBeGreaterThan(100_000);
+    expect(whole.stdout).toContain('table_399');
+    const head = pipe('head -1');
+    expect(head.stdout).toBe('| entity | store | collection | mechanism | TTL | counts from | on TTL change |\n');
+    expect(head.stderr).toBe('');
   });
 
   test('colour with FORCE_COLOR, none with NO_COLOR or --no-color', async () => {
@@ -159,6 +169,25 @@ describe('safe apply outside a terminal (finding 1)', () => {
     expect((await inCjs(['plan', '--check'], { FIXTURE_DB: db })).code).toBe(1);
     expect((await inCjs(['apply', '--yes'], { FIXTURE_DB: db })).code).toBe(0);
     expect((await inCjs(['plan', '--check'], { FIXTURE_DB: db })).code).toBe(0);
+  });
+});
+
+describe('retroactive steps need --allow-retroactive (finding 1)', () => {
+  test('the counted impact is printed, nothing is applied without the flag, and it is with it', async () => {
+    const applied = path.join(cjs, 'applied.log');
+    fs.rmSync(applied, { force: true });
+    const env = { FIXTURE_SHAPE: 'retroactive', FIXTURE_APPLIED: applied };
+    const refused = await inCjs(['apply', '--yes'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toContain('(5 stored records affected)');
+    expect(refused.stderr).toContain('[APPLY_NEEDS_RETROACTIVE]');
+    expect(refused.stderr).toContain('(5 stored records)');
+    expect(refused.stderr).toContain('--allow-retroactive');
+    expect(fs.existsSync(applied)).toBe(false);
+    const allowed = await inCjs(['apply', '--yes', '--allow-retroactive'], env);
+    expect(allowed.stderr).toBe('');
+    expect(allowed.code).toBe(0);
+    expect(fs.readFileSync(applied, 'utf8')).toBe('1\n');
   });
 });
 

@@ -22,6 +22,8 @@ module.exports = {
           return { store, secrets };
         case 'wrong':
           return { db: store };
+        case 'retroactive':
+          return require('./retroactive-store.cjs').retroactiveStore;
         case 'missing-driver':
           return knex({ client: 'oracledb', connection: {} });
         case 'throws':
