@@ -272,7 +272,7 @@ describe('connection failures (finding 7)', () => {
         );
         expect(result.code).toBe(4);
         expect(result.stderr).toMatch(code);
-        expect(result.stderr).not.toMatch(/\n\s+at /);
+        expect(result.stdout + result.stderr).not.toMatch(/\n\s+at /);
         expect(result.stderr).not.toMatch(/unexpected error|internal error/);
         expect(result.stderr).not.toMatch(/pw-closed|pw-db|wrong-PW-secret/);
       }, 60_000);

@@ -104,7 +104,8 @@ describe('connection failures (finding 7)', () => {
   test('a driver package that is not installed is named; exit 4', async () => {
     const run = await inCjs(['plan'], { FIXTURE_SHAPE: 'missing-driver' });
     expect(run.code).toBe(4);
-    expect(run.stderr).toContain("[STORE_DRIVER_MISSING]: the driver package 'oracledb' is not installed");
+    expect(run.stderr).toContain("[STORE_DRIVER_MISSING]: [main]: the driver package 'oracledb' is not installed");
+    expect(run.stderr).toContain('npm install oracledb');
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });
