@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import type { Client } from 'cassandra-driver';
 import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
@@ -6,6 +5,7 @@ import { startCosmosServer, type LocalCosmos } from '../harness/cosmos';
 import { knexFor } from '../harness/relational';
 import { describeStore, type LocalStoreName } from '../harness/stores';
 import { buildCli, ROOT } from './build-cli';
+import { runCli, type CliRun } from './fixture-project';
 
 /**
  * The migration review end to end: the real CLI as a subprocess against each real store. A model
@@ -19,26 +19,8 @@ beforeAll(() => {
 
 const MODEL = path.join(__dirname, 'fixtures', 'ttl-model.js');
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function lifespan(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli.main, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LIFESPAN_UNDER_TEST: cli.index, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(cli.main, ROOT, args, { LIFESPAN_UNDER_TEST: cli.index, ...env });
 }
 
 interface StoreCase {
