@@ -20,6 +20,8 @@ module.exports = {
           return store;
         case 'store-secrets':
           return { store, secrets };
+        case 'store-dispose':
+          return { store, dispose: () => db.destroy() };
         case 'wrong':
           return { db: store };
         case 'retroactive':
