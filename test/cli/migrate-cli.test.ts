@@ -240,6 +240,7 @@ describe('connection failures (finding 7)', () => {
       () => `cassandra://${process.env.LIFESPAN_CASSANDRA_CONTACT ?? '127.0.0.1:9042'}/no_such_keyspace_xyz`,
       /STORE_DATABASE_MISSING/,
     ],
+    ['cosmos', 'endpoint unreachable', () => 'cosmos:app?selfSigned=true', /STORE_UNREACHABLE/],
   ];
   for (const [store, what, url, code] of cases) {
     describeStore(store, `${store}: ${what}`, () => {
@@ -256,7 +257,7 @@ describe('connection failures (finding 7)', () => {
         expect(result.stderr).toMatch(code);
         expect(result.stdout + result.stderr).not.toMatch(/\n\s+at /);
         expect(result.stderr).not.toMatch(/unexpected error|internal error/);
-        expect(result.stderr).not.toMatch(/pw-closed|pw-db|wrong-PW-secret/);
+        expect(result.stderr).not.toMatch(/pw-closed|pw-db|wrong-PW-secret|k-PW-secret/);
       }, 60_000);
     });
   }
