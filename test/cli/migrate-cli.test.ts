@@ -245,16 +245,16 @@ describe('connection failures (finding 7)', () => {
   for (const [store, what, url, code] of cases) {
     describeStore(store, `${store}: ${what}`, () => {
       test('a typed error, exit 4, no stack, no secret', async () => {
-        const result = await lifespan(
-          { E2E_TTL: '1h', E2E_COLLECTION: 'x' },
-          'plan',
-          '--url',
-          url(),
-          '--models',
-          MODEL,
-        );
-        expect(result.code).toBe(4);
+        // The Cosmos case reads its endpoint and key from the environment; the others ignore them.
+        const env = {
+          E2E_TTL: '1h',
+          E2E_COLLECTION: 'x',
+          COSMOS_ENDPOINT: 'https://127.0.0.1:1/',
+          COSMOS_KEY: 'k-PW-secret',
+        };
+        const result = await lifespan(env, 'plan', '--url', url(), '--models', MODEL);
         expect(result.stderr).toMatch(code);
+        expect(result.code).toBe(4);
         expect(result.stdout + result.stderr).not.toMatch(/\n\s+at /);
         expect(result.stderr).not.toMatch(/unexpected error|internal error/);
         expect(result.stderr).not.toMatch(/pw-closed|pw-db|wrong-PW-secret|k-PW-secret/);

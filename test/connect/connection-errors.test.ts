@@ -17,7 +17,9 @@ class Session {
 const model = new ModelBuilder().entity(Session).build();
 
 async function planOn(config: Parameters<typeof knexFactory>[0]): Promise<unknown> {
-  const knex = knexFactory(config);
+  // knex's own log of the failed attempt would only repeat, with a stack, what the test asserts.
+  const quiet = () => undefined;
+  const knex = knexFactory({ ...config, log: { warn: quiet, error: quiet, deprecate: quiet, debug: quiet } });
   try {
     const db = await connect(model, new RelationalStore({ knex, ttl: 'emulate' }));
     return await db.plan();
