@@ -3,7 +3,7 @@
  * stable code, not as the raw driver error.
  */
 import 'reflect-metadata';
-import knexFactory from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { connect, Entity, Key, ModelBuilder, StoreError, TimeToLive } from '../../src';
 import { RelationalStore } from '../../src/providers/relational';
 import { connectionError } from '../../src/providers/connection-errors';
@@ -16,7 +16,7 @@ class Session {
 }
 const model = new ModelBuilder().entity(Session).build();
 
-async function planOn(config: Parameters<typeof knexFactory>[0]): Promise<unknown> {
+async function planOn(config: Knex.Config): Promise<unknown> {
   // knex's own log of the failed attempt would only repeat, with a stack, what the test asserts.
   const quiet = () => undefined;
   const knex = knexFactory({ ...config, log: { warn: quiet, error: quiet, deprecate: quiet, debug: quiet } });
