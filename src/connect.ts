@@ -1,4 +1,6 @@
+import { refuseUnconsentedRetroactive } from './apply-consent';
 import { LifespanError } from './errors';
+import { mappingConnectionErrors } from './providers/connection-errors';
 import { assertModel, assertStore } from './runtime/arguments';
 import { ExplainReport } from './explain/report';
 import type { ApplyResult, MigrationPlan } from './explain/plan';
@@ -36,15 +38,29 @@ export class StoreContext {
   }
 
   ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
-    return this.session.ensureCollections(options);
+    return this.talking(() => this.session.ensureCollections(options));
   }
 
   plan(options?: PlanOptions): Promise<MigrationPlan> {
-    return this.session.plan(options);
+    return this.talking(() => this.session.plan(options));
   }
 
+  /**
+   * Applies a reviewed plan. A step that can make records already stored expire at once needs
+   * `allowRetroactive: true` (as in ensureCollections()); without it nothing is applied.
+   */
   apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
-    return this.session.apply(plan, options);
+    return this.talking(async () => {
+      if (typeof plan === 'object' && plan !== null && Array.isArray(plan.steps)) {
+        refuseUnconsentedRetroactive(plan, options?.allowRetroactive);
+      }
+      return this.session.apply(plan, options);
+    });
+  }
+
+  /** A connection failure in a call that talks to the store, as a typed StoreError. */
+  private talking<T>(call: () => Promise<T>): Promise<T> {
+    return mappingConnectionErrors(this.session.store, this.target, call);
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {
@@ -65,6 +81,12 @@ export class StoreContext {
     return this.session.purgeExpired(options);
   }
 
+  /** Emulating stores: records due at `now` (default: the store's clock); undefined where the store expires natively. */
+  async countExpired(options?: Pick<PurgeOptions, 'now'>): Promise<number | undefined> {
+    if (!this.session.countExpired) return undefined;
+    return this.talking(() => this.session.countExpired?.(options) ?? Promise.resolve(0));
+  }
+
   close(): Promise<void> {
     return this.session.close();
   }
@@ -74,6 +96,6 @@ export class StoreContext {
 export async function connect(model: Model, store: Store): Promise<StoreContext> {
   assertModel(model, 'connect()');
   assertStore(store);
-  const session = await store.open(model);
+  const session = await mappingConnectionErrors(store.name, store.describe(), () => store.open(model));
   return new StoreContext(model, session, store.describe());
 }

@@ -23,6 +23,18 @@ export const ErrorCodes = {
   PLAN_CONFLICT: 'PLAN_CONFLICT',
   /** ensureCollections() met a step that would make stored records expire; it needs review. */
   ENSURE_NEEDS_REVIEW: 'ENSURE_NEEDS_REVIEW',
+  /** apply() of a step that makes stored records expire at once, without allowRetroactive. */
+  PLAN_RETROACTIVE_NOT_ALLOWED: 'PLAN_RETROACTIVE_NOT_ALLOWED',
+  /** The store's server cannot be reached (connection refused, unknown host, timeout). */
+  STORE_UNREACHABLE: 'STORE_UNREACHABLE',
+  /** The server refused the credentials. */
+  STORE_AUTH_FAILED: 'STORE_AUTH_FAILED',
+  /** The database, keyspace or Cosmos database/container named in the connection does not exist. */
+  STORE_DATABASE_MISSING: 'STORE_DATABASE_MISSING',
+  /** The SQLite file's folder does not exist (SQLite creates the file, never its folder). */
+  STORE_SQLITE_FOLDER_MISSING: 'STORE_SQLITE_FOLDER_MISSING',
+  /** The store's driver package is not installed; the message names the package. */
+  STORE_DRIVER_MISSING: 'STORE_DRIVER_MISSING',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

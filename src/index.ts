@@ -50,6 +50,7 @@ export * from './decorators';
 export * from './explain';
 export { explain, type ExplainOptions } from './explain-model';
 export { connect, StoreContext } from './connect';
+export { defineConfig, type LifespanConfig, type StoreFactory, type StoreFactoryResult } from './config';
 export type {
   StoreName,
   Store,

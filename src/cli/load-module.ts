@@ -2,32 +2,35 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LifespanError } from '../errors';
-import { registerTypeScript } from './ts-register';
+import { registerLoader } from './loader/register';
 
-// TypeScript compiles `import()` to `require()` under CommonJS; .mjs files need the real one.
+// TypeScript compiles `import()` to `require()` under CommonJS; ESM files need the real one.
 const dynamicImport = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<unknown>;
 
-/** Loads a .js, .cjs, .mjs or .ts module by path and returns its exports. */
+const EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
+
+/** Loads a config or models module by path (any of EXTENSIONS) and returns its exports. */
 export async function loadModule(file: string): Promise<Record<string, unknown>> {
   const absolute = path.resolve(file);
   if (!fs.existsSync(absolute)) {
     throw new LifespanError('CLI_FILE_NOT_FOUND', `no file at ${absolute}`, {
-      hint: 'check the path of the models file',
+      hint: 'check the path of the models or config file',
     });
   }
   const extension = path.extname(absolute);
-  if (extension === '.mjs') return (await dynamicImport(pathToFileURL(absolute).href)) as Record<string, unknown>;
-  if (extension === '.ts' || extension === '.mts' || extension === '.cts') registerTypeScript();
-  else if (extension !== '.js' && extension !== '.cjs') {
+  if (!EXTENSIONS.includes(extension)) {
     throw new LifespanError('CLI_UNSUPPORTED_FILE', `cannot load '${extension}' files`, {
-      hint: 'use a .js, .cjs, .mjs or .ts file',
+      hint: `use a ${EXTENSIONS.join(', ')} file`,
     });
   }
+  registerLoader();
   try {
-    return require(absolute) as Record<string, unknown>;
+    return (await dynamicImport(pathToFileURL(absolute).href)) as Record<string, unknown>;
   } catch (error) {
-    if (isModelError(error)) throw error;
+    if (isModelError(error) || error instanceof LifespanError) throw error;
+    if ((error as { code?: unknown }).code === 'CLI_TYPESCRIPT_MISSING') throw error;
     throw new LifespanError('CLI_LOAD_FAILED', `loading ${absolute} failed: ${(error as Error).message}`, {
+      hint: 'the module threw while loading; run with --verbose for its stack (source lines)',
       cause: error,
     });
   }

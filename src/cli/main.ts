@@ -1,15 +1,20 @@
 #!/usr/bin/env node
 import * as readline from 'node:readline/promises';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { LifespanError, ModelError } from '../errors';
 import { applyCommand } from './commands/apply';
 import { demoCommand } from './commands/demo';
+import { diffCommand } from './commands/diff';
 import { explainCommand } from './commands/explain';
 import { planCommand } from './commands/plan';
 import { purgeCommand } from './commands/purge';
-import { EXIT_FAILURE, EXIT_MODEL, EXIT_OK, EXIT_USAGE } from './exit-codes';
+import { snapshotCommand } from './commands/snapshot';
+import { maskError } from './commands/with-targets';
+import { colourWanted, painter } from './colour';
+import { EXIT_CODE_HELP, EXIT_OK, EXIT_USAGE, exitCodeFor } from './exit-codes';
 import type { Io } from './io';
 import { isModelError } from './load-module';
+import { SecretMasker } from './mask';
 import { packageVersion } from '../package-version';
 
 function targetOptions(command: Command): Command {
@@ -26,14 +31,20 @@ function targetOptions(command: Command): Command {
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('lifespan')
     .description('Compile @TimeToLive to each store’s native expiry and explain what the store will do.')
-    .version(packageVersion())
+    .version(packageVersion(), '-V, --version', 'print the lifespan version')
+    .option('--verbose', 'print the stack of an error and of its cause')
+    .addOption(new Option('--no-color', 'no colour (also: NO_COLOR=1)'))
+    .addHelpText('after', `\n${EXIT_CODE_HELP}\n`)
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err });
 
   program
     .command('explain')
     .description('explain, per entity and store, what the store natively does with the TTL')
-    .argument('[models-file]', 'a .js/.cjs/.mjs/.ts file exporting a built Model; omit to explain live stores')
+    .argument(
+      '[models-file]',
+      'a .ts/.mts/.cts/.js/.mjs/.cjs file exporting a built Model; omit to explain live stores',
+    )
     .option('--store <names>', 'with a models file: cosmos,cassandra,mongodb,relational; without: a configured store')
     .option('--format <format>', 'text, markdown or json', 'text')
     .option('--emulate', 'explain the relational store with ttl: emulate')
@@ -55,9 +66,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     });
 
   targetOptions(program.command('apply'))
-    .description('apply the plan in place; destructive steps only with --allow-destructive')
+    .description('apply the plan in place; outside a terminal only with --yes')
     .option('--allow-destructive', 'allow steps that drop or recreate (data is lost)')
-    .option('--yes', 'do not ask for confirmation')
+    .option('--allow-retroactive', 'allow steps that make records already stored expire at once')
+    .option('--yes', 'do not ask for confirmation (required outside a terminal)')
     .action(async (options: Record<string, string | boolean>) => {
       setExit(await applyCommand(options, io));
     });
@@ -68,6 +80,33 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--batch <n>', 'rows per batch')
     .action(async (options: Record<string, string>) => {
       setExit(await purgeCommand(options, io));
+    });
+
+  program
+    .command('snapshot')
+    .description('write the compiled model of every store kind to a snapshot file to commit (no connection)')
+    .option('--config <file>', 'config module whose model to snapshot')
+    .option('--models <file>', 'models file to snapshot')
+    .option('--file <path>', 'snapshot file', 'lifespan.snapshot.json')
+    .option('--store <kinds>', 'store kinds to snapshot (default: all)')
+    .option('--emulate', 'snapshot the relational store with ttl: emulate')
+    .action(async (options: Record<string, string | boolean>) => {
+      setExit(await snapshotCommand(options, io));
+    });
+
+  program
+    .command('diff')
+    .description('what the model change does per store, offline: against the snapshot file or a git ref')
+    .option('--config <file>', 'config module whose model to compare')
+    .option('--models <file>', 'models file to compare')
+    .option('--file <path>', 'snapshot file to compare against', 'lifespan.snapshot.json')
+    .option('--base <git-ref>', 'compare against the models at this git ref (e.g. origin/main) instead')
+    .option('--store <kinds>', 'store kinds to compare (default: those of the snapshot)')
+    .option('--emulate', 'compare the relational store with ttl: emulate')
+    .option('--format <format>', 'text, markdown or json', 'text')
+    .option('--check', 'exit 1 when the model differs from the snapshot (for CI)')
+    .action(async (options: Record<string, string | boolean>) => {
+      setExit(await diffCommand(options, io));
     });
 
   program
@@ -83,36 +122,50 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
 /** Runs the CLI and returns the exit code instead of exiting, so tests can call it in-process. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
+  const masker = io.masker ?? new SecretMasker();
+  const masked: Io = { ...io, masker, out: (t) => io.out(masker.mask(t)), err: (t) => io.err(masker.mask(t)) };
   let code = EXIT_OK;
   try {
-    await buildProgram(io, (c) => (code = c)).parseAsync([...argv], { from: 'user' });
+    await buildProgram(masked, (c) => (code = c)).parseAsync([...argv], { from: 'user' });
     return code;
   } catch (error) {
-    return reportError(error, io.err);
+    maskError(error, masker);
+    return reportError(error, masked, argv.includes('--verbose'));
   }
 }
 
-function reportError(error: unknown, write: (text: string) => void): number {
+function reportError(error: unknown, io: Io, verbose: boolean): number {
   if (error instanceof CommanderError) {
     return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   }
+  const paint = io.paint ?? ((_s: unknown, t: string) => t);
   if (error instanceof ModelError || isModelError(error)) {
-    write(`${(error as Error).message}\n`);
-    return EXIT_MODEL;
+    io.err(`${(error as Error).message}\n`);
+  } else if (error instanceof LifespanError) {
+    io.err(`${paint('red', 'error')} [${error.code}]: ${error.message}\n`);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`${paint('red', 'internal error')}: ${message} (a defect in lifespan; run with --verbose and report it)\n`);
   }
-  if (error instanceof LifespanError) {
-    write(`error [${error.code}]: ${error.message}\n`);
-    return error.code.startsWith('CLI_') ? EXIT_USAGE : EXIT_FAILURE;
-  }
-  write(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  return EXIT_FAILURE;
+  if (verbose) io.err(`${stacks(error)}\n`);
+  return exitCodeFor(error);
 }
 
-function terminalIo(): Io {
+function stacks(error: unknown): string {
+  const parts: string[] = [];
+  for (let e = error, depth = 0; e !== undefined && depth < 6; e = (e as { cause?: unknown }).cause, depth += 1) {
+    parts.push(`${depth === 0 ? '' : 'caused by: '}${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  }
+  return parts.join('\n');
+}
+
+function terminalIo(argv: readonly string[]): Io {
+  const isTty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   return {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
-    isTty: Boolean(process.stdout.isTTY && process.stdin.isTTY),
+    isTty,
+    paint: painter(colourWanted(argv, process.env, Boolean(process.stdout.isTTY))),
     async confirm(question) {
       const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
       try {
@@ -125,8 +178,16 @@ function terminalIo(): Io {
 }
 
 if (require.main === module) {
-  void run(process.argv.slice(2), terminalIo()).then((code) => {
-    // Drivers a config factory opened without a dispose() would keep the process alive.
-    process.exit(code);
+  // `lifespan plan | head`: the reader went away; that is the reader's choice, not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(EXIT_OK);
+    throw error;
+  });
+  const argv = process.argv.slice(2);
+  void run(argv, terminalIo(argv)).then((code) => {
+    // Exit once both streams are flushed (a pipe is written asynchronously: exiting at once cut
+    // output at 64 KiB); exiting at all, because drivers a factory opened without a dispose()
+    // would keep the process alive.
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
   });
 }

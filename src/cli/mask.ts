@@ -1,3 +1,7 @@
+import { maskUrlCredentials } from '../secrets';
+
+export { displayUrl, maskUrlCredentials } from '../secrets';
+
 /**
  * Connection secrets never reach output: every line the CLI prints passes through a masker that
  * knows the passwords, keys and tokens of the connections it opened.
@@ -27,25 +31,11 @@ export class SecretMasker {
   }
 
   mask(text: string): string {
-    let masked = text;
+    let masked = maskUrlCredentials(text);
     // Longest first, so a secret that contains another is masked whole.
     for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) {
       masked = masked.split(secret).join('****');
     }
     return masked;
-  }
-}
-
-/** A URL for display: the password replaced by ****. */
-export function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '****';
-    for (const key of [...parsed.searchParams.keys()]) {
-      if (/pass|secret|key|token|auth/i.test(key)) parsed.searchParams.set(key, '****');
-    }
-    return parsed.toString();
-  } catch {
-    return url;
   }
 }

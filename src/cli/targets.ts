@@ -1,8 +1,9 @@
-import { LifespanError } from '../errors';
+import { LifespanError, StoreError } from '../errors';
 import type { Model } from '../model/types';
+import { connectionError } from '../providers/connection-errors';
 import type { OpenedStore } from '../providers/connection-target';
 import { openerFor } from '../providers/url-openers';
-import { findConfigFile, isOpenedStore, loadConfig } from './config';
+import { findConfigFile, loadConfig, toOpenedStore } from './config';
 import { loadModel } from './load-model';
 import { displayUrl, SecretMasker } from './mask';
 
@@ -14,43 +15,60 @@ export interface TargetOptions {
 }
 
 export interface Target {
+  /** The config key, or the masked URL for --url. */
   readonly name: string;
+  /** Where it points, secrets masked. */
+  readonly where: string;
   readonly opened: OpenedStore;
 }
 
 /** The model and the live stores a plan/apply/purge/explain run works on, and how to close them. */
 export interface Targets {
   readonly model: Model;
+  readonly modelsFile: string | undefined;
   readonly targets: readonly Target[];
   readonly masker: SecretMasker;
   dispose(): Promise<void>;
 }
 
-export async function resolveTargets(options: TargetOptions): Promise<Targets> {
-  const masker = new SecretMasker();
+/** The model from --models, else from the config file; names the file it came from. */
+export async function resolveModel(
+  options: TargetOptions,
+): Promise<{ model: Model; file: string; config: Awaited<ReturnType<typeof loadConfig>> | undefined }> {
   const configFile = findConfigFile(options.config);
   const config = configFile ? await loadConfig(configFile) : undefined;
   const model = options.models ? await loadModel(options.models) : config?.model;
-  if (!model) {
+  const file = options.models ?? configFile;
+  if (!model || file === undefined) {
     throw new LifespanError('CLI_NO_MODEL', 'no model to work with', {
       hint: 'add a lifespan.config.ts exporting { model, stores }, pass --config, or pass --models <file> with --url',
     });
   }
+  return { model, file, config };
+}
+
+export async function resolveTargets(options: TargetOptions, masker: SecretMasker): Promise<Targets> {
+  if (options.url) masker.addUrl(options.url);
+  const { model, file, config } = await resolveModel(options);
   const targets: Target[] = [];
   const result: Targets = {
     model,
+    modelsFile: file,
     targets,
     masker,
     async dispose() {
-      await Promise.all(targets.map((t) => t.opened.dispose()));
+      const failures = await Promise.allSettled(targets.map((t) => t.opened.dispose()));
+      failures.forEach((f, i) => {
+        if (f.status === 'rejected') throw disposeFailed(targets[i]?.name ?? '?', f.reason);
+      });
     },
   };
   try {
     if (options.url) {
-      masker.addUrl(options.url);
-      const opened = await openerFor(options.url)(options.url);
+      const opened = await openUrl(options.url);
       opened.secrets.forEach((s) => masker.add(s));
-      targets.push({ name: displayUrl(options.url), opened });
+      const name = displayUrl(options.url);
+      targets.push({ name, where: opened.store.describe(), opened });
       return result;
     }
     const factories = config?.stores ?? {};
@@ -67,14 +85,56 @@ export async function resolveTargets(options: TargetOptions): Promise<Targets> {
           hint: `configured stores: ${Object.keys(factories).join(', ') || 'none'}`,
         });
       }
-      const made = await factory();
-      const opened: OpenedStore = isOpenedStore(made) ? made : { store: made, secrets: [], dispose: async () => {} };
+      const opened = toOpenedStore(await runFactory(factory, name), name);
       opened.secrets.forEach((s) => masker.add(s));
-      targets.push({ name, opened });
+      targets.push({ name, where: opened.store.describe(), opened });
     }
     return result;
   } catch (error) {
-    await result.dispose();
+    await result.dispose().catch(() => undefined);
     throw error;
   }
+}
+
+/** Opens a --url target; a driver's connection failure becomes its typed StoreError. */
+async function openUrl(url: string): Promise<OpenedStore> {
+  const opener = openerFor(url);
+  try {
+    return await opener(url);
+  } catch (error) {
+    if (error instanceof LifespanError && !(error instanceof StoreError)) throw error;
+    const store = /^(cassandra|mongodb|cosmos)/i.exec(url)?.[1]?.toLowerCase() ?? 'relational';
+    throw connectionError(error, store, displayUrl(url)) ?? error;
+  }
+}
+
+async function runFactory(factory: () => unknown, name: string): Promise<unknown> {
+  if (typeof factory !== 'function') {
+    throw new LifespanError('CLI_BAD_CONFIG', `stores.${name} in the config is not a function`, {
+      hint: 'write stores: { main: () => new RelationalStore({ knex }) }',
+    });
+  }
+  try {
+    return await factory();
+  } catch (error) {
+    if (error instanceof LifespanError) throw error;
+    throw (
+      connectionError(error, name, `store '${name}'`) ??
+      new LifespanError('CLI_FACTORY_FAILED', `the factory of store '${name}' threw: ${firstLine(error)}`, {
+        hint: 'fix the store factory in the config (run with --verbose for the stack)',
+        cause: error,
+      })
+    );
+  }
+}
+
+function disposeFailed(name: string, error: unknown): LifespanError {
+  return new LifespanError('CLI_DISPOSE_FAILED', `closing store '${name}' failed: ${firstLine(error)}`, {
+    hint: 'check the dispose() the store factory returned (run with --verbose for the stack)',
+    cause: error,
+  });
+}
+
+function firstLine(error: unknown): string {
+  return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
 }

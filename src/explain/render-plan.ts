@@ -1,11 +1,49 @@
-import { cell } from './render-markdown';
+import { formatDuration } from '../model/duration';
 import type { MigrationPlan, PlanStep } from './plan';
+import { cell } from './render-markdown';
 import type { ReportFormat } from './report';
+
+/** Version of the `--format json` shape; raised when a field changes meaning or goes away. */
+export const PLAN_JSON_VERSION = 2;
+
+/** What a rendering says about where it comes from (the title line of the markdown). */
+export interface PlanRenderContext {
+  /** Per plan, the configured store's name (config key); defaults to the store kind. */
+  readonly names?: readonly string[];
+  readonly modelsFile?: string;
+  readonly commit?: string;
+  readonly at?: Date;
+  /** What the plans compare: 'live store' (plan) or e.g. 'snapshot lifespan.snapshot.json' (diff). */
+  readonly against?: string;
+}
+
+function ttlSeconds(s: number | null): string {
+  return s === null ? 'none' : s === -1 ? 'on, no default' : `${s}s`;
+}
 
 function ttlChange(step: PlanStep): string {
   if (!step.ttl) return '—';
-  const show = (s: number | null) => (s === null ? 'none' : `${s}s`);
-  return `${show(step.ttl.from)} → ${show(step.ttl.to)}`;
+  return `${ttlSeconds(step.ttl.from)} → ${ttlSeconds(step.ttl.to)}`;
+}
+
+/** `1h → 5m (3600 s → 300 s)`: readable first, exact in brackets. */
+export function ttlChangeReadable(ttl: PlanStep['ttl']): string {
+  if (!ttl) return '—';
+  const short = (s: number | null) => (s === null ? 'none' : s === -1 ? 'on, no default' : formatDuration(s));
+  const exact = (s: number | null) => (s === null ? 'none' : s === -1 ? '-1' : `${s} s`);
+  return `${short(ttl.from)} → ${short(ttl.to)} (${exact(ttl.from)} → ${exact(ttl.to)})`;
+}
+
+/**
+ * When the change reaches stored data: a store setting (container/table default, TTL index)
+ * changes when `apply` runs; an emulated TTL or a per-write expiry field changes when the new
+ * code that writes it is deployed.
+ */
+export function takesEffect(store: string, step: PlanStep): string {
+  if (!step.ttl && step.class === 'additive') return 'at apply';
+  if (store === 'relational') return 'at deploy (new writes of the new code)';
+  if (step.effect?.kind === 'new-writes-only') return 'at apply, for writes after it';
+  return 'at apply';
 }
 
 function affected(step: PlanStep): string {
@@ -13,9 +51,17 @@ function affected(step: PlanStep): string {
   return n === undefined || n === null ? '—' : String(n);
 }
 
-export function renderPlanText(plan: MigrationPlan): string {
-  if (plan.steps.length === 0) return `${plan.store} (${plan.target}): in sync with the model, nothing to do.\n`;
-  const lines = [`${plan.store} (${plan.target}): ${plan.steps.length} step(s)`];
+function nameOf(plan: MigrationPlan, i: number, context: PlanRenderContext): string {
+  return context.names?.[i] ?? plan.store;
+}
+
+export function renderPlanText(plan: MigrationPlan, name?: string): string {
+  const head =
+    name !== undefined && name !== plan.target
+      ? `${name}: ${plan.store} (${plan.target})`
+      : `${plan.store} (${plan.target})`;
+  if (plan.steps.length === 0) return `${head}: in sync with the model, nothing to do.\n`;
+  const lines = [`${head}: ${plan.steps.length} step(s)`];
   plan.steps.forEach((step, i) => {
     lines.push(`${i + 1}. [${step.class}] ${step.summary}`);
     if (step.ttl) lines.push(`   TTL ${ttlChange(step)}`);
@@ -28,39 +74,97 @@ export function renderPlanText(plan: MigrationPlan): string {
   return lines.join('\n') + '\n';
 }
 
-export function renderPlanMarkdown(plans: readonly MigrationPlan[]): string {
-  const out = [
-    '| entity | store | TTL old → new | change | class | effect | records affected |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+/** Statements of a command, one per `;`-terminated line group. */
+function statements(command: string): string[] {
+  return command.split(/;\n/).map((s) => s.trim());
+}
+
+/**
+ * A step's command with statements an earlier step of the same plan already shows (the
+ * relational bookkeeping table, say) replaced by a pointer to that step.
+ */
+function withoutRepeats(command: string, seen: Map<string, number>, stepNo: number): string {
+  return statements(command)
+    .map((statement) => {
+      const first = seen.get(statement);
+      if (first !== undefined && first !== stepNo) return `-- (the same statement as in step ${first})`;
+      seen.set(statement, stepNo);
+      return statement;
+    })
+    .join(';\n');
+}
+
+function title(context: PlanRenderContext): string[] {
+  const parts = [
+    `# lifespan ${context.against === undefined || context.against === 'the live store' ? 'plan' : 'diff'}`,
   ];
-  for (const plan of plans) {
+  if (context.modelsFile) parts.push(`models \`${context.modelsFile}\``);
+  if (context.commit) parts.push(`commit \`${context.commit}\``);
+  if (context.against) parts.push(`against ${context.against}`);
+  parts.push((context.at ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  return [parts.join(' · '), ''];
+}
+
+export function renderPlanMarkdown(plans: readonly MigrationPlan[], context: PlanRenderContext = {}): string {
+  const label = (plan: MigrationPlan, i: number) =>
+    `\`${cell(nameOf(plan, i, context))}\` (${plan.store}: ${cell(plan.target)})`;
+  const out = [
+    ...title(context),
+    '| store | entity | TTL old → new | change | class | effect | takes effect | records affected |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  plans.forEach((plan, i) => {
+    if (plan.steps.length === 0) out.push(`| ${label(plan, i)} | — | — | in sync | — | — | — | — |`);
     for (const step of plan.steps) {
       out.push(
-        `| ${cell(step.entity ?? '—')} | ${plan.store} | ${ttlChange(step)} | ${step.action} | ${step.class} | ${step.effect?.kind ?? '—'} | ${affected(step)} |`,
+        `| ${label(plan, i)} | ${cell(step.entity ?? '—')} | ${ttlChangeReadable(step.ttl)} | ${step.action} | ${step.class} | ${step.effect?.kind ?? '—'} | ${takesEffect(plan.store, step)} | ${affected(step)} |`,
       );
     }
-  }
-  if (plans.every((p) => p.steps.length === 0)) out.push('| — | — | — | in sync | — | — | — |');
-  for (const plan of plans) {
-    plan.steps.forEach((step, i) => {
-      out.push('', `### ${plan.store} step ${i + 1}: ${cell(step.summary)}`);
-      if (step.effect)
-        out.push(
-          '',
-          `${step.effect.text}${step.effect.verified ? '' : ' _(per the store documentation; not yet confirmed by a live test)_'}`,
-        );
-      out.push('', '```', step.command, '```');
+  });
+  plans.forEach((plan, i) => {
+    if (plan.steps.length === 0) return;
+    out.push('', `## ${label(plan, i)}`);
+    const seen = new Map<string, number>();
+    plan.steps.forEach((step, n) => {
+      out.push('', `### step ${n + 1}: ${cell(step.summary)}`);
+      if (step.effect) {
+        const doc = step.effect.verified ? '' : ' _(per the store documentation; not yet confirmed by a live test)_';
+        out.push('', `${step.effect.text}${doc}`);
+      }
+      out.push(
+        '',
+        '<details><summary>native command</summary>',
+        '',
+        '```',
+        withoutRepeats(step.command, seen, n + 1),
+        '```',
+        '',
+        '</details>',
+      );
     });
-  }
+  });
   return out.join('\n') + '\n';
 }
 
-export function renderPlans(plans: readonly MigrationPlan[], format: ReportFormat): string {
-  if (format === 'json') return JSON.stringify({ plans: plans.map(stripPayload) }, null, 2) + '\n';
-  if (format === 'markdown') return renderPlanMarkdown(plans);
-  return plans.map(renderPlanText).join('\n');
+export function renderPlans(
+  plans: readonly MigrationPlan[],
+  format: ReportFormat,
+  context: PlanRenderContext = {},
+): string {
+  if (format === 'json') {
+    const named = plans.map((plan, i) => ({ name: nameOf(plan, i, context), ...stripPayload(plan) }));
+    return JSON.stringify({ version: PLAN_JSON_VERSION, plans: named }, null, 2) + '\n';
+  }
+  if (format === 'markdown') return renderPlanMarkdown(plans, context);
+  return plans.map((plan, i) => renderPlanText(plan, context.names?.[i])).join('\n');
 }
 
 function stripPayload(plan: MigrationPlan) {
-  return { ...plan, steps: plan.steps.map(({ payload: _payload, ...rest }) => rest) };
+  return {
+    ...plan,
+    steps: plan.steps.map(({ payload: _payload, ...rest }) => ({
+      ...rest,
+      takesEffect: takesEffect(plan.store, rest as PlanStep),
+    })),
+  };
 }

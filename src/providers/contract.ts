@@ -65,6 +65,12 @@ export interface EnsureOptions {
 
 export interface ApplyOptions {
   readonly allowDestructive?: boolean;
+  /**
+   * Also apply steps that can make records already stored expire at once (a shorter retroactive
+   * TTL, TTL switched on over stored data); without it apply() refuses the whole plan
+   * (PLAN_RETROACTIVE_NOT_ALLOWED), as ensureCollections() does.
+   */
+  readonly allowRetroactive?: boolean;
 }
 
 export interface PurgeOptions {
@@ -96,6 +102,8 @@ export interface StoreSession {
   unitOfWork(): UnitOfWork;
   /** Only stores that emulate expiry have a purge. */
   purgeExpired?(options?: PurgeOptions): Promise<PurgeResult>;
+  /** Emulating stores: how many records are due at `now` (one count query; for purge progress). */
+  countExpired?(options?: Pick<PurgeOptions, 'now'>): Promise<number>;
   /** Releases what lifespan holds (prepared statements); the caller's driver stays open. */
   close(): Promise<void>;
 }

@@ -29,7 +29,9 @@ export function openerFor(url: string): UrlOpener {
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0].toLowerCase();
   const load = scheme ? OPENERS[scheme] : undefined;
   if (!load) {
-    throw new LifespanError('CLI_UNKNOWN_URL', `cannot open '${scheme ?? url.slice(0, 12)}' URLs`, {
+    // Only a recognised scheme shape is repeated: the rest of an unknown URL may be a password.
+    const what = scheme && /^[a-z][a-z0-9+.-]{0,20}:$/i.test(scheme) ? `'${scheme}' URLs` : 'a URL without a scheme';
+    throw new LifespanError('CLI_UNKNOWN_URL', `cannot open ${what}`, {
       hint: `use one of: ${Object.keys(OPENERS).join(' ')} (e.g. sqlite:./dev.db, postgres://user@host/db, cassandra://host:9042/keyspace)`,
     });
   }

@@ -50,9 +50,9 @@ test('markdown output', () => {
   expect(stdout).toContain('## cosmos');
 });
 
-test('model errors exit 1 and list every problem', () => {
+test('model errors exit 3 and list every problem', () => {
   const { code, stdout, stderr } = lifespan('explain', fixture('broken.ts'));
-  expect(code).toBe(1);
+  expect(code).toBe(3);
   expect(stdout).toBe('');
   expect(stderr).toContain('The model has 2 problems');
   expect(stderr).toContain('NoKey: has no key');

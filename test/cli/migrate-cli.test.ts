@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import type { Client } from 'cassandra-driver';
 import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
@@ -6,6 +5,7 @@ import { startCosmosServer, type LocalCosmos } from '../harness/cosmos';
 import { knexFor } from '../harness/relational';
 import { describeStore, type LocalStoreName } from '../harness/stores';
 import { buildCli, ROOT } from './build-cli';
+import { runCli, type CliRun } from './fixture-project';
 
 /**
  * The migration review end to end: the real CLI as a subprocess against each real store. A model
@@ -19,26 +19,8 @@ beforeAll(() => {
 
 const MODEL = path.join(__dirname, 'fixtures', 'ttl-model.js');
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function lifespan(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli.main, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LIFESPAN_UNDER_TEST: cli.index, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(cli.main, ROOT, args, { LIFESPAN_UNDER_TEST: cli.index, ...env });
 }
 
 interface StoreCase {
@@ -175,20 +157,29 @@ for (const c of CASES) {
 
       const json = await run('5m', 'plan', '--counts', '--format', 'json');
       expect(json.code).toBe(0);
-      const { plans } = JSON.parse(json.stdout) as {
+      const { version, plans } = JSON.parse(json.stdout) as {
+        version: number;
         plans: Array<{
           steps: Array<{ class: string; ttl: unknown; command: string; effect: { kind: string; affected?: number } }>;
         }>;
       };
+      expect(version).toBe(2);
       expect(plans).toHaveLength(1);
       const [step] = plans[0]?.steps ?? [];
       expect(step).toMatchObject({ class: 'in-place', ttl: { from: 3600, to: 300 }, effect: { kind: c.effect } });
-      expect(typeof step?.effect.affected).toBe('number');
+      // Every stored record was written seconds ago: none is older than the new 5 minutes.
+      expect(step?.effect.affected).toBe(0);
       expect(step?.command).toMatch(c.command);
 
       const markdown = await run('5m', 'plan', '--format', 'markdown');
-      expect(markdown.stdout).toMatch(/^\| entity \| store \| TTL old → new \|/);
-      expect(markdown.stdout).toContain('| Session |');
+      expect(markdown.stdout).toMatch(/^# lifespan plan · models `.*ttl-model\.js` · /);
+      expect(markdown.stdout).toContain('| store | entity | TTL old → new |');
+      expect(markdown.stdout).toMatch(/\| `.*` \(.*\) \| Session \| 1h → 5m \(3600 s → 300 s\) \|/);
+      expect(markdown.stdout).toContain('<details><summary>native command</summary>');
+
+      const unattended = await run('5m', 'apply');
+      expect(unattended.code).toBe(2);
+      expect(unattended.stderr).toContain('--yes');
 
       const applied = await run('5m', 'apply', '--yes');
       expect(applied.code).toBe(0);
@@ -202,7 +193,72 @@ for (const c of CASES) {
       const after = await run('5m', 'plan', '--check');
       expect(after.code).toBe(0);
 
+      // purge: a total from one count query on the emulating stores (database clock and --now);
+      // the stores that expire natively refuse it as a usage mistake.
+      for (const at of [[], ['--now', '2000-01-01T00:00:00Z']]) {
+        const purged = await run('5m', 'purge', ...at);
+        if (c.store === 'cassandra' || c.store === 'cosmos') {
+          expect(purged.code).toBe(2);
+          expect(purged.stderr).toContain('PURGE_NOT_EMULATED');
+        } else {
+          expect(purged.stderr).toBe('');
+          expect(purged.code).toBe(0);
+          expect(purged.stdout).toMatch(/: 0 expired row\(s\) to purge\n/);
+        }
+      }
+
       for (const text of outputs) expect(text).not.toContain(c.secret);
     }, 120_000);
   });
 }
+
+/** Connection failures are typed StoreErrors with stable codes and exit 4, never raw driver stacks. */
+describe('connection failures (finding 7)', () => {
+  const cases: Array<[LocalStoreName, string, () => string, RegExp]> = [
+    [
+      'sqlite',
+      'SQLite folder missing',
+      () => 'sqlite:/nonexistent-folder-xyz/app.db?ttl=emulate',
+      /STORE_SQLITE_FOLDER_MISSING/,
+    ],
+    ['postgres', 'port closed', () => 'postgres://postgres:pw-closed@127.0.0.1:1/app', /STORE_UNREACHABLE/],
+    [
+      'postgres',
+      'database missing',
+      () => withCredentials(process.env.PG_URL ?? '', 'postgres', 'pw-db').replace(/\/[^/?]*$/, '/no_such_db_xyz'),
+      /STORE_DATABASE_MISSING/,
+    ],
+    [
+      'mariadb',
+      'authentication failed',
+      () => withCredentials(process.env.MYSQL_URL ?? '', 'root', 'wrong-PW-secret'),
+      /STORE_AUTH_FAILED/,
+    ],
+    [
+      'cassandra',
+      'keyspace missing',
+      () => `cassandra://${process.env.LIFESPAN_CASSANDRA_CONTACT ?? '127.0.0.1:9042'}/no_such_keyspace_xyz`,
+      /STORE_DATABASE_MISSING/,
+    ],
+    ['cosmos', 'endpoint unreachable', () => 'cosmos:app?selfSigned=true', /STORE_UNREACHABLE/],
+  ];
+  for (const [store, what, url, code] of cases) {
+    describeStore(store, `${store}: ${what}`, () => {
+      test('a typed error, exit 4, no stack, no secret', async () => {
+        // The Cosmos case reads its endpoint and key from the environment; the others ignore them.
+        const env = {
+          E2E_TTL: '1h',
+          E2E_COLLECTION: 'x',
+          COSMOS_ENDPOINT: 'https://127.0.0.1:1/',
+          COSMOS_KEY: 'k-PW-secret',
+        };
+        const result = await lifespan(env, 'plan', '--url', url(), '--models', MODEL);
+        expect(result.stderr).toMatch(code);
+        expect(result.code).toBe(4);
+        expect(result.stdout + result.stderr).not.toMatch(/\n\s+at /);
+        expect(result.stderr).not.toMatch(/unexpected error|internal error/);
+        expect(result.stderr).not.toMatch(/pw-closed|pw-db|wrong-PW-secret|k-PW-secret/);
+      }, 60_000);
+    });
+  }
+});

@@ -108,7 +108,7 @@ describeLive('cosmos-live', ['COSMOS_ENDPOINT', 'COSMOS_KEY'], () => {
     const short = await connect(new ModelBuilder().entity(RetroShort).build(), new CosmosStore({ database }));
     const plan = await short.plan({ counts: true });
     expect(plan.steps[0]?.effect?.affected).toBe(1);
-    await short.apply(plan);
+    await short.apply(plan, { allowRetroactive: true });
 
     const old = await countUntil(container, 'old', 0, 20);
     const own = await countUntil(container, 'own', 1, 0);

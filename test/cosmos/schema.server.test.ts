@@ -94,7 +94,7 @@ describeStore('cosmos', 'cosmos containers (in-process server)', () => {
     const plan = await db.plan();
     expect(plan.steps).toHaveLength(1);
     expect(plan.steps[0]).toMatchObject({ action: 'set-default-ttl', class: 'in-place', ttl: { from: 3600, to: 60 } });
-    expect((await db.apply(plan)).applied).toHaveLength(1);
+    expect((await db.apply(plan, { allowRetroactive: true })).applied).toHaveLength(1);
 
     const after = await definition(database, 'sessions');
     expect(after?.defaultTtl).toBe(60);
@@ -142,7 +142,7 @@ describeStore('cosmos', 'cosmos containers (in-process server)', () => {
     const db = await connect(modelOf(Session60), new CosmosStore({ database }));
     const plan = await db.plan();
     await database.container('sessions').replace({ id: 'sessions', partitionKey: { paths: ['/id'] }, defaultTtl: 120 });
-    await expect(db.apply(plan)).rejects.toMatchObject({ code: 'COSMOS_PLAN_STALE' });
+    await expect(db.apply(plan, { allowRetroactive: true })).rejects.toMatchObject({ code: 'COSMOS_PLAN_STALE' });
     expect((await definition(database, 'sessions'))?.defaultTtl).toBe(120);
   });
 

@@ -97,9 +97,9 @@ describeLive('mongodb', ['MONGODB_URI'], () => {
     const plan = await next.plan({ counts: true });
     expect(plan.steps.map((s) => [s.action, s.class])).toEqual([['set-expire-after-seconds', 'in-place']]);
     expect(plan.steps[0]?.effect?.affected).toBe(1);
-    await next.apply(plan);
+    await next.apply(plan, { allowRetroactive: true });
     expect(await ttlIndexes(db, 'live_sessions')).toEqual([{ name: 'createdAt_1', key: { createdAt: 1 }, eas: 600 }]);
-    await next.apply(await (await open(sessionModel(3600))).plan());
+    await next.apply(await (await open(sessionModel(3600))).plan(), { allowRetroactive: true });
   });
 
   test('insert of an existing key is STORE_DUPLICATE_KEY and leaves the stored document as it was', async () => {
@@ -249,7 +249,7 @@ describeLive('mongodb', ['MONGODB_URI'], () => {
     const [major = 0, minor = 0] = version.split('.').map(Number);
     if (major > 5 || (major === 5 && minor >= 1)) {
       expect(plan.steps.map((s) => s.action)).toEqual(['convert-to-ttl-index']);
-      await ctx.apply(plan);
+      await ctx.apply(plan, { allowRetroactive: true });
       expect(await ttlIndexes(db, 'live_convert')).toEqual([{ name: 'createdAt_1', key: { createdAt: 1 }, eas: 120 }]);
     } else {
       expect(plan.steps.map((s) => s.class)).toEqual(['conflict']);
@@ -269,7 +269,9 @@ describeLive('mongodb', ['MONGODB_URI'], () => {
     const racing = await open(fresh);
     const plan = await racing.plan();
     await db.collection('live_race').createIndex({ createdAt: 1 }, { name: 'createdAt_1', expireAfterSeconds: 60 });
-    await expect(racing.apply(plan)).rejects.toMatchObject({ code: 'MONGO_INDEX_OPTIONS_CONFLICT' });
+    await expect(racing.apply(plan, { allowRetroactive: true })).rejects.toMatchObject({
+      code: 'MONGO_INDEX_OPTIONS_CONFLICT',
+    });
     await racing.ensureCollections();
     expect(await ttlIndexes(db, 'live_race')).toEqual([{ name: 'createdAt_1', key: { createdAt: 1 }, eas: 3600 }]);
   });

@@ -149,7 +149,7 @@ describe('apply(): the exact commands, and the server codes handled', () => {
         );
       },
     });
-    const failure = ctx.apply(await ctx.plan());
+    const failure = ctx.apply(await ctx.plan(), { allowRetroactive: true });
     await expect(failure).rejects.toBeInstanceOf(StoreError);
     await expect(failure).rejects.toMatchObject({ code: 'MONGO_INDEX_OPTIONS_CONFLICT' });
   });
@@ -161,7 +161,7 @@ describe('apply(): the exact commands, and the server codes handled', () => {
         throw serverError(86, 'IndexKeySpecsConflict', 'An existing index has the same name as the requested index.');
       },
     });
-    await expect(ctx.apply(await ctx.plan())).rejects.toMatchObject({
+    await expect(ctx.apply(await ctx.plan(), { allowRetroactive: true })).rejects.toMatchObject({
       code: 'MONGO_INDEX_NAME_CONFLICT',
       hint: expect.stringContaining('plan again'),
     });
@@ -174,7 +174,9 @@ describe('apply(): the exact commands, and the server codes handled', () => {
         throw serverError(85, 'IndexOptionsConflict', 'some other wording entirely');
       },
     });
-    await expect(ctx.apply(await ctx.plan())).rejects.toMatchObject({ code: 'MONGO_INDEX_OPTIONS_CONFLICT' });
+    await expect(ctx.apply(await ctx.plan(), { allowRetroactive: true })).rejects.toMatchObject({
+      code: 'MONGO_INDEX_OPTIONS_CONFLICT',
+    });
   });
 
   test('conflicts and unallowed destructive steps stop apply before any command', async () => {

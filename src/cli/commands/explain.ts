@@ -3,7 +3,7 @@ import { explain } from '../../explain-model';
 import { ExplainReport } from '../../explain/report';
 import type { ExplainEntry } from '../../explain/entry';
 import type { MigrationPlan } from '../../explain/plan';
-import { renderPlans } from '../../explain/render-plan';
+import { PLAN_JSON_VERSION, renderPlans } from '../../explain/render-plan';
 import type { Io } from '../io';
 import { loadModel } from '../load-model';
 import { parseFormat, parseStores } from '../options';
@@ -25,7 +25,7 @@ export async function explainCommand(file: string | undefined, options: ExplainC
     const stores = parseStores(options.store);
     const model = await loadModel(file);
     const report = explain(model, { stores, relational: { ttl: options.emulate ? 'emulate' : 'ignore' } });
-    io.out(report.render(format));
+    io.out(format === 'json' ? versioned(report.toJSON()) : report.render(format));
     return;
   }
   await withTargets(options, io, async ({ model, targets }, out) => {
@@ -43,11 +43,16 @@ export async function explainCommand(file: string | undefined, options: ExplainC
     const report = new ExplainReport(entries);
     if (format === 'json') {
       const drift = JSON.parse(renderPlans(plans, 'json')) as unknown;
-      out.out(JSON.stringify({ ...report.toJSON(), drift }, null, 2) + '\n');
+      out.out(versioned({ ...report.toJSON(), drift }));
       return;
     }
     out.out(report.render(format));
     out.out(format === 'markdown' ? '\n## Drift against the live store\n\n' : '\n== drift against the live store ==\n');
-    out.out(renderPlans(plans, format));
+    out.out(renderPlans(plans, format, { names: targets.map((t) => t.name) }));
   });
+}
+
+/** JSON output with the format version first, so tools can check it before reading the rest. */
+function versioned(body: object): string {
+  return JSON.stringify({ version: PLAN_JSON_VERSION, ...body }, null, 2) + '\n';
 }

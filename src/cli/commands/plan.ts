@@ -1,9 +1,12 @@
+import * as path from 'node:path';
 import { connect } from '../../connect';
 import type { MigrationPlan } from '../../explain/plan';
 import { renderPlans } from '../../explain/render-plan';
-import { EXIT_MODEL, EXIT_OK } from '../exit-codes';
+import { paintPlanText } from '../colour';
+import { EXIT_DRIFT, EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
 import { parseFormat } from '../options';
+import { currentCommit } from '../review/git-base';
 import type { TargetOptions } from '../targets';
 import { withTargets } from './with-targets';
 
@@ -17,7 +20,7 @@ export interface PlanCommandOptions extends TargetOptions {
 /** `lifespan plan`: diff every store against the model; with --check, exit 1 on drift. */
 export async function planCommand(options: PlanCommandOptions, io: Io): Promise<number> {
   const format = parseFormat(options.format);
-  return withTargets(options, io, async ({ model, targets }, out) => {
+  return withTargets(options, io, async ({ model, targets, modelsFile }, out) => {
     const plans: MigrationPlan[] = [];
     for (const target of targets) {
       const db = await connect(model, target.opened.store);
@@ -29,11 +32,18 @@ export async function planCommand(options: PlanCommandOptions, io: Io): Promise<
         await db.close();
       }
     }
-    out.out(renderPlans(plans, format));
-    const drifted = plans.some((p) => p.steps.length > 0);
-    if (options.check && drifted) {
-      out.err(`drift: ${plans.filter((p) => p.steps.length > 0).length} store(s) differ from the model\n`);
-      return EXIT_MODEL;
+    const commit = currentCommit();
+    const rendered = renderPlans(plans, format, {
+      names: targets.map((t) => t.name),
+      against: 'the live store',
+      ...(modelsFile ? { modelsFile: path.relative(process.cwd(), modelsFile) } : {}),
+      ...(commit ? { commit } : {}),
+    });
+    out.out(format === 'text' ? paintPlanText(rendered, out.paint ?? ((_s, t) => t)) : rendered);
+    const drifted = plans.filter((p) => p.steps.length > 0);
+    if (options.check && drifted.length > 0) {
+      out.err(`drift: ${drifted.length} store(s) differ from the model\n`);
+      return EXIT_DRIFT;
     }
     return EXIT_OK;
   });

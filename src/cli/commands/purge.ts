@@ -2,6 +2,7 @@ import { connect } from '../../connect';
 import { EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
 import { usage } from '../options';
+import { purgeProgress } from '../progress';
 import type { TargetOptions } from '../targets';
 import { withTargets } from './with-targets';
 
@@ -18,17 +19,16 @@ export async function purgeCommand(options: PurgeCommandOptions, io: Io): Promis
     for (const target of targets) {
       const db = await connect(model, target.opened.store);
       try {
-        const onProgress = io.isTty
-          ? (n: number) => out.out(`\r${target.name}: purged ${n} row(s)…`)
-          : (n: number) => out.out(`${target.name}: purged ${n} row(s) so far\n`);
+        const total = await db.countExpired(now ? { now } : {});
+        if (total !== undefined) out.out(`${target.name}: ${total} expired row(s) to purge\n`);
+        const progress = purgeProgress({ name: target.name, isTty: Boolean(io.isTty), write: out.out, total });
         const result = await db.purgeExpired({
           ...(now ? { now } : {}),
           ...(batchSize ? { batchSize } : {}),
-          onProgress,
+          onProgress: (deletedSoFar: number) => progress.update(deletedSoFar),
         });
-        out.out(
-          `${io.isTty ? '\n' : ''}${target.name}: purged ${result.deleted} expired row(s) in ${result.batches} batch(es)\n`,
-        );
+        progress.finish();
+        out.out(`${target.name}: purged ${result.deleted} expired row(s) in ${result.batches} batch(es)\n`);
       } finally {
         await db.close();
       }

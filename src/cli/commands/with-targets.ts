@@ -1,4 +1,5 @@
 import type { Io } from '../io';
+import { SecretMasker } from '../mask';
 import { resolveTargets, type TargetOptions, type Targets } from '../targets';
 
 /**
@@ -10,17 +11,29 @@ export async function withTargets<T>(
   io: Io,
   run: (targets: Targets, io: Io) => Promise<T>,
 ): Promise<T> {
-  const targets = await resolveTargets(options);
-  const masked: Io = { out: (t) => io.out(targets.masker.mask(t)), err: (t) => io.err(targets.masker.mask(t)) };
+  const masker = io.masker ?? new SecretMasker();
+  const masked: Io = { ...io, out: (t) => io.out(masker.mask(t)), err: (t) => io.err(masker.mask(t)) };
   try {
-    return await run(targets, masked);
-  } catch (error) {
-    if (error instanceof Error) {
-      error.message = targets.masker.mask(error.message);
-      if (error.stack) error.stack = targets.masker.mask(error.stack);
+    const targets = await resolveTargets(options, masker);
+    let result: T;
+    try {
+      result = await run(targets, masked);
+    } catch (error) {
+      await targets.dispose().catch((disposeError: unknown) => masked.err(`${String(disposeError)}\n`));
+      throw error;
     }
-    throw error;
-  } finally {
     await targets.dispose();
+    return result;
+  } catch (error) {
+    maskError(error, masker);
+    throw error;
+  }
+}
+
+/** The message and stack of an error, and of its causes, with every secret masked. */
+export function maskError(error: unknown, masker: SecretMasker): void {
+  for (let e = error, depth = 0; e instanceof Error && depth < 6; e = e.cause, depth += 1) {
+    e.message = masker.mask(e.message);
+    if (e.stack) e.stack = masker.mask(e.stack);
   }
 }

@@ -1,4 +1,5 @@
 import type { Client } from 'cassandra-driver';
+import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import type { OpenedStore } from '../connection-target';
 import { CassandraStore } from './store';
@@ -41,6 +42,13 @@ export async function openCassandraUrl(url: string): Promise<OpenedStore> {
         hint: 'check the hosts, port, datacenter (?dc=) and credentials',
       },
     );
+  }
+  if (!client.metadata.keyspaces[keyspace]) {
+    await client.shutdown().catch(() => undefined);
+    throw new StoreError(ErrorCodes.STORE_DATABASE_MISSING, `the keyspace '${keyspace}' does not exist on ${hosts}`, {
+      store: STORE,
+      hint: `create it first (CREATE KEYSPACE ${keyspace} WITH replication = …): its replication is your choice, not lifespan's`,
+    });
   }
   return {
     store: new CassandraStore({ client, keyspace }),

@@ -1,4 +1,5 @@
-import { LifespanError } from '../../errors';
+import { ErrorCodes } from '../../error-codes';
+import { LifespanError, StoreError } from '../../errors';
 import type { OpenedStore } from '../connection-target';
 import { STORE } from './semantics';
 import { CosmosStore } from './store';
@@ -90,7 +91,7 @@ function loadDriver(): typeof import('@azure/cosmos') {
   try {
     return require('@azure/cosmos') as typeof import('@azure/cosmos');
   } catch (error) {
-    throw new LifespanError('COSMOS_DRIVER_MISSING', 'cosmos: URLs need the @azure/cosmos package', {
+    throw new StoreError(ErrorCodes.STORE_DRIVER_MISSING, "the driver package '@azure/cosmos' is not installed", {
       store: STORE,
       hint: 'npm install @azure/cosmos@4.9',
       cause: error,

@@ -16,6 +16,12 @@ const CLIENTS: Record<string, string> = {
 };
 
 /**
+ * knex logs a failed connection attempt with the driver's stack to the console; the CLI reports
+ * the same failure once, as a typed error, so knex's own log stays silent.
+ */
+const QUIET = { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined };
+
+/**
  * Opens `sqlite:./dev.db`, `postgres://user:pass@host/db` or `mysql://…` for the CLI, with
  * lifespan's own `?ttl=ignore|emulate|reject` option taken off before knex sees the URL.
  */
@@ -35,8 +41,8 @@ export async function openRelationalUrl(url: string): Promise<OpenedStore> {
   const makeKnex = require('knex') as (config: Knex.Config) => Knex;
   const knex =
     client === 'better-sqlite3'
-      ? makeKnex({ client, connection: { filename }, useNullAsDefault: true })
-      : makeKnex({ client, connection: mysqlUrl(base, client), pool: { min: 0, max: 4 } });
+      ? makeKnex({ client, connection: { filename }, useNullAsDefault: true, log: QUIET })
+      : makeKnex({ client, connection: mysqlUrl(base, client), pool: { min: 0, max: 4 }, log: QUIET });
   return {
     store: new RelationalStore({ knex, ...(ttl ? { ttl } : {}) }),
     secrets: password ? [password] : [],

@@ -16,7 +16,8 @@ import type {
 import { applySteps, checkApplicable, isBlocking, isDestructive, planConflict, relationalSteps } from './apply';
 import { checkEnsureOptions, optionsObject } from './arguments';
 import type { CompiledSchema } from './compile';
-import { EXPIRY_COLUMN, expirySql, quote } from './dialect';
+import { encodeInstant } from './codec';
+import { EXPIRY_COLUMN, expirySql, familyOf, quote } from './dialect';
 import { EntityTable } from './entity-table';
 import type { Executor } from './executor';
 import { explainSchema, tablesByEntity } from './explainer';
@@ -95,11 +96,7 @@ export class RelationalSession implements StoreSession {
   async plan(given?: PlanOptions): Promise<MigrationPlan> {
     this.checkOpen();
     const options = optionsObject<PlanOptions>(given, 'plan()', '{ counts: true }');
-    const runner =
-      this.executor.dialect === 'sqlite'
-        ? sqliteRunner((this.executor as SqliteExecutor).connection)
-        : knexRunner(this.knex, this.executor.dialect);
-    const steps = await this.diff(runner, options);
+    const steps = await this.diff(this.runner(), options);
     return { store: RELATIONAL_STORE, target: this.target, steps };
   }
 
@@ -161,6 +158,30 @@ export class RelationalSession implements StoreSession {
       byTable[t.spec.table] = await purgeTable(t, this.executor, run, progress, hooks);
     }
     return { deleted: progress.deleted, batches: progress.batches, byTable };
+  }
+
+  /** Rows due at `now` (default: the database clock) in every emulated table, in one count query (purge progress). */
+  async countExpired(given?: Pick<PurgeOptions, 'now'>): Promise<number> {
+    this.checkOpen();
+    const { now } = checkPurgeOptions({ ...(given?.now ? { now: given.now } : {}) });
+    const { dialect } = this.schema;
+    const sql = expirySql(dialect);
+    const bound = now === undefined ? undefined : encodeInstant(familyOf(dialect), now);
+    const tables = this.schema.tables.filter((t) => t.expiry);
+    if (tables.length === 0) return 0;
+    const at = bound === undefined ? sql.dbNow : sql.nowParam('?');
+    const counts = tables.map(
+      (t) => `(SELECT COUNT(*) FROM ${quote(dialect, t.table)} WHERE ${quote(dialect, EXPIRY_COLUMN)} <= ${at})`,
+    );
+    const bindings = bound === undefined ? [] : tables.map(() => bound);
+    const [row] = await this.runner().rows(`SELECT ${counts.join(' + ')} AS due`, bindings);
+    return Number(row?.['due'] ?? 0);
+  }
+
+  private runner(): SchemaRunner {
+    return this.executor.dialect === 'sqlite'
+      ? sqliteRunner((this.executor as SqliteExecutor).connection)
+      : knexRunner(this.knex, this.executor.dialect);
   }
 
   async close(): Promise<void> {

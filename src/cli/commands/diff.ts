@@ -1,0 +1,73 @@
+import * as path from 'node:path';
+import { renderPlans } from '../../explain/render-plan';
+import type { StoreName } from '../../providers/contract';
+import { EXIT_DRIFT, EXIT_OK } from '../exit-codes';
+import type { Io } from '../io';
+import { loadConfig } from '../config';
+import { loadModel } from '../load-model';
+import { parseFormat, parseStores } from '../options';
+import { changed, compareSnapshots } from '../review/compare';
+import { atGitRef, currentCommit } from '../review/git-base';
+import { readSnapshot, serialize, snapshotOf, type Snapshot } from '../review/snapshot-file';
+import { resolveModel } from '../targets';
+
+export interface DiffCommandOptions {
+  readonly config?: string;
+  readonly models?: string;
+  readonly file?: string;
+  readonly base?: string;
+  readonly store?: string;
+  readonly emulate?: boolean;
+  readonly format?: string;
+  readonly check?: boolean;
+}
+
+const COUNTS_NOTE =
+  'Records affected: not known offline. At deploy, `lifespan plan --counts` against the live store counts them.';
+
+/**
+ * `lifespan diff`: what the model change does per store, without connecting to any store — against
+ * the committed snapshot file, or against the models at a git ref (--base).
+ */
+export async function diffCommand(options: DiffCommandOptions, io: Io): Promise<number> {
+  const format = parseFormat(options.format);
+  const { model, file } = await resolveModel(options);
+  const snapshotFile = path.resolve(options.file ?? 'lifespan.snapshot.json');
+  let before: Snapshot;
+  let against: string;
+  if (options.base !== undefined) {
+    const stores = parseStores(options.store);
+    const ttl = options.emulate ? 'emulate' : 'ignore';
+    const fromConfig = options.models === undefined;
+    before = await atGitRef(options.base, file, async (oldFile) => {
+      const oldModel = fromConfig ? (await loadConfig(oldFile)).model : await loadModel(oldFile);
+      return snapshotOf(oldModel, stores, ttl);
+    });
+    against = `git ${options.base}`;
+  } else {
+    before = readSnapshot(snapshotFile);
+    against = `snapshot ${path.relative(process.cwd(), snapshotFile)}`;
+  }
+  const stores = (options.store ? parseStores(options.store) : before.stores) as StoreName[];
+  const ttl = options.emulate ? 'emulate' : before.relationalTtl;
+  const after = snapshotOf(model, stores, ttl);
+  const plans = compareSnapshots(before, after, against);
+  const context = {
+    modelsFile: path.relative(process.cwd(), file),
+    against,
+    ...(currentCommit() ? { commit: currentCommit() as string } : {}),
+  };
+  const rendered = renderPlans(plans, format, context);
+  if (format === 'json') io.out(rendered);
+  else io.out(`${rendered}${format === 'markdown' ? '\n' : ''}${COUNTS_NOTE}\n`);
+  const stale = options.base === undefined && serialize(after) !== serialize(before);
+  if (options.check && (changed(plans) || stale)) {
+    io.err(
+      options.base === undefined
+        ? `the model changed and ${path.relative(process.cwd(), snapshotFile)} was not updated: run lifespan snapshot and commit the file with the change\n`
+        : `the model differs from ${options.base}\n`,
+    );
+    return EXIT_DRIFT;
+  }
+  return EXIT_OK;
+}

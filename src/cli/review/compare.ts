@@ -1,0 +1,87 @@
+import type { MigrationPlan, PlanStep, StepClass } from '../../explain/plan';
+import type { Snapshot, SnapshotEntry } from './snapshot-file';
+
+/**
+ * The change from one snapshot to another as plans, one per store kind, so `diff` renders in the
+ * same formats as `plan`. No store is read: affected counts stay unknown (plan --counts gives them).
+ */
+export function compareSnapshots(before: Snapshot, after: Snapshot, against: string): MigrationPlan[] {
+  const plans: MigrationPlan[] = [];
+  for (const store of after.stores) {
+    const old = new Map(before.entries.filter((e) => e.store === store).map((e) => [e.entity, e]));
+    const steps: PlanStep[] = [];
+    for (const now of after.entries.filter((e) => e.store === store)) {
+      const was = old.get(now.entity);
+      old.delete(now.entity);
+      const step = changeStep(was, now);
+      if (step) steps.push(step);
+    }
+    for (const gone of old.values()) steps.push(removedStep(gone));
+    plans.push({ store, target: against, steps });
+  }
+  return plans;
+}
+
+function changeStep(was: SnapshotEntry | undefined, now: SnapshotEntry): PlanStep | undefined {
+  if (was === undefined) {
+    return step(now, 'new-entity', 'additive', `${now.entity}: new ${now.collection} (${now.mechanism})`, {
+      from: null,
+      to: now.seconds,
+    });
+  }
+  const sameTtl = was.seconds === now.seconds && was.mechanism === now.mechanism && was.countsFrom === now.countsFrom;
+  const sameRest = was.collection === now.collection && JSON.stringify(was.commands) === JSON.stringify(now.commands);
+  if (sameTtl && sameRest) return undefined;
+  if (sameTtl) return step(now, 'schema-change', 'in-place', `${now.entity}: ${now.collection} schema changes`);
+  const what =
+    was.mechanism !== now.mechanism
+      ? `expiry mechanism ${was.mechanism} → ${now.mechanism}`
+      : was.countsFrom !== now.countsFrom
+        ? `expiry counts from ${was.countsFrom ?? 'nothing'} → ${now.countsFrom ?? 'nothing'}`
+        : 'TTL change';
+  return step(now, 'ttl-change', 'in-place', `${now.entity}: ${what} on ${now.collection}`, {
+    from: was.seconds,
+    to: now.seconds,
+  });
+}
+
+function removedStep(gone: SnapshotEntry): PlanStep {
+  return {
+    entity: gone.entity,
+    collection: gone.collection,
+    action: 'removed-entity',
+    class: 'additive',
+    summary: `${gone.entity}: no longer in the model (lifespan drops nothing; ${gone.collection} stays as it is)`,
+    command: '-- nothing is run',
+    payload: null,
+  };
+}
+
+function step(
+  now: SnapshotEntry,
+  action: string,
+  klass: StepClass,
+  summary: string,
+  ttl?: { from: number | null; to: number | null },
+): PlanStep {
+  return {
+    entity: now.entity,
+    collection: now.collection,
+    action,
+    class: klass,
+    summary,
+    command: now.commands.length > 0 ? now.commands.join(';\n') : '-- nothing is run',
+    ...(ttl ? { ttl } : {}),
+    effect: { kind: effectKind(now), text: now.changeEffect.text, affected: null, verified: true },
+    payload: null,
+  };
+}
+
+function effectKind(now: SnapshotEntry): 'retroactive' | 'new-writes-only' | 'none' {
+  const kind = now.changeEffect.kind;
+  return kind === 'retroactive' || kind === 'new-writes-only' ? kind : 'none';
+}
+
+export function changed(plans: readonly MigrationPlan[]): boolean {
+  return plans.some((p) => p.steps.length > 0);
+}

@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LifespanError } from '../../errors';
+
+function git(cwd: string, args: readonly string[]): string {
+  try {
+    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
+    throw new LifespanError('CLI_GIT_FAILED', `git ${args[0] ?? ''} failed: ${stderr || (error as Error).message}`, {
+      hint: 'run diff --base inside a git repository, with a ref that exists (git fetch origin main in CI)',
+    });
+  }
+}
+
+/** The current commit (short), or undefined outside a repository. */
+export function currentCommit(cwd = process.cwd()): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `use` with the path that `file` has in the tree of `ref`, checked out (git archive) into a
+ * temporary folder inside the repository, so the old models resolve the project's node_modules
+ * and tsconfig just as the current ones do. The folder is removed afterwards.
+ */
+export async function atGitRef<T>(ref: string, file: string, use: (oldFile: string) => Promise<T>): Promise<T> {
+  const absolute = path.resolve(file);
+  const root = git(path.dirname(absolute), ['rev-parse', '--show-toplevel']);
+  const commit = git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  const relative = path.relative(fs.realpathSync(root), fs.realpathSync(absolute));
+  const folder = fs.mkdtempSync(path.join(root, '.lifespan-base-'));
+  try {
+    const archive = execFileSync('git', ['archive', '--format=tar', commit], { cwd: root, maxBuffer: 1 << 30 });
+    execFileSync('tar', ['-x', '-C', folder], { input: archive });
+    const oldFile = path.join(folder, relative);
+    if (!fs.existsSync(oldFile)) {
+      throw new LifespanError('CLI_NO_BASE_MODELS', `${relative} does not exist at ${ref}`, {
+        hint: 'the models file is new in this change: compare against a snapshot file instead',
+      });
+    }
+    return await use(oldFile);
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,47 @@
+const { RelationalStore } = require('lifespan/relational');
+const knex = require('knex');
+const { model } = require('./models.cjs');
+
+// A plain object, as a CommonJS project without types writes it (the ESM project uses defineConfig).
+module.exports = {
+  model,
+  stores: {
+    // FIXTURE_SHAPE picks what the factory returns, to check each accepted shape and a wrong one.
+    main: () => {
+      const db = knex({
+        client: 'better-sqlite3',
+        connection: { filename: process.env.FIXTURE_DB ?? ':memory:' },
+        useNullAsDefault: true,
+      });
+      const store = new RelationalStore({ knex: db, ttl: 'emulate' });
+      const secrets = ['cjs-fixture-SECRET'];
+      switch (process.env.FIXTURE_SHAPE) {
+        case 'store':
+          return store;
+        case 'store-secrets':
+          return { store, secrets };
+        case 'store-dispose':
+          return { store, dispose: () => db.destroy() };
+        case 'wrong':
+          return { db: store };
+        case 'retroactive':
+          return require('./retroactive-store.cjs').retroactiveStore;
+        case 'missing-driver':
+          return knex({ client: 'oracledb', connection: {} });
+        case 'throws':
+          throw new Error('cannot reach postgres://app:factory-PW-secret@db.internal:5432/app');
+        case 'dispose-throws':
+          return {
+            store,
+            secrets,
+            dispose: async () => {
+              await db.destroy();
+              throw new Error('dispose failed with cjs-fixture-SECRET');
+            },
+          };
+        default:
+          return { store, secrets, dispose: () => db.destroy() };
+      }
+    },
+  },
+};

@@ -1,0 +1,7 @@
+import { Entity, Key, TimeToLive } from 'lifespan';
+
+@Entity('visits')
+export class Visit {
+  @Key() id!: string;
+  @TimeToLive('1d') lastSeenAt!: Date;
+}
