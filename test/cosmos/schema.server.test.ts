@@ -155,8 +155,9 @@ describeStore('cosmos', 'cosmos containers (in-process server)', () => {
     });
     for (const id of ['a', 'b', 'c']) await container.items.create({ id });
     await container.items.create({ id: 'own', ttl: 5000 });
-    // The server stamps _ts itself; wait until these items are more than 1 s old.
-    await sleep(2100);
+    // The server stamps _ts itself (whole seconds); wait until these items are more than 3 s old,
+    // leaving 'fresh' a margin of 2 s or more for a slow (loaded) machine to reach the count.
+    await sleep(4100);
     await container.items.create({ id: 'fresh' });
 
     // This client's clock runs an hour behind the server (the in-process server stamps its Date
@@ -165,7 +166,7 @@ describeStore('cosmos', 'cosmos containers (in-process server)', () => {
     const skew = jest.spyOn(Date, 'now').mockImplementation(() => realNow() - HOUR_MS);
     try {
       const db = await connect(
-        new ModelBuilder().entity(Session60, (e) => e.timeToLive(1)).build(),
+        new ModelBuilder().entity(Session60, (e) => e.timeToLive(3)).build(),
         new CosmosStore({ database }),
       );
       const plan = await db.plan({ counts: true });

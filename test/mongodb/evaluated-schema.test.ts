@@ -52,7 +52,9 @@ describe('ensureCollections() and plan() against the fake index table', () => {
     const after = await open(db, sessionsWith('20m'));
     const plan = await after.plan();
     expect(plan.steps.map((s) => s.action)).toEqual(['set-expire-after-seconds']);
-    await after.apply(plan);
+    // A retroactive shortening over stored documents needs the caller's consent.
+    await expect(after.apply(plan)).rejects.toMatchObject({ code: 'PLAN_RETROACTIVE_NOT_ALLOWED' });
+    await after.apply(plan, { allowRetroactive: true });
     expect(await indexes(db, 'sessions')).toContainEqual(
       expect.objectContaining({ name: 'createdAt_1', expireAfterSeconds: 1200 }),
     );
