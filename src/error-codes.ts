@@ -23,6 +23,8 @@ export const ErrorCodes = {
   PLAN_CONFLICT: 'PLAN_CONFLICT',
   /** ensureCollections() met a step that would make stored records expire; it needs review. */
   ENSURE_NEEDS_REVIEW: 'ENSURE_NEEDS_REVIEW',
+  /** purgeExpired() gave up after retrying a deadlock or lock wait; what it purged stays purged, the next run resumes. */
+  PURGE_INTERRUPTED: 'PURGE_INTERRUPTED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
