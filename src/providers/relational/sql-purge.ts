@@ -110,7 +110,7 @@ export function mysqlPickBatch(t: TableSql, mode: NowMode, ex: string, n: number
 
 /**
  * Second half: delete the n picked keys (args, key by key, column by column) with the expiry
- * re-checked. Shorter pick lists are padded by repeating a key, so one statement per size serves.
+ * re-checked, through the primary key only. Shorter pick lists are padded by repeating a key, so one statement per size serves.
  */
 export function mysqlDeleteKeys(t: TableSql, mode: NowMode, ex: string, n: number): Statement {
   const w = t.writer();
@@ -121,7 +121,11 @@ export function mysqlDeleteKeys(t: TableSql, mode: NowMode, ex: string, n: numbe
     const cols = t.keyColumns.map((_, j) => w.param({ kind: 'arg', index: i * width + j }));
     tuples.push(width === 1 ? (cols[0] as string) : `(${cols.join(', ')})`);
   }
-  const sql = `DELETE FROM ${t.table} WHERE ${target} IN (${tuples.join(', ')}) AND ${due(t, w, mode, ex)}`;
+  // FORCE INDEX (PRIMARY), which only the multi-table form takes: on a small table the optimizer
+  // prefers a full scan for a long IN list, and a scan waits on the rows a writer holds.
+  const sql =
+    `DELETE ${t.table} FROM ${t.table} FORCE INDEX (PRIMARY) ` +
+    `WHERE ${target} IN (${tuples.join(', ')}) AND ${due(t, w, mode, ex)}`;
   return t.finish(w, sql, false);
 }
 
