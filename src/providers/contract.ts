@@ -77,7 +77,7 @@ export interface PurgeOptions {
    */
   readonly batchSize?: number;
   /**
-   * How long one batch may take, in milliseconds (default 40; 1..10,000): the batch size grows
+   * How long one batch may take, in milliseconds (default 50; 1..10,000): the batch size grows
    * while batches finish well under it and shrinks when one goes over, so no batch holds SQLite's
    * write lock or PostgreSQL's / MariaDB's row locks much longer than this.
    */

@@ -103,7 +103,11 @@ describeEngines('purgeExpired with concurrent transactions', (engine: Relational
       const trx = await holderKnex.transaction();
       try {
         await trx(tokens).where({ id: locked }).forUpdate().select('id');
-        const result = await within(LOCK_FREE_WITHIN_MS, 'a purge next to a locked due row', purger.purgeExpired(options));
+        const result = await within(
+          LOCK_FREE_WITHIN_MS,
+          'a purge next to a locked due row',
+          purger.purgeExpired(options),
+        );
         expect(result.deleted).toBe(count - 1);
         expect([...(await idsIn(knex, tokens))]).toEqual([locked]);
         // The holder renews the row and commits: it is no longer due, and stays.

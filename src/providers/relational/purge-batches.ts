@@ -74,12 +74,11 @@ function sqliteRunner(c: PurgeContext): BatchRunner {
     initial: 1024,
     cap: c.rowCap ?? MAX_ROWS,
     async next(n) {
-      if (n === 1) return keyed(1);
       const s = t.statement(`purge:sqlite-range:${mode}:${n}`, () => sqliteRangeBatch(t.sql, mode, ex, n));
       const rows = await executor.run(s, bind(s, { now }));
-      // Nothing below the boundary: every due row shares the oldest instant, or none is left.
+      // Nothing below the boundary: the oldest due rows share one instant, or none is left.
       if (rows === 0) return keyed(n);
-      return { rows, done: false, full: rows >= n / 2 };
+      return { rows, done: false, full: rows === n };
     },
   };
 }
@@ -122,7 +121,7 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   const opening = ['BEGIN', `SET LOCAL lock_timeout = ${Math.max(10, Math.round(c.budgetMs))}`];
   let at = 0;
   return {
-    initial: 16,
+    initial: 64,
     cap: 1 << 20,
     async next(size) {
       const args = [`(${at},0)`, `(${at + size},0)`];

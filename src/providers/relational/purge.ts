@@ -9,7 +9,7 @@ import { RELATIONAL_STORE } from './options';
 import { batchRunner, type BatchOutcome } from './purge-batches';
 import { BatchSizer, PURGE_RETRIES, PurgeInterruptedError, backoffMs, isLockConflict, sleep } from './purge-pacing';
 
-export const DEFAULT_PURGE_BUDGET_MS = 40;
+export const DEFAULT_PURGE_BUDGET_MS = 50;
 const MAX_PURGE_BATCH = 1_000_000;
 const MAX_PURGE_BUDGET_MS = 10_000;
 

@@ -17,17 +17,17 @@ function keyList(t: TableSql): { keys: string; target: string } {
 }
 
 /**
- * SQLite, one walk of the expiry index: the batch's boundary is the expiry of the n-th due row
- * (read from the index alone), and the DELETE takes the range below it — the same index range scan
- * the plain `DELETE … WHERE expires_at <= now` does, cut short. Strictly below, so rows sharing the
- * boundary instant cannot make a batch larger than n; when every picked row shares one instant the
- * range is empty and the caller takes that batch by key (sqliteKeyedBatch).
+ * SQLite, one walk of the expiry index: the batch's boundary is the expiry of the (n+1)-th due
+ * row (read from the index alone), and the DELETE takes the due range below it — the same index
+ * range scan the plain `DELETE … WHERE expires_at <= now` does, cut short. Strictly below, so rows
+ * sharing the boundary instant cannot make a batch larger than n; when the first n+1 due rows all
+ * share one instant the range is empty and the caller takes that batch by key (sqliteKeyedBatch).
  */
 export function sqliteRangeBatch(t: TableSql, mode: NowMode, ex: string, n: number): Statement {
   const w = t.writer();
   const e = t.q(ex);
   const first = due(t, w, mode, ex);
-  const boundary = `SELECT ${e} FROM ${t.table} WHERE ${due(t, w, mode, ex)} ORDER BY ${e} LIMIT 1 OFFSET ${n - 1}`;
+  const boundary = `SELECT ${e} FROM ${t.table} WHERE ${due(t, w, mode, ex)} ORDER BY ${e} LIMIT 1 OFFSET ${n}`;
   // Fewer than n due rows: no boundary, the range is every due row.
   const sql = `DELETE FROM ${t.table} WHERE ${first} AND ${e} < coalesce((${boundary}), 9223372036854775807)`;
   return t.finish(w, sql, false);
@@ -69,13 +69,16 @@ function blockRange(t: TableSql, w: SqlWriter): string {
  */
 export function pgBlocksBatch(t: TableSql, mode: NowMode, ex: string): Statement {
   const w = t.writer();
-  return t.finish(w, `DELETE FROM ${t.table} WHERE ${blockRange(t, w)} AND ${due(t, w, mode, ex)}`, false);
+  // `IS TRUE` (same rows: NULL is not due) keeps the expiry index out of the plan, which on a
+  // small or freshly changed table would otherwise look cheaper than the range of blocks.
+  const sql = `DELETE FROM ${t.table} WHERE ${blockRange(t, w)} AND (${due(t, w, mode, ex)}) IS TRUE`;
+  return t.finish(w, sql, false);
 }
 
 /** The same block range, leaving rows other transactions hold locked to the next run. */
 export function pgBlocksSkipLockedBatch(t: TableSql, mode: NowMode, ex: string): Statement {
   const w = t.writer();
-  const pick = `SELECT ctid FROM ${t.table} WHERE ${blockRange(t, w)} AND ${due(t, w, mode, ex)} FOR UPDATE SKIP LOCKED`;
+  const pick = `SELECT ctid FROM ${t.table} WHERE ${blockRange(t, w)} AND (${due(t, w, mode, ex)}) IS TRUE FOR UPDATE SKIP LOCKED`;
   return t.finish(w, `DELETE FROM ${t.table} WHERE ctid = ANY(ARRAY(${pick})) AND ${due(t, w, mode, ex)}`, false);
 }
 
