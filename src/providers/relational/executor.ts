@@ -35,8 +35,11 @@ export interface Executor {
   rows(statement: Statement, params: unknown[]): Promise<unknown[][]>;
   /** The number of rows changed. */
   run(statement: Statement, params: unknown[]): Promise<number>;
-  /** All ops in one transaction, in order. */
-  batch(ops: readonly BatchOp[]): Promise<void>;
+  /**
+   * All ops in one transaction, in order. An iterable is read as the transaction runs (a large
+   * unit of work never holds all of its bound statements at once); an error it throws rolls back.
+   */
+  batch(ops: Iterable<BatchOp>): Promise<void>;
   /**
    * `fn` inside one transaction on one connection: committed when it resolves, rolled back when it
    * throws. `opening` replaces the plain BEGIN (e.g. an isolation level, `SET LOCAL lock_timeout`).

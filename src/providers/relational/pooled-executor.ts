@@ -114,18 +114,20 @@ export abstract class PooledExecutor<Connection> implements Executor {
   }
 
   /** All ops in one transaction on one connection; an op's check may throw to roll back. */
-  async batch(ops: readonly BatchOp[]): Promise<void> {
+  async batch(ops: Iterable<BatchOp>): Promise<void> {
     await this.withConnection(async (connection) => {
       await this.control(connection, 'BEGIN');
+      let entity: string | undefined;
       try {
         for (const op of ops) {
+          entity = op.statement.entity;
           const { changes } = await this.send(connection, op.statement, op.params);
           op.check?.(changes);
         }
         await this.control(connection, 'COMMIT');
       } catch (error) {
         await this.control(connection, 'ROLLBACK').catch(() => undefined);
-        throw wrapDriverError(error, ops[0]?.statement.entity, 'a transaction');
+        throw wrapDriverError(error, entity, 'a transaction');
       }
     });
   }

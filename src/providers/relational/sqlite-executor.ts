@@ -116,10 +116,12 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     return this.runSync(statement, params);
   }
 
-  async batch(ops: readonly BatchOp[]): Promise<void> {
+  async batch(ops: Iterable<BatchOp>): Promise<void> {
     await this.ready();
+    let entity: string | undefined;
     const transaction = this.db.transaction(() => {
       for (const op of ops) {
+        entity = op.statement.entity;
         const changes = this.statement(op.statement).run(...op.params).changes;
         op.check?.(changes);
       }
@@ -127,7 +129,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     try {
       transaction.immediate();
     } catch (error) {
-      throw wrapDriverError(error, ops[0]?.statement.entity, 'a transaction');
+      throw wrapDriverError(error, entity, 'a transaction');
     }
   }
 
