@@ -1,8 +1,8 @@
 'use strict';
 /**
  * Case 8: memory of one large unit of work. One unit of work of N inserts (per-write TTL) on
- * SQLite through lifespan, against the raw driver inserting the same rows in one transaction with
- * its prepared statement. Each side runs in a fresh process of its own (so its peak RSS is its
+ * SQLite through lifespan, against the raw driver inserting the same rows (built first, as the
+ * entities of a unit of work are) in one transaction with its prepared statement. Each side runs in a fresh process of its own (so its peak RSS is its
  * own), alternating, `runs` times; reported: the peak RSS of each and its growth over the
  * process's RSS right before the work (modules loaded, table created).
  */
@@ -34,9 +34,12 @@ async function child({ side, rows, file }) {
     for (let i = 0; i < rows; i++) uow.insert(newSession(BenchSession, i), { ttl: ttlOf(i) });
     await uow.commit();
   } else {
+    // The same work: the rows exist before the transaction, as a unit of work's entities do.
+    const sessions = [];
+    for (let i = 0; i < rows; i++) sessions.push(newSession(BenchSession, i));
     handle.transaction(() => {
       for (let i = 0; i < rows; i++) {
-        const s = newSession(BenchSession, i);
+        const s = sessions[i];
         insert.run(s.id, s.owner, s.payload, s.hits, Date.now(), ttlOf(i));
       }
     })();
