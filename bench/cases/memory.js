@@ -26,7 +26,7 @@ async function child({ side, rows, file }) {
   const db = await openBenchStore(knex);
   const handle = await conn.sqliteHandle(knex);
   const insert = handle.prepare(SQL.sqlite.insert);
-  global.gc?.();
+  globalThis.gc?.();
   const baseMb = process.memoryUsage().rss / 2 ** 20;
   const started = performance.now();
   if (side === 'lifespan') {
@@ -56,7 +56,7 @@ function runChild(side, rows, dir) {
   const file = path.join(dir, `memory-${side}.db`);
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
   return new Promise((resolve, reject) => {
-    const proc = fork(__filename, [], { execArgv: [], serialization: 'advanced' });
+    const proc = fork(path.join(__dirname, 'memory.js'), [], { execArgv: [], serialization: 'advanced' });
     proc.once('message', (answer) => (answer.error ? reject(new Error(answer.error)) : resolve(answer)));
     proc.once('error', reject);
     proc.send({ side, rows, file });
