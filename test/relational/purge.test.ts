@@ -404,6 +404,15 @@ describe('purge batches sized by time', () => {
     expect(sizer.size).toBe(1);
   });
 
+  test('a size that once went over the budget is not grown back into', () => {
+    const sizer = new BatchSizer(50, 1024, 65536);
+    sizer.record(10, true); // → 2048
+    sizer.record(80, true); // over: ceiling 2048, → 1024
+    expect(sizer.size).toBe(1024);
+    sizer.record(10, true);
+    expect(sizer.size).toBe(1024);
+  });
+
   test('the first batch is no larger than the cap', () => {
     expect(new BatchSizer(50, 512, 3).size).toBe(3);
   });

@@ -10,6 +10,8 @@ import { RELATIONAL_STORE } from './options';
  */
 export class BatchSizer {
   private current: number;
+  /** The smallest size that went over the budget: growth stops below it (cost per row is not linear). */
+  private ceiling = Infinity;
 
   constructor(
     private readonly budgetMs: number,
@@ -26,9 +28,10 @@ export class BatchSizer {
   /** A batch of the current size took `ms`; `full`: it had as much work as its size allowed. */
   record(ms: number, full: boolean): void {
     if (ms > this.budgetMs) {
+      this.ceiling = Math.min(this.ceiling, this.current);
       const fit = Math.floor((this.current * this.budgetMs) / ms);
       this.current = Math.max(1, floorPow2(fit));
-    } else if (full && ms < this.budgetMs / 2) {
+    } else if (full && ms < this.budgetMs / 2 && this.current * 2 < this.ceiling) {
       // Never more than doubled: one batch's timing is noisy, and overshooting holds locks too long.
       this.current = Math.min(this.cap, this.current * 2);
     }

@@ -26,10 +26,11 @@ function keyList(t: TableSql): { keys: string; target: string } {
 export function sqliteRangeBatch(t: TableSql, mode: NowMode, ex: string, n: number): Statement {
   const w = t.writer();
   const e = t.q(ex);
-  const first = due(t, w, mode, ex);
   const boundary = `SELECT ${e} FROM ${t.table} WHERE ${due(t, w, mode, ex)} ORDER BY ${e} LIMIT 1 OFFSET ${n}`;
-  // Fewer than n due rows: no boundary, the range is every due row.
-  const sql = `DELETE FROM ${t.table} WHERE ${first} AND ${e} < coalesce((${boundary}), 9223372036854775807)`;
+  // One upper bound only, so the index range ends at it: with `expires_at <= now` beside it SQLite
+  // may bound the scan by now and test the boundary per row, reading every due entry each batch.
+  // Fewer than n+1 due rows: no boundary, and `< now + 1` is `<= now` (whole milliseconds).
+  const sql = `DELETE FROM ${t.table} WHERE ${e} < coalesce((${boundary}), ${t.now(w, mode)} + 1)`;
   return t.finish(w, sql, false);
 }
 
