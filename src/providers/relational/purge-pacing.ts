@@ -10,8 +10,13 @@ import { RELATIONAL_STORE } from './options';
  */
 export class BatchSizer {
   private current: number;
-  /** The smallest size that went over the budget: growth stops below it (cost per row is not linear). */
+  /**
+   * The smallest size that went over the budget: growth stops below it (cost per row is not
+   * linear), until CALM_BATCHES batches in a row kept to the budget (one slow batch — a cold cache,
+   * a WAL checkpoint — must not pin the size for the rest of the purge).
+   */
   private ceiling = Infinity;
+  private calm = 0;
 
   constructor(
     private readonly budgetMs: number,
@@ -29,14 +34,20 @@ export class BatchSizer {
   record(ms: number, full: boolean): void {
     if (ms > this.budgetMs) {
       this.ceiling = Math.min(this.ceiling, this.current);
+      this.calm = 0;
       const fit = Math.floor((this.current * this.budgetMs) / ms);
       this.current = Math.max(1, floorPow2(fit));
-    } else if (full && ms < this.budgetMs / 2 && this.current * 2 < this.ceiling) {
+      return;
+    }
+    if (++this.calm >= CALM_BATCHES) this.ceiling = Infinity;
+    if (full && ms < this.budgetMs / 2 && this.current * 2 < this.ceiling) {
       // Never more than doubled: one batch's timing is noisy, and overshooting holds locks too long.
       this.current = Math.min(this.cap, this.current * 2);
     }
   }
 }
+
+const CALM_BATCHES = 8;
 
 function floorPow2(n: number): number {
   return n < 1 ? 1 : 2 ** Math.floor(Math.log2(n));
