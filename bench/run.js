@@ -25,6 +25,8 @@ const CASE_STORES = {
   model: ['none'],
   plan: ['sqlite', 'postgres', 'mariadb', 'cassandra'],
   peers: ['sqlite'],
+  cosmos: ['none'],
+  memory: ['sqlite'],
 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);

@@ -35,6 +35,8 @@ export const ErrorCodes = {
   STORE_SQLITE_FOLDER_MISSING: 'STORE_SQLITE_FOLDER_MISSING',
   /** The store's driver package is not installed; the message names the package. */
   STORE_DRIVER_MISSING: 'STORE_DRIVER_MISSING',
+  /** purgeExpired() gave up after retrying a deadlock or lock wait; what it purged stays purged, the next run resumes. */
+  PURGE_INTERRUPTED: 'PURGE_INTERRUPTED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -14,7 +14,8 @@ const SQL = require('../lib/reference-sql');
 const { timing, interleave, compareRow, atMost } = require('../lib/measure');
 const { driverLabel } = require('../lib/versions');
 
-const TARGET = { sqlite: 1.3, postgres: 1.2, mariadb: 1.2, cassandra: 1.2 };
+// Issue 18: every key path within 1.1× of the raw driver.
+const TARGET = { sqlite: 1.1, postgres: 1.1, mariadb: 1.1, cassandra: 1.1 };
 
 /** lifespan's side: units of work of `unit` inserts, each with its own TTL; rows base … base + rows - 1. */
 async function lifespanInserts(db, rows, unit, base = 0) {

@@ -13,6 +13,8 @@ const CASES = {
   model: () => require('../cases/model'),
   plan: () => require('../cases/plan'),
   peers: () => require('../cases/peers'),
+  cosmos: () => require('../cases/cosmos'),
+  memory: () => require('../cases/memory'),
 };
 
 async function runJob({ caseName, store, options, info }) {

@@ -5,7 +5,7 @@
  */
 
 const STORES = ['sqlite', 'postgres', 'mariadb', 'cassandra'];
-const CASES = ['write', 'reads', 'purge', 'model', 'plan', 'peers'];
+const CASES = ['write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory'];
 
 /** name → [default, quick, help] */
 const SIZES = {
@@ -18,6 +18,8 @@ const SIZES = {
   purgePostgres: [400000, 5000, 'rows in the PostgreSQL purge table (half of them expired)'],
   modelSizes: ['100,1000,10000', '50,200,500', 'generated entities (case 4)'],
   planTables: ['20,200', '5,20', 'tables / Cassandra tables in the live store (case 5)'],
+  cosmosOps: [200, 50, 'inserts and gets per run on the in-process Cosmos server (case 7)'],
+  memoryRows: [200000, 20000, 'rows in the one unit of work whose peak RSS is measured (case 8)'],
   runs: [5, 5, 'timed rounds per comparison (at least 5)'],
   roundBudget: [4000, 0, 'ms a fast comparison keeps adding rounds for (up to 25 rounds)'],
   warmup: [1, 1, 'untimed runs per side before timing'],

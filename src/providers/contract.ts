@@ -76,8 +76,34 @@ export interface ApplyOptions {
 export interface PurgeOptions {
   /** The instant rows are judged against (default: the database clock). */
   readonly now?: Date;
+  /**
+   * The most rows one batch deletes (a cap; 1..1,000,000). Batches are otherwise sized by
+   * `batchBudgetMs`. With no cap, a PostgreSQL purge where many rows are due walks the table in
+   * ranges of heap blocks instead of the expiry index, and a batch is a block range.
+   */
   readonly batchSize?: number;
-  readonly onProgress?: (deletedSoFar: number) => void;
+  /**
+   * How long one batch may take, in milliseconds (default 50; 1..10,000): the batch size grows
+   * while batches finish well under it and shrinks when one goes over, so no batch holds SQLite's
+   * write lock or PostgreSQL's / MariaDB's row locks much longer than this.
+   */
+  readonly batchBudgetMs?: number;
+  /**
+   * Called after every batch that deleted rows. `deletedSoFar` counts all tables of this purge;
+   * `batch` (optional to read) tells what that batch did: `rows` it deleted, `ms` it took (its
+   * statements and retries, as the caller's clock saw them), `batches` so far (this one included),
+   * the `table` and the purge's `rowsPerSecond` so far.
+   */
+  readonly onProgress?: (deletedSoFar: number, batch: PurgeBatchInfo) => void;
+}
+
+/** What one purge batch did: the second argument of `PurgeOptions.onProgress`. */
+export interface PurgeBatchInfo {
+  readonly table: string;
+  readonly rows: number;
+  readonly ms: number;
+  readonly batches: number;
+  readonly rowsPerSecond: number;
 }
 
 export interface PurgeResult {

@@ -4,7 +4,20 @@
  */
 import type { Knex } from 'knex';
 import { connect, type Model, type StoreContext } from '../../src';
+import type { PurgeBatchInfo } from '../../src/providers/contract';
 import { RelationalStore, type RelationalSession } from '../../src/providers/relational';
+import type { PurgeHooks } from '../../src/providers/relational/purge';
+import { BatchSizer, PurgeInterruptedError } from '../../src/providers/relational/purge-pacing';
+import { encodeInstant } from '../../src/providers/relational/codec';
+import { compileSchema, type TableSpec } from '../../src/providers/relational/compile';
+import { TableSql } from '../../src/providers/relational/sql-context';
+import { bind, type Statement } from '../../src/providers/relational/statement';
+import {
+  mysqlDeleteKeys,
+  mysqlPickBatch,
+  pgBlocksBatch,
+  sqliteRangeBatch,
+} from '../../src/providers/relational/sql-purge';
 import { knexFor } from '../harness/relational';
 import {
   connectRelational,
@@ -18,9 +31,20 @@ import {
 } from './support/engines';
 import { Session, Token, make, testModel } from './support/models';
 
+/** A batch budget no batch reaches on a loaded machine: tests that count batches see no shrinking. */
+const SLOW_OK = 10_000;
+
 async function rowsIn(knex: Knex, table: string): Promise<number> {
   const [row] = await knex(table).count({ n: '*' });
   return Number(row?.['n']);
+}
+
+/** `count` rows `${prefix}${i}` with distinct expiries, all due once the clock has moved 10 s. */
+async function seed(db: StoreContext, prefix: string, count: number, clock?: TestClock): Promise<void> {
+  const uow = db.unitOfWork();
+  for (let i = 0; i < count; i++) uow.insert(make(Token, { id: `${prefix}${i}`, owner: 'o' }), { ttl: 1 + i });
+  await uow.commit();
+  clock?.advance(10);
 }
 
 async function openSession(model: Model, knex: Knex, clock: TestClock): Promise<RelationalSession> {
@@ -67,7 +91,7 @@ describeEngines('relational purgeExpired', (engine) => {
     expect(await rowsIn(knex, tokens)).toBe(12);
 
     const progress: number[] = [];
-    const result = await db.purgeExpired({ batchSize: 3, onProgress: (n) => progress.push(n) });
+    const result = await db.purgeExpired({ batchSize: 3, batchBudgetMs: SLOW_OK, onProgress: (n) => progress.push(n) });
     expect(result).toMatchObject({ deleted: 7, batches: 3, byTable: expect.objectContaining({ [tokens]: 7 }) });
     expect(progress).toEqual([3, 6, 7]);
     expect(await rowsIn(knex, tokens)).toBe(5);
@@ -87,6 +111,122 @@ describeEngines('relational purgeExpired', (engine) => {
   test('refuses bad options', async () => {
     await expect(db.purgeExpired({ batchSize: 0 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(db.purgeExpired({ now: new Date('x') })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    for (const batchBudgetMs of [0, -5, Number.NaN, 10_001, '50' as unknown as number]) {
+      await expect(db.purgeExpired({ batchBudgetMs })).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringContaining('batchBudgetMs'),
+      });
+    }
+    await expect(db.purgeExpired({ onProgress: 3 as unknown as () => void })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringContaining('onProgress'),
+    });
+  });
+
+  test('onProgress gets each batch: rows, time, batches so far, table and rows per second', async () => {
+    const uow = db.unitOfWork();
+    for (let i = 0; i < 5; i++) uow.insert(make(Token, { id: `p${i}`, owner: 'o' }), { ttl: 1 + i });
+    await uow.commit();
+    clock.advance(10);
+    const calls: [number, PurgeBatchInfo][] = [];
+    const result = await db.purgeExpired({
+      batchSize: 2,
+      batchBudgetMs: SLOW_OK,
+      onProgress: (n, b) => calls.push([n, b]),
+    });
+    expect(result).toMatchObject({ deleted: 5, batches: 3 });
+    expect(calls.map(([n]) => n)).toEqual([2, 4, 5]);
+    expect(calls.map(([, b]) => [b.table, b.rows, b.batches])).toEqual([
+      [tokens, 2, 1],
+      [tokens, 2, 2],
+      [tokens, 1, 3],
+    ]);
+    for (const [, b] of calls) {
+      expect(b.ms).toBeGreaterThan(0);
+      expect(Number.isInteger(b.rowsPerSecond) && b.rowsPerSecond > 0).toBe(true);
+    }
+  });
+
+  test('a batch that meets a deadlock or lock wait timeout is retried, and the purge goes on', async () => {
+    await seed(db, 'q', 6, clock);
+    const purger = await openSession(model, knex, clock);
+    let failures = 0;
+    const deadlock = engine === 'postgres' ? { code: '40P01' } : { errno: 1213, code: 'ER_LOCK_DEADLOCK' };
+    const result = await purger.purgeExpired({ batchSize: 2, batchBudgetMs: SLOW_OK }, {
+      beforeBatch: (table) => {
+        if (table === tokens && failures < 2) {
+          failures += 1;
+          throw Object.assign(new Error('Deadlock found when trying to get lock'), deadlock);
+        }
+      },
+    } as PurgeHooks);
+    await purger.close();
+    expect(failures).toBe(2);
+    expect(result).toMatchObject({ deleted: 6 });
+    expect(await rowsIn(knex, tokens)).toBe(0);
+  });
+
+  test('a lock conflict that outlasts the retries stops the purge with PURGE_INTERRUPTED saying what was done', async () => {
+    await seed(db, 'x', 6, clock);
+    const purger = await openSession(model, knex, clock);
+    let batches = 0;
+    const attempt = purger.purgeExpired({ batchSize: 2, batchBudgetMs: SLOW_OK }, {
+      beforeBatch: (table) => {
+        if (table !== tokens) return;
+        batches += 1;
+        if (batches > 2) throw Object.assign(new Error('Lock wait timeout exceeded'), { errno: 1205, code: '55P03' });
+      },
+    } as PurgeHooks);
+    const error = await attempt.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    await purger.close();
+    expect(error).toBeInstanceOf(PurgeInterruptedError);
+    expect(error).toMatchObject({ code: 'PURGE_INTERRUPTED', deleted: 4, batches: 2, table: tokens });
+    expect((error as Error).message).toContain('4 expired row(s) were purged in 2 batch(es)');
+    expect((error as Error).message).toContain('resumes');
+    expect(batches).toBe(2 + 1 + 6);
+    // What it did stays done, and the next run takes the rest.
+    expect(await rowsIn(knex, tokens)).toBe(2);
+    expect(await db.purgeExpired()).toMatchObject({ deleted: 2 });
+  });
+
+  test('each batch statement reaches rows the way one DELETE does (query plans)', async () => {
+    const dialect = engine === 'sqlite' ? 'sqlite' : engine === 'postgres' ? 'postgres' : 'mariadb';
+    const spec = compileSchema(model, dialect, 'emulate').tables.find((x) => x.table === tokens) as TableSpec;
+    const t = new TableSql(dialect, spec, 'createdAt');
+    const now = encodeInstant(t.family, new Date(clock.nowMs));
+    const explain = async (statement: Statement, args: unknown[] = []): Promise<string> => {
+      const prefix = engine === 'sqlite' ? 'EXPLAIN QUERY PLAN ' : 'EXPLAIN ';
+      // knex numbers `?` itself; PostgreSQL's $n reuse one source, so bind by slot order.
+      const text = engine === 'postgres' ? statement.sql.replace(/\$\d+/g, '?') : statement.sql;
+      const values =
+        engine === 'postgres'
+          ? statement.slots.map((slot) => (slot.kind === 'arg' ? args[slot.index] : now))
+          : bind(statement, { args, now });
+      const out = await knex.raw(prefix + text, values as Knex.RawBinding[]);
+      const rows = (engine === 'postgres' ? out.rows : engine === 'mariadb' ? out[0] : out) as object[];
+      return rows.map((r) => Object.values(r).join(' ')).join('\n');
+    };
+    if (engine === 'sqlite') {
+      // One walk of the expiry index for the boundary and one for the range; no lookup by key.
+      const plan = await explain(sqliteRangeBatch(t, 'param', 'expires_at', 500));
+      expect(plan).toMatch(/SEARCH \S+ USING (COVERING )?INDEX \S+ \(expires_at<\?\)/);
+      expect(plan).not.toMatch(/autoindex|PRIMARY KEY|LIST SUBQUERY|\(id=\?\)/);
+    } else if (engine === 'postgres') {
+      // The block walk: a TID range scan, each page of the range read once, in physical order.
+      const plan = await explain(pgBlocksBatch(t, 'param', 'expires_at'), ['(0,0)', '(64,0)']);
+      expect(plan).toMatch(/Tid Range Scan/);
+      expect(plan).not.toMatch(/Index|Sort|LockRows/);
+    } else {
+      // The pick walks the expiry index; the delete reaches the picked keys through the primary key.
+      const pick = await explain(mysqlPickBatch(t, 'param', 'expires_at', 500, true));
+      expect(pick).toMatch(/range .*expires_at/);
+      expect(pick).not.toMatch(/filesort/);
+      const remove = await explain(mysqlDeleteKeys(t, 'param', 'expires_at', 4), ['a', 'b', 'c', 'd']);
+      expect(remove).toMatch(/range PRIMARY PRIMARY/);
+    }
   });
 
   test('a row a concurrent writer renews between batches survives the purge', async () => {
@@ -144,7 +284,7 @@ describeEngines('relational purgeExpired', (engine) => {
       clock.advance(5);
       let renewed = false;
       const result = await purger.purgeExpired(
-        { batchSize: 2 },
+        { batchSize: 2, batchBudgetMs: SLOW_OK },
         {
           beforeBatch: async (table) => {
             if (table !== tokens || renewed) return;
@@ -235,5 +375,48 @@ describeEngines('relational purge on a store that does not emulate', (engine) =>
     const db = await connectRelational(model, knex, { ttl: 'ignore' });
     await expect(db.purgeExpired()).rejects.toMatchObject({ code: 'PURGE_NOT_EMULATED' });
     await db.close();
+  });
+});
+
+describe('purge batches sized by time', () => {
+  test('a batch grows while full batches take under half the budget, never past the cap', () => {
+    const sizer = new BatchSizer(50, 512, 4096);
+    const sizes = [sizer.size];
+    for (let i = 0; i < 5; i++) {
+      sizer.record(10, true);
+      sizes.push(sizer.size);
+    }
+    expect(sizes).toEqual([512, 1024, 2048, 4096, 4096, 4096]);
+  });
+
+  test('a short batch (the table ran out) or one near the budget does not grow it', () => {
+    const sizer = new BatchSizer(50, 512, 65536);
+    sizer.record(5, false);
+    sizer.record(30, true);
+    expect(sizer.size).toBe(512);
+  });
+
+  test('a batch over the budget shrinks the next to what fits it, in powers of two, at least 1', () => {
+    const sizer = new BatchSizer(50, 4096, 65536);
+    sizer.record(150, true); // 4096 * 50 / 150 = 1365 → 1024
+    expect(sizer.size).toBe(1024);
+    sizer.record(100_000, true);
+    expect(sizer.size).toBe(1);
+  });
+
+  test('a size that went over the budget is not grown back into until 8 batches in a row kept to it', () => {
+    const sizer = new BatchSizer(50, 1024, 65536);
+    sizer.record(10, true); // → 2048
+    sizer.record(80, true); // over: ceiling 2048, → 1024
+    const sizes: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      sizer.record(10, true);
+      sizes.push(sizer.size);
+    }
+    expect(sizes).toEqual([1024, 1024, 1024, 1024, 1024, 1024, 1024, 2048, 4096]);
+  });
+
+  test('the first batch is no larger than the cap', () => {
+    expect(new BatchSizer(50, 512, 3).size).toBe(3);
   });
 });

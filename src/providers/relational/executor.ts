@@ -9,6 +9,12 @@ export interface BatchOp {
   readonly check?: (changes: number) => void;
 }
 
+/** Statements sent on the connection of one open transaction. */
+export interface TransactionRunner {
+  rows(statement: Statement, params: unknown[]): Promise<unknown[][]>;
+  run(statement: Statement, params: unknown[]): Promise<number>;
+}
+
 /** Synchronous execution, where the driver is synchronous (better-sqlite3). */
 export interface SyncExecutor {
   rowsSync(statement: Statement, params: unknown[]): unknown[][];
@@ -29,8 +35,16 @@ export interface Executor {
   rows(statement: Statement, params: unknown[]): Promise<unknown[][]>;
   /** The number of rows changed. */
   run(statement: Statement, params: unknown[]): Promise<number>;
-  /** All ops in one transaction, in order. */
-  batch(ops: readonly BatchOp[]): Promise<void>;
+  /**
+   * All ops in one transaction, in order. An iterable is read as the transaction runs (a large
+   * unit of work never holds all of its bound statements at once); an error it throws rolls back.
+   */
+  batch(ops: Iterable<BatchOp>): Promise<void>;
+  /**
+   * `fn` inside one transaction on one connection: committed when it resolves, rolled back when it
+   * throws. `opening` replaces the plain BEGIN (e.g. an isolation level, `SET LOCAL lock_timeout`).
+   */
+  transaction<T>(fn: (tx: TransactionRunner) => Promise<T>, opening?: readonly string[]): Promise<T>;
   /** Holds other work of this executor back while `fn` runs (schema changes on SQLite's single connection). */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
   close(): void;

@@ -45,8 +45,11 @@ export class MysqlExecutor extends PooledExecutor<MysqlConnection> {
       : { rows: [], changes: affected(result) };
   }
 
-  protected async control(connection: MysqlConnection, command: TransactionCommand): Promise<void> {
-    const sql = command === 'BEGIN' ? 'START TRANSACTION' : command;
+  protected control(connection: MysqlConnection, command: TransactionCommand): Promise<void> {
+    return this.command(connection, command === 'BEGIN' ? 'START TRANSACTION' : command);
+  }
+
+  protected async command(connection: MysqlConnection, sql: string): Promise<void> {
     await new Promise((resolve, reject) =>
       connection.query(sql, (error, result) => (error ? reject(error) : resolve(result))),
     );

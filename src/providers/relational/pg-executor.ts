@@ -29,4 +29,8 @@ export class PgExecutor extends PooledExecutor<PgClient> {
   protected async control(client: PgClient, command: TransactionCommand): Promise<void> {
     await client.query({ text: command });
   }
+
+  protected async command(client: PgClient, sql: string): Promise<void> {
+    await client.query({ text: sql });
+  }
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { RelationalDialect } from './dialect';
 import { wrapDriverError } from './driver-errors';
-import { poolOf, type BatchOp, type Executor, type KnexPool } from './executor';
+import { poolOf, type BatchOp, type Executor, type KnexPool, type TransactionRunner } from './executor';
 import type { Statement } from './statement';
 
 /** What one statement returned, in the form every caller needs. */
@@ -35,6 +35,8 @@ export abstract class PooledExecutor<Connection> implements Executor {
 
   protected abstract send(connection: Connection, statement: Statement, params: unknown[]): Promise<DriverResult>;
   protected abstract control(connection: Connection, command: TransactionCommand): Promise<void>;
+  /** One statement without parameters, sent as plain text (session and transaction settings). */
+  protected abstract command(connection: Connection, sql: string): Promise<void>;
 
   private async withConnection<T>(fn: (connection: Connection) => Promise<T>): Promise<T> {
     const connection = (await this.pool.acquireConnection()) as Connection;
@@ -112,18 +114,44 @@ export abstract class PooledExecutor<Connection> implements Executor {
   }
 
   /** All ops in one transaction on one connection; an op's check may throw to roll back. */
-  async batch(ops: readonly BatchOp[]): Promise<void> {
+  async batch(ops: Iterable<BatchOp>): Promise<void> {
     await this.withConnection(async (connection) => {
       await this.control(connection, 'BEGIN');
+      let entity: string | undefined;
       try {
         for (const op of ops) {
+          entity = op.statement.entity;
           const { changes } = await this.send(connection, op.statement, op.params);
           op.check?.(changes);
         }
         await this.control(connection, 'COMMIT');
       } catch (error) {
         await this.control(connection, 'ROLLBACK').catch(() => undefined);
-        throw wrapDriverError(error, ops[0]?.statement.entity, 'a transaction');
+        throw wrapDriverError(error, entity, 'a transaction');
+      }
+    });
+  }
+
+  async transaction<T>(fn: (tx: TransactionRunner) => Promise<T>, opening?: readonly string[]): Promise<T> {
+    return this.withConnection(async (connection) => {
+      let entity: string | undefined;
+      const send = (statement: Statement, params: unknown[]) => {
+        entity = statement.entity;
+        return this.send(connection, statement, params);
+      };
+      const tx: TransactionRunner = {
+        rows: async (statement, params) => (await send(statement, params)).rows,
+        run: async (statement, params) => (await send(statement, params)).changes,
+      };
+      try {
+        if (opening) for (const sql of opening) await this.command(connection, sql);
+        else await this.control(connection, 'BEGIN');
+        const result = await fn(tx);
+        await this.control(connection, 'COMMIT');
+        return result;
+      } catch (error) {
+        await this.control(connection, 'ROLLBACK').catch(() => undefined);
+        throw wrapDriverError(error, entity, 'a transaction');
       }
     });
   }

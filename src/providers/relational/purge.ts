@@ -1,15 +1,17 @@
+import { performance } from 'node:perf_hooks';
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
-import type { PurgeOptions, PurgeResult } from '../contract';
+import type { PurgeBatchInfo, PurgeOptions, PurgeResult } from '../contract';
 import type { EntityTable } from './entity-table';
 import type { Executor } from './executor';
 import { RELATIONAL_STORE } from './options';
-import { purgeBatch } from './sql-purge';
-import { bind } from './statement';
+import { batchRunner, type BatchOutcome } from './purge-batches';
+import { BatchSizer, PURGE_RETRIES, PurgeInterruptedError, backoffMs, isLockConflict, sleep } from './purge-pacing';
 
-export const DEFAULT_PURGE_BATCH = 500;
+export const DEFAULT_PURGE_BUDGET_MS = 50;
 const MAX_PURGE_BATCH = 1_000_000;
+const MAX_PURGE_BUDGET_MS = 10_000;
 
 export interface RelationalPurgeResult extends PurgeResult {
   /** Rows deleted per table. */
@@ -18,62 +20,120 @@ export interface RelationalPurgeResult extends PurgeResult {
 
 /** Observation points for tests of the purge race and for timing batches. */
 export interface PurgeHooks {
-  /** Runs right before each batch's DELETE statement of `table` is sent. */
+  /** Runs right before each batch of `table` is sent (and before each retry of it). */
   beforeBatch?(table: string): Promise<void> | void;
 }
 
-export function checkPurgeOptions(options: Partial<PurgeOptions>): { now: Date | undefined; batchSize: number } {
-  const { now, batchSize = DEFAULT_PURGE_BATCH } = options;
+export interface CheckedPurgeOptions {
+  readonly now: Date | undefined;
+  /** The caller's cap on rows per batch, if any. */
+  readonly batchSize: number | undefined;
+  readonly budgetMs: number;
+  readonly onProgress?: PurgeOptions['onProgress'];
+}
+
+export function checkPurgeOptions(options: Partial<PurgeOptions>): CheckedPurgeOptions {
+  const { now, batchSize, batchBudgetMs = DEFAULT_PURGE_BUDGET_MS, onProgress } = options;
   if (now !== undefined && (!(now instanceof Date) || Number.isNaN(now.getTime()))) {
     throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `now ${showValue(now)} is not a valid Date`, {
       store: RELATIONAL_STORE,
       hint: 'pass now as a Date, or leave it out to use the database clock',
     });
   }
-  if (!Number.isSafeInteger(batchSize) || batchSize < 1 || batchSize > MAX_PURGE_BATCH) {
+  if (batchSize !== undefined && (!Number.isSafeInteger(batchSize) || batchSize < 1 || batchSize > MAX_PURGE_BATCH)) {
     throw new LifespanError(
       ErrorCodes.BAD_ARGUMENT,
       `batchSize ${showValue(batchSize)} is not a whole number 1..${MAX_PURGE_BATCH}`,
-      {
-        store: RELATIONAL_STORE,
-        hint: `leave it out for ${DEFAULT_PURGE_BATCH}`,
-      },
+      { store: RELATIONAL_STORE, hint: 'leave it out to size batches by batchBudgetMs alone' },
     );
   }
-  return { now, batchSize };
+  if (typeof batchBudgetMs !== 'number' || !(batchBudgetMs >= 1 && batchBudgetMs <= MAX_PURGE_BUDGET_MS)) {
+    throw new LifespanError(
+      ErrorCodes.BAD_ARGUMENT,
+      `batchBudgetMs ${showValue(batchBudgetMs)} is not a number of milliseconds 1..${MAX_PURGE_BUDGET_MS}`,
+      { store: RELATIONAL_STORE, hint: `leave it out for ${DEFAULT_PURGE_BUDGET_MS} ms per batch` },
+    );
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `onProgress ${showValue(onProgress)} is not a function`, {
+      store: RELATIONAL_STORE,
+      hint: 'pass (deletedSoFar, batch) => …, or leave it out',
+    });
+  }
+  return { now, batchSize, budgetMs: batchBudgetMs, ...(onProgress ? { onProgress } : {}) };
+}
+
+/** Counters shared by the tables of one purge. */
+export interface PurgeProgress {
+  deleted: number;
+  batches: number;
+  readonly startedAt: number;
 }
 
 /**
- * Deletes the rows of one table that are due at `now` (expires_at <= now), batch by batch, each
- * batch one DELETE statement that picks and deletes up to batchSize due rows: a row rewritten
- * before its batch's statement runs is no longer due there and survives. Idempotent.
+ * Deletes the rows of one table that are due at `now` (expires_at <= now), batch by batch. Every
+ * batch's DELETE re-checks the expiry itself, so a row renewed before the batch reaches it
+ * survives. Batches are sized to `budgetMs`; one that meets a deadlock or lock-wait timeout is
+ * retried with backoff, and after the retries the purge stops with PURGE_INTERRUPTED. Idempotent.
  */
 export async function purgeTable(
   t: EntityTable,
   executor: Executor,
-  options: { now: Date | undefined; batchSize: number; onProgress?: (deletedSoFar: number) => void },
-  progress: { deleted: number; batches: number },
+  options: CheckedPurgeOptions,
+  progress: PurgeProgress,
   hooks: PurgeHooks = {},
 ): Promise<number> {
   const ex = t.expiryColumn;
   if (!ex) return 0;
   const now = options.now ? t.encodeInstant(options.now) : t.nowParam();
-  const mode = now === undefined ? 'db' : 'param';
-  const remove = t.statement(`purge:${mode}:${options.batchSize}`, () =>
-    purgeBatch(t.sql, mode, ex, options.batchSize),
-  );
-  const params = bind(remove, { now });
+  const table = t.spec.table;
+  const runner = await batchRunner({ t, executor, ex, now, rowCap: options.batchSize, budgetMs: options.budgetMs });
+  const sizer = new BatchSizer(options.budgetMs, runner.initial, runner.cap);
   let deleted = 0;
   for (;;) {
-    await hooks.beforeBatch?.(t.spec.table);
-    const removed = await executor.run(remove, params);
-    if (removed === 0) break;
-    deleted += removed;
-    progress.deleted += removed;
-    progress.batches += 1;
-    options.onProgress?.(progress.deleted);
-    // A short batch was the last (on PostgreSQL, rows a writer held locked are left to the next run).
-    if (removed < options.batchSize) break;
+    const started = performance.now();
+    const outcome = await withRetries(table, progress, async () => {
+      await hooks.beforeBatch?.(table);
+      const sent = performance.now();
+      const result = await runner.next(sizer.size);
+      sizer.record(performance.now() - sent, result.full);
+      return result;
+    });
+    if (outcome.rows > 0) {
+      deleted += outcome.rows;
+      progress.deleted += outcome.rows;
+      progress.batches += 1;
+      options.onProgress?.(progress.deleted, batchInfo(table, outcome, started, progress));
+    }
+    if (outcome.done) break;
   }
   return deleted;
+}
+
+function batchInfo(table: string, outcome: BatchOutcome, started: number, progress: PurgeProgress): PurgeBatchInfo {
+  const end = performance.now();
+  const seconds = (end - progress.startedAt) / 1000;
+  return {
+    table,
+    rows: outcome.rows,
+    ms: end - started,
+    batches: progress.batches,
+    rowsPerSecond: seconds > 0 ? Math.round(progress.deleted / seconds) : 0,
+  };
+}
+
+async function withRetries(
+  table: string,
+  progress: PurgeProgress,
+  batch: () => Promise<BatchOutcome>,
+): Promise<BatchOutcome> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await batch();
+    } catch (error) {
+      if (!isLockConflict(error)) throw error;
+      if (attempt >= PURGE_RETRIES) throw new PurgeInterruptedError(table, progress.deleted, progress.batches, error);
+      await sleep(backoffMs(attempt));
+    }
+  }
 }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
@@ -150,12 +151,11 @@ export class RelationalSession implements StoreSession {
       );
     }
     const checked = checkPurgeOptions(options);
-    const progress = { deleted: 0, batches: 0 };
+    const progress = { deleted: 0, batches: 0, startedAt: performance.now() };
     const byTable: Record<string, number> = {};
-    const run = options.onProgress ? { ...checked, onProgress: options.onProgress } : checked;
     for (const t of this.tables.values()) {
       if (!t.expiryColumn) continue;
-      byTable[t.spec.table] = await purgeTable(t, this.executor, run, progress, hooks);
+      byTable[t.spec.table] = await purgeTable(t, this.executor, checked, progress, hooks);
     }
     return { deleted: progress.deleted, batches: progress.batches, byTable };
   }

@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { StoreError } from '../../errors';
 import { wrapDriverError } from './driver-errors';
-import { poolOf, type BatchOp, type Executor, type SyncExecutor } from './executor';
+import { poolOf, type BatchOp, type Executor, type SyncExecutor, type TransactionRunner } from './executor';
 import { RELATIONAL_STORE } from './options';
 import type { Statement } from './statement';
 
@@ -116,10 +116,12 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     return this.runSync(statement, params);
   }
 
-  async batch(ops: readonly BatchOp[]): Promise<void> {
+  async batch(ops: Iterable<BatchOp>): Promise<void> {
     await this.ready();
+    let entity: string | undefined;
     const transaction = this.db.transaction(() => {
       for (const op of ops) {
+        entity = op.statement.entity;
         const changes = this.statement(op.statement).run(...op.params).changes;
         op.check?.(changes);
       }
@@ -127,8 +129,27 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     try {
       transaction.immediate();
     } catch (error) {
-      throw wrapDriverError(error, ops[0]?.statement.entity, 'a transaction');
+      throw wrapDriverError(error, entity, 'a transaction');
     }
+  }
+
+  /** Holds the single connection while `fn` runs, so nothing else joins the transaction. */
+  transaction<T>(fn: (tx: TransactionRunner) => Promise<T>, opening?: readonly string[]): Promise<T> {
+    return this.exclusive(async () => {
+      const tx: TransactionRunner = {
+        rows: async (statement, params) => this.rowsSync(statement, params),
+        run: async (statement, params) => this.runSync(statement, params),
+      };
+      try {
+        for (const sql of opening ?? ['BEGIN IMMEDIATE']) this.db.exec(sql);
+        const result = await fn(tx);
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw wrapDriverError(error, undefined, 'a transaction');
+      }
+    });
   }
 
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {

@@ -54,19 +54,21 @@ export class RelationalUnitOfWork implements UnitOfWork {
     // A bad options argument is refused before the commit starts: the unit of work stays usable.
     const fallback = checkWriteOptions(options, 'commit()').ttl;
     this.committed = true;
-    const ops: BatchOp[] = [];
+    if (this.pending.length > 0) await this.executor.batch(this.ops(fallback));
+  }
+
+  /** Each write's statements, encoded as the transaction reaches them (memory stays flat in the unit's size). */
+  private *ops(fallback: WriteOptions['ttl']): Generator<BatchOp> {
     for (const item of this.pending) {
       const t = item.table;
       if (item.kind === 'delete') {
-        ops.push(deleteOp(t, item.key));
+        yield deleteOp(t, item.key);
         continue;
       }
       const ttl = item.ttl ?? fallback;
       const row = encodeRow(t, item.entity);
-      // A loop, not push(...spread): no argument list built per row of a large unit of work.
-      for (const op of item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl)) ops.push(op);
+      yield* item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl);
     }
-    if (ops.length > 0) await this.executor.batch(ops);
   }
 
   private write(kind: 'insert' | 'upsert', entity: object, options: WriteOptions | undefined): this {

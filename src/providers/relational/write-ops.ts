@@ -28,14 +28,13 @@ export interface EncodedRow {
 export function encodeRow(t: EntityTable, instance: object): EncodedRow {
   const { entity } = t;
   const values = instance as Record<string, unknown>;
-  if (entity.createdAt || entity.updatedAt) {
-    const now = new Date();
-    if (entity.createdAt) {
-      const current = values[entity.createdAt];
-      if (!(current instanceof Date) || current.getTime() === 0) values[entity.createdAt] = now;
-    }
-    if (entity.updatedAt) values[entity.updatedAt] = now;
+  // One Date, and only when a member takes it (a createdAt the caller set needs none).
+  let now: Date | undefined;
+  if (entity.createdAt) {
+    const current = values[entity.createdAt];
+    if (!(current instanceof Date) || current.getTime() === 0) values[entity.createdAt] = now = new Date();
   }
+  if (entity.updatedAt) values[entity.updatedAt] = now ?? new Date();
   const { members, encoders } = t;
   const cols = new Array<unknown>(members.length);
   for (let i = 0; i < cols.length; i++) cols[i] = (encoders[i] as Encoder)(values[members[i] as string]);

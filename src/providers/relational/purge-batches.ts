@@ -1,0 +1,185 @@
+import type { EntityTable } from './entity-table';
+import type { Executor } from './executor';
+import { isLockConflict } from './purge-pacing';
+import type { NowMode } from './sql-context';
+import {
+  dueCountUpTo,
+  mysqlDeleteKeys,
+  mysqlPickBatch,
+  pgBlockCount,
+  pgBlocksBatch,
+  pgBlocksSkipLockedBatch,
+  pgIndexBatch,
+  sqliteKeyedBatch,
+  sqliteRangeBatch,
+} from './sql-purge';
+import { bind } from './statement';
+
+/** What one batch did. `done`: nothing due is left that this purge could take. */
+export interface BatchOutcome {
+  readonly rows: number;
+  readonly done: boolean;
+  /** The batch used all of its size (a time measurement of it says something about the size). */
+  readonly full: boolean;
+}
+
+/** Runs the batches of one table; `size` is in rows, or in heap blocks for a block walk. */
+export interface BatchRunner {
+  /** The first batch's size and the most one may have. */
+  readonly initial: number;
+  readonly cap: number;
+  next(size: number): Promise<BatchOutcome>;
+}
+
+export interface PurgeContext {
+  readonly t: EntityTable;
+  readonly executor: Executor;
+  readonly ex: string;
+  /** The bound instant, or undefined on the database clock. */
+  readonly now: unknown;
+  /** The caller's batchSize, if given: a cap on rows per batch. */
+  readonly rowCap: number | undefined;
+  readonly budgetMs: number;
+}
+
+/** Rows per batch when the caller sets no cap; the time budget decides below it. */
+const MAX_ROWS = 65_536;
+/** Below this many due rows a PostgreSQL purge walks the index: the block walk pays for the table's size. */
+const MIN_DUE_FOR_BLOCK_WALK = 4_096;
+
+export async function batchRunner(c: PurgeContext): Promise<BatchRunner> {
+  switch (c.t.sql.family) {
+    case 'sqlite':
+      return sqliteRunner(c);
+    case 'postgres':
+      return (await pgBlockWalk(c)) ?? pgIndexRunner(c);
+    case 'mysql':
+      return mysqlRunner(c, await supportsSkipLocked(c.executor, c.t));
+  }
+}
+
+function modeOf(c: PurgeContext): NowMode {
+  return c.now === undefined ? 'db' : 'param';
+}
+
+function sqliteRunner(c: PurgeContext): BatchRunner {
+  const { t, executor, ex, now } = c;
+  const mode = modeOf(c);
+  const keyed = async (n: number): Promise<BatchOutcome> => {
+    const s = t.statement(`purge:sqlite-keyed:${mode}:${n}`, () => sqliteKeyedBatch(t.sql, mode, ex, n));
+    const rows = await executor.run(s, bind(s, { now }));
+    return { rows, done: rows < n, full: rows === n };
+  };
+  return {
+    initial: 1024,
+    cap: c.rowCap ?? MAX_ROWS,
+    async next(n) {
+      const s = t.statement(`purge:sqlite-range:${mode}:${n}`, () => sqliteRangeBatch(t.sql, mode, ex, n));
+      const rows = await executor.run(s, bind(s, { now }));
+      // Nothing below the boundary: the oldest due rows share one instant, or none is left.
+      if (rows === 0) return keyed(n);
+      return { rows, done: false, full: rows === n };
+    },
+  };
+}
+
+function pgIndexRunner(c: PurgeContext): BatchRunner {
+  const { t, executor, ex, now } = c;
+  const mode = modeOf(c);
+  return {
+    initial: 512,
+    cap: c.rowCap ?? MAX_ROWS,
+    async next(n) {
+      const s = t.statement(`purge:pg-index:${mode}:${n}`, () => pgIndexBatch(t.sql, mode, ex, n));
+      const rows = await executor.run(s, bind(s, { now }));
+      // A short batch was the last (rows a writer held locked are left to the next run).
+      return { rows, done: rows < n, full: rows === n };
+    },
+  };
+}
+
+/**
+ * The block walk, when no row cap was asked for and at least as many rows are due as the table
+ * has blocks: then reading every block once costs less than reaching each due row through the index.
+ */
+async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
+  if (c.rowCap !== undefined) return null;
+  const { t, executor, ex, now } = c;
+  const mode = modeOf(c);
+  const countBlocks = t.statement('purge:pg-blocks', () => pgBlockCount(t.sql));
+  const blockCount = async () =>
+    Number((await executor.rows(countBlocks, bind(countBlocks, { args: [t.sql.table] })))[0]?.[0] ?? 0);
+  let blocks = await blockCount();
+  const cap = Math.max(blocks, MIN_DUE_FOR_BLOCK_WALK);
+  const count = t.statement(`purge:due-count:${mode}`, () => dueCountUpTo(t.sql, mode, ex));
+  const due = Number((await executor.rows(count, bind(count, { args: [cap], now })))[0]?.[0] ?? 0);
+  if (due < cap) return null;
+  const fast = t.statement(`purge:pg-range:${mode}`, () => pgBlocksBatch(t.sql, mode, ex));
+  const skipping = t.statement(`purge:pg-range-skip:${mode}`, () => pgBlocksSkipLockedBatch(t.sql, mode, ex));
+  // Waiting on a writer's row lock is bounded well below deadlock_timeout (1 s by default): the
+  // purge gives up first, so a lock cycle with a writer never makes the writer the one rolled back.
+  const opening = ['BEGIN', `SET LOCAL lock_timeout = ${Math.max(10, Math.round(c.budgetMs))}`];
+  let at = 0;
+  return {
+    initial: 64,
+    cap: 1 << 20,
+    async next(size) {
+      const args = [`(${at},0)`, `(${at + size},0)`];
+      let rows: number;
+      try {
+        rows = await executor.transaction((tx) => tx.run(fast, bind(fast, { args, now })), opening);
+      } catch (error) {
+        if (!isLockConflict(error)) throw error;
+        // A writer holds a row of this range: take the rest of the range without waiting on it.
+        rows = await executor.run(skipping, bind(skipping, { args, now }));
+      }
+      at += size;
+      // Rows written after the walk started may have extended the table.
+      if (at >= blocks) blocks = await blockCount();
+      return { rows, done: at >= blocks, full: true };
+    },
+  };
+}
+
+/** MariaDB 10.6+ and MySQL 8 can pass over locked rows. */
+async function supportsSkipLocked(executor: Executor, t: EntityTable): Promise<boolean> {
+  const s = t.statement('purge:version', () => t.sql.finish(t.sql.writer(), 'SELECT VERSION()', true));
+  const version = String((await executor.rows(s, []))[0]?.[0] ?? '');
+  const [major = 0, minor = 0] = version.split(/[.-]/).map(Number);
+  if (/mariadb/i.test(version)) return major > 10 || (major === 10 && minor >= 6);
+  return major >= 8;
+}
+
+/**
+ * MariaDB/MySQL: each batch one short READ COMMITTED transaction (no gap locks): lock up to n due
+ * keys in expiry order, passing over rows a writer holds, then delete them by key with the expiry
+ * re-checked. The purge waits on no writer, so it cannot take part in a deadlock.
+ */
+function mysqlRunner(c: PurgeContext, skipLocked: boolean): BatchRunner {
+  const { t, executor, ex, now } = c;
+  const mode = modeOf(c);
+  const opening = ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACTION'];
+  const width = t.sql.keyColumns.length;
+  return {
+    initial: 512,
+    cap: c.rowCap ?? MAX_ROWS,
+    async next(n) {
+      const pick = t.statement(`purge:my-pick:${mode}:${n}:${skipLocked}`, () =>
+        mysqlPickBatch(t.sql, mode, ex, n, skipLocked),
+      );
+      const outcome = await executor.transaction(async (tx) => {
+        const keys = await tx.rows(pick, bind(pick, { now }));
+        if (keys.length === 0) return { picked: 0, rows: 0 };
+        const size = Math.min(n, 2 ** Math.ceil(Math.log2(keys.length)));
+        const remove = t.statement(`purge:my-delete:${mode}:${size}`, () => mysqlDeleteKeys(t.sql, mode, ex, size));
+        const args = new Array<unknown>(size * width);
+        for (let i = 0; i < size; i++) {
+          const key = keys[Math.min(i, keys.length - 1)] as unknown[];
+          for (let j = 0; j < width; j++) args[i * width + j] = key[j];
+        }
+        return { picked: keys.length, rows: await tx.run(remove, bind(remove, { args, now })) };
+      }, opening);
+      return { rows: outcome.rows, done: outcome.picked < n, full: outcome.picked === n };
+    },
+  };
+}
