@@ -55,7 +55,7 @@ function isTtl(value: unknown): value is number | null {
 }
 
 function invalid(message: string): LifespanError {
-  return new LifespanError('PLAN_INVALID', message, {
+  return new LifespanError('PLAN_BAD_STEP', message, {
     store: STORE,
     hint: 'apply a plan made by plan() of a Cosmos store context, unchanged',
   });

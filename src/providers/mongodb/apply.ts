@@ -23,7 +23,7 @@ export async function applyPlan(
   const steps = plan.steps.map(checkedStep);
   const conflicts = steps.filter(isConflict);
   if (conflicts.length > 0) {
-    throw new StoreError(
+    throw new LifespanError(
       ErrorCodes.PLAN_CONFLICT,
       `the plan has ${conflicts.length} conflict(s) MongoDB cannot resolve in place: ${conflicts.map((c) => c.summary).join('; ')}`,
       {
@@ -35,7 +35,7 @@ export async function applyPlan(
   }
   const destructive = steps.filter(isDestructive);
   if (destructive.length > 0 && !options.allowDestructive) {
-    throw new StoreError(
+    throw new LifespanError(
       ErrorCodes.PLAN_DESTRUCTIVE_NOT_ALLOWED,
       `the plan has ${destructive.length} destructive step(s): ${destructive.map((s) => s.summary).join('; ')}`,
       {
