@@ -214,7 +214,7 @@ export const ERROR_CODE_TABLE = {
   CASSANDRA_QUERY_FAILED: { family: 'StoreError', exit: 'store' },
   /** Two entities mapped to one Cassandra table. */
   CASSANDRA_SHARED_TABLE: { family: 'ModelError', exit: 'model' },
-  /** The node refused a TTL whose expiry is past its 2106 ceiling. */
+  /** A TTL whose expiry would be past the node's expiration ceiling (2038-01-19, or 2106 when configured). */
   CASSANDRA_TTL_PAST_CEILING: { family: 'TtlError', exit: 'model' },
   /** A TTL over Cassandra's maximum of 20 years. */
   CASSANDRA_TTL_TOO_LARGE: { family: 'TtlError', exit: 'model' },

@@ -57,10 +57,11 @@ function codesOf(node: ts.Node | undefined, sharedCodes: Record<string, string>)
 }
 
 /** Every code-shaped string literal in src, and the class each `new …Error(code, …)` gives it. */
-function scan(): { literals: Raised[]; thrown: Raised[] } {
+function scan(): { literals: Raised[]; thrown: Raised[]; factoryCalls: { factory: string; store: string }[] } {
   const { ErrorCodes } = require('../../src/error-codes') as { ErrorCodes: Record<string, string> };
   const literals: Raised[] = [];
   const thrown: Raised[] = [];
+  const factoryCalls: { factory: string; store: string }[] = [];
   for (const file of sourceFiles(SRC)) {
     const where = path.relative(SRC, file);
     const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
@@ -72,14 +73,17 @@ function scan(): { literals: Raised[]; thrown: Raised[] } {
         const family = CLASS_FAMILY[node.expression.text];
         if (family) for (const code of codesOf(node.arguments?.[0], ErrorCodes)) thrown.push({ code, family, where });
       }
+      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && where.startsWith('providers')) {
+        factoryCalls.push({ factory: node.expression.text, store: where.split(path.sep)[1] ?? '' });
+      }
       ts.forEachChild(node, visit);
     };
     visit(source);
   }
-  return { literals, thrown };
+  return { literals, thrown, factoryCalls };
 }
 
-const { literals, thrown } = scan();
+const { literals, thrown, factoryCalls } = scan();
 const table = ERROR_CODE_TABLE as Record<string, { family: ErrorFamily; exit: string }>;
 
 describe('the one code table (src/error-codes.ts)', () => {
@@ -100,9 +104,14 @@ describe('the one code table (src/error-codes.ts)', () => {
     expect(wrong).toEqual([]);
   });
 
-  test('a refused plan step has one code on every store', () => {
-    const badStep = thrown.filter((r) => r.code === 'PLAN_BAD_STEP').map((r) => r.where.split(path.sep)[1]);
-    expect(new Set(badStep)).toEqual(new Set(['cassandra', 'cosmos', 'mongodb', 'relational']));
+  test('a refused plan (wrong store, edited step) has one code and one wording on every store', () => {
+    const refusing = (factory: string) =>
+      new Set(factoryCalls.filter((c) => c.factory === factory).map((c) => c.store));
+    const stores = new Set(['cassandra', 'cosmos', 'mongodb', 'relational']);
+    expect(refusing('wrongStorePlan')).toEqual(stores);
+    expect(refusing('badPlanStep')).toEqual(stores);
+    const ownCodes = thrown.filter((r) => r.code === 'PLAN_WRONG_STORE' || r.code === 'PLAN_BAD_STEP');
+    expect(ownCodes.map((r) => r.where)).toEqual([path.normalize('plan-errors.ts'), path.normalize('plan-errors.ts')]);
     expect(literals.map((r) => r.code)).not.toContain('PLAN_INVALID');
   });
 });
