@@ -1,3 +1,5 @@
+import type { CodeOf, ErrorCode } from './error-codes';
+
 /**
  * One error hierarchy for the whole library. Every error carries a stable `code` (for programs),
  * where it happened (entity, member, store) and what to do about it (for people).
@@ -14,16 +16,19 @@ export interface LifespanErrorOptions extends ErrorPlace {
 }
 
 export class LifespanError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
+  /** What went wrong, without the place and the hint that `message` adds around it. */
+  readonly detail: string;
   readonly entity: string | undefined;
   readonly member: string | undefined;
   readonly store: string | undefined;
   readonly hint: string | undefined;
 
-  constructor(code: string, message: string, options: LifespanErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: LifespanErrorOptions = {}) {
     super(composeMessage(message, options), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
+    this.detail = message;
     this.entity = options.entity;
     this.member = options.member;
     this.store = options.store;
@@ -47,7 +52,7 @@ export function describePlace(place: ErrorPlace): string {
 
 /** One problem found while building or compiling a model; a ModelError lists all of them. */
 export interface ModelProblem extends ErrorPlace {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly message: string;
   readonly hint?: string | undefined;
 }
@@ -75,16 +80,36 @@ function formatProblems(problems: readonly ModelProblem[]): string {
 export class TtlError extends LifespanError {
   readonly value: unknown;
 
-  constructor(code: string, value: unknown, message: string, options: LifespanErrorOptions = {}) {
+  constructor(code: CodeOf<'TtlError'>, value: unknown, message: string, options: LifespanErrorOptions = {}) {
     super(code, message, options);
     this.value = value;
   }
 }
 
-export class UnsupportedTtlError extends LifespanError {}
+export class UnsupportedTtlError extends LifespanError {
+  constructor(code: CodeOf<'UnsupportedTtlError'>, message: string, options: LifespanErrorOptions = {}) {
+    super(code, message, options);
+  }
+}
 
 /** A driver or server failure, with the original error kept as `cause`. */
-export class StoreError extends LifespanError {}
+export class StoreError extends LifespanError {
+  constructor(code: CodeOf<'StoreError'>, message: string, options: LifespanErrorOptions = {}) {
+    super(code, message, options);
+  }
+}
+
+/** The error as one problem of a ModelError, read from its fields; `place` fills what it does not name. */
+export function problemOf(error: LifespanError, place: ErrorPlace = {}): ModelProblem {
+  return {
+    code: error.code,
+    message: error.detail,
+    hint: error.hint,
+    entity: error.entity ?? place.entity,
+    member: error.member ?? place.member,
+    store: error.store ?? place.store,
+  };
+}
 
 /** Collects problems so one ModelError can report every one of them at once. */
 export class ProblemList {
@@ -108,14 +133,7 @@ export class ProblemList {
         return undefined;
       }
       if (error instanceof LifespanError) {
-        this.add({
-          code: error.code,
-          message: stripPlace(error),
-          hint: error.hint,
-          entity: error.entity ?? place.entity,
-          member: error.member ?? place.member,
-          store: error.store ?? place.store,
-        });
+        this.add(problemOf(error, place));
         return undefined;
       }
       throw error;
@@ -125,12 +143,4 @@ export class ProblemList {
   throwIfAny(): void {
     if (this.items.length > 0) throw new ModelError(this.items);
   }
-}
-
-function stripPlace(error: LifespanError): string {
-  let message = error.message;
-  const place = describePlace(error);
-  if (place && message.startsWith(`${place}: `)) message = message.slice(place.length + 2);
-  if (error.hint && message.endsWith(` — ${error.hint}`)) message = message.slice(0, -(error.hint.length + 3));
-  return message;
 }

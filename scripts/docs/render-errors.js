@@ -1,28 +1,17 @@
 'use strict';
 /**
- * docs/errors.md from the code itself: the shared codes and their TSDoc from the ErrorCodes table
- * (src/error-codes.ts), then every other code the sources raise, found with the TypeScript parser
- * (`new SomethingError('CODE', …)` and `{ code: 'CODE', … }` problem objects), with the error
- * class and the modules that raise it. test/package/generated-docs.test.ts keeps the page fresh.
+ * docs/errors.md from the one code table, ERROR_CODE_TABLE in src/error-codes.ts: each code's
+ * meaning (its TSDoc), the error class that carries it and the CLI exit code it ends a run with
+ * (the table's exit family, numbered by EXIT_OF_FAMILY in src/cli/exit-codes.ts). The sources are
+ * read with the TypeScript parser, so no build is needed; test/package/generated-docs.test.ts
+ * keeps the page fresh.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 const ts = require('typescript');
 
-const CODE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/;
-/** Driver error codes lifespan matches on but never raises. */
-const FOREIGN = /^(SQLITE_|ER_)/;
-
 function parse(file) {
   return ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
-}
-
-function sourceFiles(dir) {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-    .sort();
 }
 
 function docOf(node) {
@@ -34,99 +23,97 @@ function docOf(node) {
     .trim();
 }
 
-/** The ErrorCodes table: [key, code, TSDoc] in declaration order. */
-function sharedCodes(srcDir) {
-  const rows = [];
+/** The object literal a `const name = {…} as const satisfies …` declares, with its declarations by name. */
+function objectLiterals(file) {
+  const found = new Map();
   const visit = (node) => {
-    if (ts.isVariableDeclaration(node) && node.name.getText() === 'ErrorCodes') {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) {
       let init = node.initializer;
       while (init && (ts.isAsExpression(init) || ts.isSatisfiesExpression(init))) init = init.expression;
-      for (const p of init && ts.isObjectLiteralExpression(init) ? init.properties : []) {
-        if (ts.isPropertyAssignment(p) && ts.isStringLiteral(p.initializer)) {
-          rows.push([p.name.getText(), p.initializer.text, docOf(p)]);
-        }
-      }
+      found.set(node.name.text, init);
     }
     ts.forEachChild(node, visit);
   };
-  visit(parse(path.join(srcDir, 'error-codes.ts')));
-  return rows;
-}
-
-/** Every literal code raised in src: code → { classes, modules }. */
-function raisedCodes(srcDir) {
-  const found = new Map();
-  const note = (code, cls, file) => {
-    if (!CODE.test(code) || FOREIGN.test(code)) return;
-    const entry = found.get(code) ?? { classes: new Set(), modules: new Set() };
-    entry.classes.add(cls);
-    entry.modules.add(path.relative(srcDir, file).replace(/\\/g, '/').replace(/\.ts$/, ''));
-    found.set(code, entry);
-  };
-  for (const file of sourceFiles(srcDir)) {
-    const visit = (node) => {
-      if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && /Error$/.test(node.expression.text)) {
-        const first = node.arguments?.[0];
-        if (first && ts.isStringLiteralLike(first)) note(first.text, node.expression.text, file);
-      }
-      if (
-        ts.isPropertyAssignment(node) &&
-        node.name.getText() === 'code' &&
-        ts.isStringLiteralLike(node.initializer) &&
-        ts.isObjectLiteralExpression(node.parent)
-      ) {
-        note(node.initializer.text, 'ModelError problem', file);
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(parse(file));
-  }
+  visit(parse(file));
   return found;
 }
 
-function cell(text) {
-  return String(text).replace(/\|/g, '\\|');
+function properties(literal) {
+  return literal && ts.isObjectLiteralExpression(literal) ? literal.properties.filter(ts.isPropertyAssignment) : [];
+}
+
+function text(node) {
+  return ts.isStringLiteralLike(node) || ts.isNumericLiteral(node) ? node.text : node.getText();
+}
+
+/** ERROR_CODE_TABLE rows: { code, family, exit, meaning } in table order. */
+function codeTable(srcDir) {
+  const table = objectLiterals(path.join(srcDir, 'error-codes.ts')).get('ERROR_CODE_TABLE');
+  return properties(table).map((p) => {
+    const spec = Object.fromEntries(properties(p.initializer).map((f) => [f.name.getText(), text(f.initializer)]));
+    return { code: text(p.name), family: spec.family, exit: spec.exit, meaning: docOf(p) };
+  });
+}
+
+/** ErrorCodes: code → key. */
+function sharedKeys(srcDir) {
+  const shared = objectLiterals(path.join(srcDir, 'error-codes.ts')).get('ErrorCodes');
+  return new Map(properties(shared).map((p) => [text(p.initializer), p.name.getText()]));
+}
+
+/** Exit family → the number EXIT_OF_FAMILY gives it. */
+function exitNumbers(srcDir) {
+  const literals = objectLiterals(path.join(srcDir, 'cli', 'exit-codes.ts'));
+  return new Map(
+    properties(literals.get('EXIT_OF_FAMILY')).map((p) => [text(p.name), text(literals.get(text(p.initializer)))]),
+  );
+}
+
+function cell(value) {
+  return String(value).replace(/\|/g, '\\|');
 }
 
 /** @param {string} srcDir the package's src folder */
 function renderErrorCodes(srcDir) {
-  const shared = sharedCodes(srcDir);
-  const sharedSet = new Set(shared.map(([, code]) => code));
-  const raised = [...raisedCodes(srcDir)]
-    .filter(([code]) => !sharedSet.has(code))
-    .sort(([a], [b]) => a.localeCompare(b));
+  const rows = codeTable(srcDir);
+  const keys = sharedKeys(srcDir);
+  const exits = exitNumbers(srcDir);
+  const row = (r) => `\`${r.code}\` | ${r.family} | ${exits.get(r.exit)} (${r.exit}) | ${cell(r.meaning)} |`;
+  const shared = rows.filter((r) => keys.has(r.code));
+  const others = rows.filter((r) => !keys.has(r.code)).sort((a, b) => a.code.localeCompare(b.code));
   const lines = [
     '# Error codes',
     '',
-    '<!-- Generated by `npm run docs` (scripts/docs/generate.js) from src/error-codes.ts and the sources; do not edit. -->',
+    '<!-- Generated by `npm run docs` (scripts/docs/generate.js) from ERROR_CODE_TABLE in src/error-codes.ts; do not edit. -->',
     '',
     'Every error lifespan throws is a `LifespanError` (or a subclass: `ModelError`, `TtlError`,',
     '`UnsupportedTtlError`, `StoreError`) with a stable `code` for programs, the place (`entity`,',
-    '`member`, `store`) and a `hint` saying what to do. A `ModelError` lists every problem of the',
-    'model at once in `problems`, each with its own code. Match on `code`, never on the message.',
+    '`member`, `store`), a `hint` saying what to do and `detail`, what went wrong without place and',
+    'hint. A `ModelError` lists every problem of the model at once in `problems`, each with its own',
+    'code. Match on `code`, never on the message. "Raised as" is the class that carries the code',
+    '(`ModelError` means a problem listed by a ModelError); "CLI exit" is the exit code of a',
+    '`lifespan` run that ends with it.',
     '',
     '## Codes every store shares (`ErrorCodes`)',
     '',
     "Import the table to match them: `import { ErrorCodes } from 'lifespan'`.",
     '',
-    '| `ErrorCodes.` | code | meaning |',
-    '| --- | --- | --- |',
-    ...shared.map(([key, code, doc]) => `| \`${key}\` | \`${code}\` | ${cell(doc)} |`),
+    '| `ErrorCodes.` | code | raised as | CLI exit | meaning |',
+    '| --- | --- | --- | --- | --- |',
+    ...shared.map((r) => `| \`${keys.get(r.code)}\` | ${row(r)}`),
     '',
     '## Model, TTL, command-line and store-specific codes',
     '',
     'The prefix says where a code comes from: `MODEL_` and `TTL_` the model and its durations,',
-    '`CLI_` the command line, `RELATIONAL_`, `CASSANDRA_`, `MONGO_`, `COSMOS_` one store. The message',
-    'and hint of each error say the rest; [troubleshooting](troubleshooting.md) covers the common ones.',
+    '`CLI_` and `APPLY_` the command line, `RELATIONAL_`, `CASSANDRA_`, `MONGO_`, `COSMOS_` one store.',
+    'The message and hint of each error say the rest; [troubleshooting](troubleshooting.md) covers',
+    'the common ones.',
     '',
-    '| code | raised as | raised in (src/) |',
-    '| --- | --- | --- |',
-    ...raised.map(
-      ([code, { classes, modules }]) =>
-        `| \`${code}\` | ${[...classes].sort().join(', ')} | ${[...modules].sort().join(', ')} |`,
-    ),
+    '| code | raised as | CLI exit | meaning |',
+    '| --- | --- | --- | --- |',
+    ...others.map((r) => `| ${row(r)}`),
   ];
   return `${lines.join('\n')}\n`;
 }
 
-module.exports = { renderErrorCodes };
+module.exports = { renderErrorCodes, codeTable };

@@ -1,5 +1,5 @@
-import { ErrorCodes } from '../error-codes';
-import { LifespanError, ModelError, StoreError } from '../errors';
+import { errorCodeSpec, type ExitFamily } from '../error-codes';
+import { LifespanError, ModelError } from '../errors';
 import { isModelError } from './load-module';
 
 /**
@@ -32,28 +32,17 @@ export const EXIT_CODE_HELP = `Exit codes:
   5   your code threw: a models or config module, a store factory or its dispose()
   70  internal error in lifespan (please report it)`;
 
-/** Codes of mistakes in what the user typed, whichever part of lifespan noticed them. */
-const USAGE_CODES = new Set<string>([
-  ErrorCodes.BAD_ARGUMENT,
-  'COSMOS_SELF_SIGNED_REMOTE',
-  'APPLY_NEEDS_CONSENT',
-  'APPLY_NEEDS_RETROACTIVE',
-  'APPLY_DESTRUCTIVE',
-  'PLAN_DESTRUCTIVE_NOT_ALLOWED',
-  'PURGE_NOT_EMULATED',
-  ErrorCodes.PLAN_RETROACTIVE_NOT_ALLOWED,
-]);
+const EXIT_OF_FAMILY: Readonly<Record<ExitFamily, number>> = {
+  usage: EXIT_USAGE,
+  model: EXIT_MODEL,
+  store: EXIT_STORE,
+  'user-code': EXIT_USER_CODE,
+};
 
-/** Codes of failures in the user's own modules and factories. */
-const USER_CODE_CODES = new Set<string>(['CLI_LOAD_FAILED', 'CLI_FACTORY_FAILED', 'CLI_DISPOSE_FAILED']);
-
+/** The exit code of a failed run: the `exit` family of the error's code in ERROR_CODE_TABLE. */
 export function exitCodeFor(error: unknown): number {
   if (error instanceof ModelError || isModelError(error)) return EXIT_MODEL;
   if (!(error instanceof LifespanError)) return EXIT_INTERNAL;
-  if (USER_CODE_CODES.has(error.code)) return EXIT_USER_CODE;
-  if (USAGE_CODES.has(error.code) || error.code.startsWith('CLI_') || /_URL(_|$)/.test(error.code)) return EXIT_USAGE;
-  return error instanceof StoreError || STORE_CODES.has(error.code) ? EXIT_STORE : EXIT_MODEL;
+  const spec = errorCodeSpec(error.code);
+  return spec ? EXIT_OF_FAMILY[spec.exit] : EXIT_INTERNAL;
 }
-
-/** Refusals by the store that are not StoreErrors (the CLI's own checks of a plan). */
-const STORE_CODES = new Set<string>(['APPLY_CONFLICT', ErrorCodes.PLAN_CONFLICT, ErrorCodes.ENSURE_NEEDS_REVIEW]);

@@ -1,3 +1,4 @@
+import type { CodeOf } from '../error-codes';
 import { TtlError } from '../errors';
 import { readDurationText } from './duration-text';
 import { decimalFromNumber, sumSeconds, type Decimal } from './exact-seconds';
@@ -139,7 +140,7 @@ function tooLarge(original: unknown, seconds: number | bigint): TtlError {
   );
 }
 
-function fail(code: string, value: unknown, problem: string, hint?: string): TtlError {
+function fail(code: CodeOf<'TtlError'>, value: unknown, problem: string, hint?: string): TtlError {
   return new TtlError(code, value, `TTL ${showValue(value)} ${problem}`, { hint: hint ?? FORMS_HINT });
 }
 

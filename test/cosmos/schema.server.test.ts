@@ -260,7 +260,7 @@ describeStore('cosmos', 'cosmos containers (in-process server)', () => {
         payload: { kind: 'drop-container', container: 'sessions' },
       };
       const edited: MigrationPlan = { ...plan, steps: [...plan.steps, drop] };
-      await expect(db.apply(edited, { allowDestructive: true })).rejects.toMatchObject({ code: 'PLAN_INVALID' });
+      await expect(db.apply(edited, { allowDestructive: true })).rejects.toMatchObject({ code: 'PLAN_BAD_STEP' });
       await expect(database.container('sessions').read()).rejects.toMatchObject({ code: 404 });
     });
   });
@@ -302,7 +302,7 @@ describeStore('cosmos', 'cosmos containers (in-process server)', () => {
         ...plan,
         steps: [{ ...(plan.steps[0] as PlanStep), payload: { kind: 'create-database', id: 'x' } }],
       };
-      await expect(db.apply(other)).rejects.toMatchObject({ code: 'PLAN_INVALID' });
+      await expect(db.apply(other)).rejects.toMatchObject({ code: 'PLAN_BAD_STEP' });
       await expect(fixture.cosmos().client.database('x').read()).rejects.toMatchObject({ code: 404 });
     });
   });

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildProgram } from '../../src/cli/main';
+import { ERROR_CODE_TABLE } from '../../src/error-codes';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const { renderCliReference } = require('../../scripts/docs/render-cli') as {
@@ -29,11 +30,12 @@ describe('generated reference pages (npm run docs)', () => {
     expect(page('docs/cli.md')).toBe(text);
   });
 
-  test('docs/errors.md lists every code of the ErrorCodes table and every code the sources raise', () => {
+  test('docs/errors.md lists every code of the one code table, with its class and CLI exit code', () => {
     const text = renderErrorCodes(path.join(ROOT, 'src'));
-    const { ErrorCodes } = require('../../src/error-codes') as { ErrorCodes: Record<string, string> };
-    for (const code of Object.values(ErrorCodes)) expect(text).toContain(`\`${code}\``);
-    expect(text).toContain('`CASSANDRA_TTL_PAST_CEILING`');
+    const table = ERROR_CODE_TABLE as Record<string, { family: string }>;
+    for (const [code, { family }] of Object.entries(table)) expect(text).toContain(`\`${code}\` | ${family} |`);
+    expect(text).toContain('| `CASSANDRA_TTL_PAST_CEILING` | TtlError | 3 (model) |');
+    expect(text).toContain('| `CLI_LOAD_FAILED` | LifespanError | 5 (user-code) |');
     expect(page('docs/errors.md')).toBe(text);
   });
 });

@@ -1,5 +1,6 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
+import { badPlanStep, wrongStorePlan } from '../../plan-errors';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { Executor } from './executor';
 import type { CassandraPlanStep, CassandraStepPayload } from './plan';
@@ -12,10 +13,7 @@ export async function applyPlan(
   options: { readonly allowDestructive?: boolean },
 ): Promise<ApplyResult> {
   if (plan.store !== STORE) {
-    throw new LifespanError('PLAN_WRONG_STORE', `this plan was made for '${plan.store}', not for cassandra`, {
-      store: STORE,
-      hint: 'apply a plan made by this store context',
-    });
+    throw wrongStorePlan(plan.store, STORE);
   }
   const steps = plan.steps.map(checkedStep);
   refuseConflicts(steps);
@@ -96,10 +94,7 @@ function checkedStep(step: PlanStep): CassandraPlanStep {
     Array.isArray(payload.statements) &&
     payload.statements.every((s: unknown) => typeof s === 'string');
   if (!valid) {
-    throw new LifespanError('PLAN_BAD_STEP', `step "${step.summary}" was not made by the cassandra provider`, {
-      store: STORE,
-      hint: 'apply a plan returned by plan() of a cassandra store context',
-    });
+    throw badPlanStep(STORE, `step "${step.summary}" was not made by the cassandra provider`, step.entity);
   }
   return step as CassandraPlanStep;
 }

@@ -1,4 +1,4 @@
-import { ModelError, TtlError, type ModelProblem } from '../../errors';
+import { ModelError, TtlError, problemOf, type ModelProblem } from '../../errors';
 import type { EntityModel, FieldModel, FieldType, Model } from '../../model/types';
 import { CQL_TYPE_OF } from './column-types';
 import { STORE } from './semantics';
@@ -95,10 +95,7 @@ function compileEntity(entity: EntityModel, clock: TtlClock, problems: CompilePr
       checkTtlLimits(seconds, clock, place, 'default_time_to_live');
     } catch (error) {
       if (!(error instanceof TtlError)) throw error;
-      problems.push({
-        error,
-        problem: { ...place, code: error.code, message: stripPlace(error.message, entity.name), hint: error.hint },
-      });
+      problems.push({ error, problem: problemOf(error, place) });
     }
   }
 
@@ -163,13 +160,6 @@ function mapColumn(field: FieldModel, kind: ColumnSpec['kind']): ColumnMapping {
     nullable: field.nullable,
     kind,
   });
-}
-
-function stripPlace(message: string, entity: string): string {
-  const prefix = `${entity} [${STORE}]: `;
-  const body = message.startsWith(prefix) ? message.slice(prefix.length) : message;
-  const dash = body.lastIndexOf(' — ');
-  return dash >= 0 ? body.slice(0, dash) : body;
 }
 
 export function mappingFor(compiled: CompiledModel, entity: EntityModel): EntityMapping | undefined {

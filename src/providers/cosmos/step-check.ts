@@ -1,4 +1,5 @@
 import { LifespanError } from '../../errors';
+import { badPlanStep, wrongStorePlan } from '../../plan-errors';
 import type { MigrationPlan } from '../../explain/plan';
 import type { CosmosStep } from './plan';
 import { STORE } from './semantics';
@@ -10,10 +11,7 @@ import { STORE } from './semantics';
  */
 export function checkedSteps(plan: MigrationPlan, databaseId: string): CosmosStep[] {
   if (plan?.store !== STORE) {
-    throw new LifespanError('PLAN_WRONG_STORE', `this plan was made for '${String(plan?.store)}', not for ${STORE}`, {
-      store: STORE,
-      hint: 'apply a plan with the store context that made it',
-    });
+    throw wrongStorePlan(plan?.store, STORE);
   }
   if (!Array.isArray(plan.steps)) throw invalid('the plan has no list of steps');
   return plan.steps.map((step) => {
@@ -55,8 +53,5 @@ function isTtl(value: unknown): value is number | null {
 }
 
 function invalid(message: string): LifespanError {
-  return new LifespanError('PLAN_INVALID', message, {
-    store: STORE,
-    hint: 'apply a plan made by plan() of a Cosmos store context, unchanged',
-  });
+  return badPlanStep(STORE, message);
 }

@@ -1,5 +1,6 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
+import { badPlanStep, wrongStorePlan } from '../../plan-errors';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import { HELLO_COMMAND, type Doc } from './commands';
@@ -15,15 +16,12 @@ export async function applyPlan(
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
   if (plan.store !== STORE) {
-    throw new LifespanError('PLAN_WRONG_STORE', `this plan was made for '${plan.store}', not ${STORE}`, {
-      store: STORE,
-      hint: 'apply a plan on the store that made it',
-    });
+    throw wrongStorePlan(plan.store, STORE);
   }
   const steps = plan.steps.map(checkedStep);
   const conflicts = steps.filter(isConflict);
   if (conflicts.length > 0) {
-    throw new StoreError(
+    throw new LifespanError(
       ErrorCodes.PLAN_CONFLICT,
       `the plan has ${conflicts.length} conflict(s) MongoDB cannot resolve in place: ${conflicts.map((c) => c.summary).join('; ')}`,
       {
@@ -35,7 +33,7 @@ export async function applyPlan(
   }
   const destructive = steps.filter(isDestructive);
   if (destructive.length > 0 && !options.allowDestructive) {
-    throw new StoreError(
+    throw new LifespanError(
       ErrorCodes.PLAN_DESTRUCTIVE_NOT_ALLOWED,
       `the plan has ${destructive.length} destructive step(s): ${destructive.map((s) => s.summary).join('; ')}`,
       {
@@ -95,15 +93,7 @@ function checkedStep(step: PlanStep): MongoPlanStep {
     (command !== undefined && commandKind(command) !== undefined) ||
     (payload?.op === 'conflict' && typeof payload.reason === 'string');
   if (!ok) {
-    throw new LifespanError(
-      'PLAN_BAD_STEP',
-      `step '${step.summary}' carries no MongoDB schema command lifespan makes`,
-      {
-        store: STORE,
-        entity: step.entity ?? undefined,
-        hint: 'apply a plan exactly as plan() returned it',
-      },
-    );
+    throw badPlanStep(STORE, `step '${step.summary}' carries no MongoDB schema command lifespan makes`, step.entity);
   }
   if (command !== undefined) guardTtlOptions(command);
   return step as MongoPlanStep;

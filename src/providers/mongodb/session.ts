@@ -63,7 +63,7 @@ export class MongoSession implements StoreSession {
     const steps = await this.planSteps(false);
     const conflicts = steps.filter(isConflict);
     if (conflicts.length > 0) {
-      throw new StoreError(
+      throw new LifespanError(
         ErrorCodes.PLAN_CONFLICT,
         `MongoDB cannot reach the model in place: ${conflicts.map((c) => c.summary).join('; ')}`,
         {

@@ -184,7 +184,7 @@ function commitError(error: unknown, batch: Batch, writtenBefore: number, total:
  */
 export class MongoCommitError extends StoreError {
   constructor(
-    code: string,
+    code: ConstructorParameters<typeof StoreError>[0],
     message: string,
     readonly committed: number | null,
     readonly total: number,

@@ -1,5 +1,6 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
+import { badPlanStep } from '../../plan-errors';
 import type { ApplyResult, PlanStep } from '../../explain/plan';
 import { isAlreadyThere } from './driver-errors';
 import { RELATIONAL_STORE } from './options';
@@ -41,11 +42,11 @@ export function relationalSteps(steps: readonly PlanStep[]): RelationalStep[] {
       payload.sql.every((sql) => typeof sql === 'string') &&
       typeof payload.blocking === 'boolean';
     if (!ok) {
-      throw new LifespanError('PLAN_BAD_STEP', `step '${step.summary}' was not made by the relational provider`, {
-        entity: step.entity ?? undefined,
-        store: RELATIONAL_STORE,
-        hint: "apply a plan made by this store's plan(), unchanged",
-      });
+      throw badPlanStep(
+        RELATIONAL_STORE,
+        `step '${step.summary}' was not made by the relational provider`,
+        step.entity,
+      );
     }
     return step as RelationalStep;
   });

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
+import { wrongStorePlan } from '../../plan-errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import { findEntity, type EntityClass, type Model } from '../../model/types';
@@ -111,10 +112,7 @@ export class RelationalSession implements StoreSession {
       });
     }
     if (plan.store !== RELATIONAL_STORE) {
-      throw new LifespanError('PLAN_WRONG_STORE', `this plan is for ${plan.store}, not ${RELATIONAL_STORE}`, {
-        store: RELATIONAL_STORE,
-        hint: "apply a plan made by this store's plan()",
-      });
+      throw wrongStorePlan(plan.store, RELATIONAL_STORE);
     }
     const steps = relationalSteps(plan.steps);
     checkApplicable(steps, options.allowDestructive === true);
