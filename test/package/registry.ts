@@ -32,14 +32,16 @@ export function registryProblem(registry: string = configuredRegistry()): string
   // A child process, so the probe stays synchronous and can decide describe vs describe.skip.
   const probe =
     'fetch(process.argv[1], { method: "HEAD", signal: AbortSignal.timeout(Number(process.argv[2]) * 1000) })' +
-    '.then(() => process.exit(0), (e) => { console.error(String((e && e.cause && e.cause.code) || (e && e.name) || e)); process.exit(1); })';
-  const result = spawnSync(process.execPath, ['-e', probe, registry, String(PROBE_SECONDS)], {
+    '.then(() => process.exit(0), (e) => { const c = e.cause || {}; console.error(String(c.code || c.message || e.message || e)); process.exit(1); })';
+  // Without credentials: any HTTP answer, a 401 included, means the registry is there.
+  const target = shown(registry);
+  const result = spawnSync(process.execPath, ['-e', probe, target, String(PROBE_SECONDS)], {
     encoding: 'utf8',
     timeout: (PROBE_SECONDS + 5) * 1000,
   });
   if (result.status === 0) return undefined;
   const cause = (result.stderr ?? '').trim().split('\n').pop() || 'no answer';
-  return `the npm registry ${shown(registry)} is unreachable (${cause}, within ${PROBE_SECONDS} s)`;
+  return `the npm registry ${target} is unreachable (${cause}, within ${PROBE_SECONDS} s)`;
 }
 
 /**
