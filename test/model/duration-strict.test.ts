@@ -306,6 +306,14 @@ function suggestedLiterals(hint: string): string[] {
   return [...quoted, ...numbers];
 }
 
+/** Every literal the hint suggests is accepted as a duration or a per-write value. */
+function expectHintLiteralsAccepted(hint: string | undefined): void {
+  for (const literal of suggestedLiterals(hint ?? '')) {
+    const asNumber = /^\d+$/.test(literal) ? Number(literal) : literal;
+    expect(() => resolveWriteTtl(asNumber as never)).not.toThrow();
+  }
+}
+
 describe('hints', () => {
   const signed = fc
     .tuple(
@@ -328,10 +336,7 @@ describe('hints', () => {
         const error = thrown(() => parseDuration(value));
         if (error === undefined) return;
         expect(error).toBeInstanceOf(TtlError);
-        for (const literal of suggestedLiterals((error as TtlError).hint ?? '')) {
-          const asNumber = /^\d+$/.test(literal) ? Number(literal) : literal;
-          expect(() => resolveWriteTtl(asNumber as never)).not.toThrow();
-        }
+        expectHintLiteralsAccepted((error as TtlError).hint);
       }),
       { numRuns: 3000 },
     );
@@ -341,10 +346,7 @@ describe('hints', () => {
     '%p: its hint suggests nothing refused',
     (value) => {
       const hint = (thrown(() => parseDuration(value)) as TtlError).hint ?? '';
-      for (const literal of suggestedLiterals(hint)) {
-        const asNumber = /^\d+$/.test(literal) ? Number(literal) : literal;
-        expect(() => resolveWriteTtl(asNumber as never)).not.toThrow();
-      }
+      expectHintLiteralsAccepted(hint);
     },
   );
 });
