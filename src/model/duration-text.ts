@@ -35,8 +35,9 @@ export function readDurationText(trimmed: string): TextReading {
   if (short) return termsOf(['d', 'h', 'm', 's'], short.slice(1));
   if (/^-?P/i.test(trimmed)) return readIso(trimmed.toUpperCase());
   if (SHORT_CALENDAR.test(trimmed)) return { kind: 'calendar' };
-  if (BARE_NUMBER.test(trimmed))
+  if (BARE_NUMBER.test(trimmed)) {
     return { kind: 'no-unit', terms: [{ amount: decimalFromText(trimmed) as Decimal, factor: 1 }] };
+  }
   if (/^[+-]/.test(trimmed)) return readSigned(trimmed);
   if (/\d,\d/.test(trimmed)) return { kind: 'comma' };
   return { kind: 'malformed', why: 'is not a duration' };
@@ -46,7 +47,8 @@ export function readDurationText(trimmed: string): TextReading {
 function readSigned(trimmed: string): TextReading {
   const rest = trimmed.slice(1);
   const unsigned = readDurationText(rest);
-  const readable = /^\d/.test(rest) && (unsigned.kind === 'duration' || unsigned.kind === 'no-unit');
+  // A digit or 'P' right after the sign: '- 1h' and '--1h' stay malformed.
+  const readable = /^[\dP]/i.test(rest) && (unsigned.kind === 'duration' || unsigned.kind === 'no-unit');
   if (!readable) return { kind: 'malformed', why: 'is not a duration' };
   return trimmed.startsWith('-')
     ? { kind: 'negative' }

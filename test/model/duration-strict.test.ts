@@ -250,6 +250,7 @@ describe('review of issue 13: text, signs, hints and sizes', () => {
     ['+60', 'TTL_UNKNOWN_FORMAT'],
     ['+1h', 'TTL_UNKNOWN_FORMAT'],
     ['+PT1H', 'TTL_UNKNOWN_FORMAT'],
+    ['--1h', 'TTL_UNKNOWN_FORMAT'],
     ['- 1h', 'TTL_UNKNOWN_FORMAT'],
     ['-x', 'TTL_UNKNOWN_FORMAT'],
   ])('%p: %s', (text, code) => {
