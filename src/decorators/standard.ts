@@ -52,6 +52,11 @@ export function memberSite(decorator: string, args: readonly unknown[]): MemberS
     const draft = ownStandardDraft(metadataOf(decorator, second));
     return { draft, name: second.name, field: fieldDraft(draft, second.name) };
   }
+  if (typeof args[2] === 'number' && (typeof first === 'object' || typeof first === 'function')) {
+    // Legacy parameter decorators get (target, member or undefined, index): not a property either way.
+    const where = second === undefined ? 'the constructor' : String(second);
+    throw misuse(decorator, `is on a constructor or method parameter (${where})`, 'put it on a property');
+  }
   if (typeof first === 'object' && first !== null && (typeof second === 'string' || typeof second === 'symbol')) {
     if (args[2] !== undefined && typeof (args[2] as { get?: unknown }).get !== 'function') {
       throw misuse(decorator, `is on a method (${String(second)})`, 'put it on a property');

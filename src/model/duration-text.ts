@@ -18,7 +18,7 @@ export type TextReading =
   | { readonly kind: 'duration'; readonly terms: ReadonlyArray<{ amount: Decimal; factor: number }> }
   | { readonly kind: 'negative' }
   | { readonly kind: 'calendar' }
-  | { readonly kind: 'no-unit' }
+  | { readonly kind: 'no-unit'; readonly terms: ReadonlyArray<{ amount: Decimal; factor: number }> }
   | { readonly kind: 'comma' }
   | { readonly kind: 'malformed'; readonly why: string };
 
@@ -26,16 +26,33 @@ const N = String.raw`(\d+(?:\.\d+)?)`;
 const SHORT = new RegExp(`^(?:${N}d)?(?:${N}h)?(?:${N}m)?(?:${N}s)?$`);
 const ISO = new RegExp(`^(-)?P(?:${N}Y)?(?:${N}M)?(?:${N}W)?(?:${N}D)?(?:(T)(?:${N}H)?(?:${N}M)?(?:${N}S)?)?$`);
 const SHORT_CALENDAR = /^\d+(?:\.\d+)?\s*(?:y|yr|yrs|year|years|mo|mon|month|months)$/i;
-const BARE_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
+const BARE_NUMBER = /^\d+(?:\.\d+)?$/;
 
 export function readDurationText(trimmed: string): TextReading {
+  // Upper-casing non-ASCII text can make ASCII of it ('ſ' → 'S'): such text is never a duration.
+  if (/[^\x20-\x7e]/.test(trimmed)) return { kind: 'malformed', why: 'has characters no duration has' };
   const short = SHORT.exec(trimmed);
   if (short) return termsOf(['d', 'h', 'm', 's'], short.slice(1));
   if (/^-?P/i.test(trimmed)) return readIso(trimmed.toUpperCase());
   if (SHORT_CALENDAR.test(trimmed)) return { kind: 'calendar' };
-  if (BARE_NUMBER.test(trimmed)) return { kind: 'no-unit' };
+  if (BARE_NUMBER.test(trimmed)) {
+    return { kind: 'no-unit', terms: [{ amount: decimalFromText(trimmed) as Decimal, factor: 1 }] };
+  }
+  if (/^[+-]/.test(trimmed)) return readSigned(trimmed);
   if (/\d,\d/.test(trimmed)) return { kind: 'comma' };
   return { kind: 'malformed', why: 'is not a duration' };
+}
+
+/** One rule for a sign in every form: '-' before a duration is negative ('-1h', '-60', '-PT1H'); '+' is refused. */
+function readSigned(trimmed: string): TextReading {
+  const rest = trimmed.slice(1);
+  const unsigned = readDurationText(rest);
+  // A digit or 'P' right after the sign: '- 1h' and '--1h' stay malformed.
+  const readable = /^[\dP]/i.test(rest) && (unsigned.kind === 'duration' || unsigned.kind === 'no-unit');
+  if (!readable) return { kind: 'malformed', why: 'is not a duration' };
+  return trimmed.startsWith('-')
+    ? { kind: 'negative' }
+    : { kind: 'malformed', why: "has a '+' sign; a TTL is written without one" };
 }
 
 function readIso(text: string): TextReading {

@@ -1,7 +1,7 @@
 import type { CodeOf } from '../error-codes';
 import { TtlError } from '../errors';
 import { readDurationText } from './duration-text';
-import { decimalFromNumber, sumSeconds, type Decimal } from './exact-seconds';
+import { decimalFromNumber, showSeconds, sumSeconds, type Decimal } from './exact-seconds';
 import { safeClassName, showValue } from './show-value';
 
 export { showValue } from './show-value';
@@ -32,7 +32,9 @@ export function parseDuration(input: unknown): number {
   if (typeof input === 'number') return checkNumber(input, input);
   if (typeof input === 'string') return parseDurationText(input);
   if (typeof input === 'bigint') {
-    throw fail('TTL_INVALID_TYPE', input, 'is a bigint, not a duration', `write the number ${String(input)}`);
+    // Only a bigint that is itself a valid TTL is suggested as a number.
+    const hint = input > 0n && input <= BigInt(MAX_TTL_SECONDS) ? `write the number ${String(input)}` : undefined;
+    throw fail('TTL_INVALID_TYPE', input, 'is a bigint, not a duration', hint);
   }
   if (isPlainObject(input)) return parseParts(input, input);
   throw fail('TTL_INVALID_TYPE', input, `is ${describeType(input)}, not a duration`);
@@ -54,27 +56,30 @@ function parseDurationText(text: string): number {
         'uses years or months, which have no fixed length in seconds',
         "use days instead, e.g. '30d' or 'P30D'",
       );
-    case 'no-unit':
-      throw fail('TTL_NO_UNIT', text, 'has no unit', `write the number ${trimmed} (seconds) or '${trimmed}s'`);
+    case 'no-unit': {
+      // Read as seconds first, so the hint never suggests a value that is itself refused ('0', '1.5').
+      const seconds = checkTotal(reading.terms, text);
+      throw fail('TTL_NO_UNIT', text, 'has no unit', `write the number ${seconds} (seconds) or '${seconds}s'`);
+    }
     case 'comma':
-      throw fail('TTL_UNKNOWN_FORMAT', text, "uses ',' as the decimal sign", "write a '.', e.g. 'PT1.5H'");
+      throw fail('TTL_UNKNOWN_FORMAT', text, "uses ',' as the decimal sign", "write a point instead, e.g. 'PT1.5H'");
     case 'malformed':
       throw fail('TTL_UNKNOWN_FORMAT', text, reading.why);
   }
 }
 
 function parseParts(parts: object, original: unknown): number {
-  let keys: string[];
+  let keys: Array<string | symbol>;
   try {
-    keys = Object.keys(parts);
+    // Every own key, symbols included: a key lifespan does not read is refused, not ignored.
+    keys = Reflect.ownKeys(parts);
   } catch {
     throw fail('TTL_INVALID_TYPE', original, 'is an object whose keys cannot be read');
   }
   if (keys.length === 0) throw fail('TTL_EMPTY', original, 'has no days, hours, minutes or seconds');
   const terms: Array<{ amount: Decimal; factor: number }> = [];
   for (const key of keys) {
-    const factor = Object.hasOwn(PART_SECONDS, key) ? PART_SECONDS[key as keyof DurationParts] : undefined;
-    if (factor === undefined) {
+    if (typeof key === 'symbol' || !Object.hasOwn(PART_SECONDS, key)) {
       throw fail(
         'TTL_UNKNOWN_UNIT',
         original,
@@ -82,6 +87,7 @@ function parseParts(parts: object, original: unknown): number {
         'use days, hours, minutes, seconds',
       );
     }
+    const factor = PART_SECONDS[key as keyof DurationParts];
     const value = readPart(parts, key, original);
     const amount = typeof value === 'number' ? decimalFromNumber(value) : undefined;
     if (amount === undefined) {
@@ -101,7 +107,8 @@ function readPart(parts: object, key: string, original: unknown): unknown {
 }
 
 function checkTotal(terms: ReadonlyArray<{ amount: Decimal; factor: number }>, original: unknown): number {
-  const { whole, approximate } = sumSeconds(terms);
+  const { whole, floor, approximate } = sumSeconds(terms);
+  if (floor > BigInt(MAX_TTL_SECONDS)) throw tooLarge(original, floor);
   if (whole === undefined) {
     throw fail('TTL_FRACTIONAL', original, `comes to ${approximate} s, not a whole number of seconds`, FRACTION_HINT);
   }
@@ -126,7 +133,7 @@ function notPositive(original: unknown, problem: string): TtlError {
     'TTL_NOT_POSITIVE',
     original,
     problem,
-    "a TTL must be a positive number of seconds; for 'does not expire' leave the TTL out or write 'never' per write",
+    "a TTL must be a positive number of seconds; for a record that never expires, leave the TTL out or write 'never' per write",
   );
 }
 
@@ -134,9 +141,9 @@ function tooLarge(original: unknown, seconds: number | bigint): TtlError {
   return fail(
     'TTL_TOO_LARGE',
     original,
-    `is ${String(seconds)} s, over the largest TTL ${MAX_TTL_SECONDS} s (2^31-1)`,
+    `is ${showSeconds(seconds)} s, over the largest TTL ${MAX_TTL_SECONDS} s (2^31-1)`,
     `the largest TTL is ${MAX_TTL_SECONDS} s (about 68 years, and stores have lower limits of their own); ` +
-      "for 'does not expire' leave the TTL out, or write 'never' per write",
+      "for a record that never expires, leave the TTL out, or write 'never' per write",
   );
 }
 

@@ -34,9 +34,14 @@ function fromParts(whole: string, fraction: string, exponent: number): Decimal {
   return scale >= 0 ? { units, scale } : { units: units * 10n ** BigInt(-scale), scale: 0 };
 }
 
-/** Σ amount × factor, exactly: `whole` when it is a whole number of seconds, else the approximate value. */
+/**
+ * Σ amount × factor, exactly: `whole` when it is a whole number of seconds; `floor` is the whole
+ * seconds below it (for a size check before anything is printed) and `approximate` a number made
+ * from the floor and 12 truncated fraction digits, so 400 digits never become NaN or Infinity.
+ */
 export function sumSeconds(terms: ReadonlyArray<{ amount: Decimal; factor: number }>): {
   whole: bigint | undefined;
+  floor: bigint;
   approximate: number;
 } {
   const scale = Math.max(0, ...terms.map((t) => t.amount.scale));
@@ -45,6 +50,15 @@ export function sumSeconds(terms: ReadonlyArray<{ amount: Decimal; factor: numbe
     scaled += amount.units * BigInt(factor) * 10n ** BigInt(scale - amount.scale);
   }
   const divisor = 10n ** BigInt(scale);
-  const whole = scaled % divisor === 0n ? scaled / divisor : undefined;
-  return { whole, approximate: Number(scaled) / Number(divisor) };
+  const floor = scaled / divisor;
+  const remainder = scaled % divisor;
+  const fraction = Number((remainder * 10n ** 12n) / divisor) / 1e12;
+  return { whole: remainder === 0n ? floor : undefined, floor, approximate: Number(floor) + fraction };
+}
+
+/** A count of seconds short enough for a message: exact up to 15 digits, else '1.234e+399'. */
+export function showSeconds(seconds: bigint | number): string {
+  const digits = typeof seconds === 'bigint' ? seconds.toString() : undefined;
+  if (digits === undefined || digits.length <= 15) return String(seconds);
+  return `${digits[0]}.${digits.slice(1, 4)}e+${digits.length - 1}`;
 }

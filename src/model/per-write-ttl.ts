@@ -24,12 +24,13 @@ export function resolveWriteTtl(value: PerWriteTtl | undefined): ResolvedWriteTt
   if (value === 'never') return { kind: 'never' };
   if (value === 'keep') return { kind: 'keep' };
   if (typeof value === 'object' && value !== null && hasOwnKey(value, 'extend')) {
-    const keys = Object.keys(value);
+    const keys = ownKeys(value);
     if (keys.length !== 1) {
+      const others = keys.filter((key) => key !== 'extend').map((key) => showValue(key));
       throw new TtlError(
         'TTL_INVALID_EXTEND',
         value,
-        `per-write TTL ${showValue(value)} mixes 'extend' with other keys`,
+        `per-write TTL ${showValue(value)} mixes 'extend' with other keys (${others.join(', ')})`,
         {
           hint: "write { extend: '1h' } alone",
         },
@@ -45,10 +46,23 @@ function hasOwnKey(value: object, key: string): boolean {
   try {
     return Object.hasOwn(value, key);
   } catch {
-    throw new TtlError('TTL_INVALID_TYPE', value, `per-write TTL ${showValue(value)} cannot be read`, {
-      hint: "pass a duration, 'default', 'never', 'keep' or { extend: duration }",
-    });
+    throw unreadable(value);
   }
+}
+
+/** Every own key, symbols included (a key lifespan does not read is refused, not ignored); a trap that throws is bad input. */
+function ownKeys(value: object): Array<string | symbol> {
+  try {
+    return Reflect.ownKeys(value);
+  } catch {
+    throw unreadable(value);
+  }
+}
+
+function unreadable(value: object): TtlError {
+  return new TtlError('TTL_INVALID_TYPE', value, `per-write TTL ${showValue(value)} cannot be read`, {
+    hint: "pass a duration, 'default', 'never', 'keep' or { extend: duration }",
+  });
 }
 
 function readExtend(value: object): unknown {

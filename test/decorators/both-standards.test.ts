@@ -114,6 +114,16 @@ describe('a decorator in a setting it does not support says which tsconfig optio
       () => (Field() as unknown as (...a: unknown[]) => void)({}, 'm', { value: () => 1 }),
       /on a method/,
     ],
+    [
+      'a legacy method parameter',
+      () => (Field() as unknown as (...a: unknown[]) => void)({}, 'm', 0),
+      /is on a constructor or method parameter \(m\)/,
+    ],
+    [
+      'a legacy constructor parameter',
+      () => (Field() as unknown as (...a: unknown[]) => void)(class {}, undefined, 0),
+      /is on a constructor or method parameter \(the constructor\)/,
+    ],
     ['a legacy static', () => (Key() as unknown as (...a: unknown[]) => void)(class {}, 'x'), /static member/],
     ['neither standard', () => (Field() as unknown as (...a: unknown[]) => void)(1, 2), /neither decorator standard/],
     [

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { formatDuration, MAX_TTL_SECONDS, parseDuration, TtlError } from '../../src';
 import { resolveWriteTtl } from '../../src/model/per-write-ttl';
+import { thrown } from './thrown';
 
 function codeOf(input: unknown): string {
   try {
@@ -146,7 +147,7 @@ function oracleAccepts(text: string): boolean {
 
 describe('properties', () => {
   const durationAlphabet = fc.string({
-    unit: fc.constantFrom(...'PTYMWDHSpt0123456789.,-+ smhdy;x'.split('')),
+    unit: fc.constantFrom(...'PTYMWDHSpt0123456789.,-+ smhdy;xſ'.split('')),
     maxLength: 14,
   });
   const anyInput = fc.oneof(
@@ -225,4 +226,128 @@ describe('properties', () => {
       { numRuns: 3000 },
     );
   });
+});
+
+describe('review of issue 13: text, signs, hints and sizes', () => {
+  test.each(['pT1ſ', 'PT1ſ', '1ſ', 'P1ᴅ', '１h', 'PT1Ｈ'])(
+    'non-ASCII text %p is refused, not upper-cased into ASCII',
+    (text) => {
+      expect(codeOf(text)).toBe('TTL_UNKNOWN_FORMAT');
+    },
+  );
+
+  test.each([
+    ['60', 'TTL_NO_UNIT'],
+    ['1.0', 'TTL_NO_UNIT'],
+    ['1.5', 'TTL_FRACTIONAL'],
+    ['0', 'TTL_NOT_POSITIVE'],
+    ['99999999999', 'TTL_TOO_LARGE'],
+    ['-60', 'TTL_NOT_POSITIVE'],
+    ['-1h', 'TTL_NOT_POSITIVE'],
+    ['-1h30m', 'TTL_NOT_POSITIVE'],
+    ['-1.5h', 'TTL_NOT_POSITIVE'],
+    ['-PT1H', 'TTL_NOT_POSITIVE'],
+    ['+60', 'TTL_UNKNOWN_FORMAT'],
+    ['+1h', 'TTL_UNKNOWN_FORMAT'],
+    ['+PT1H', 'TTL_UNKNOWN_FORMAT'],
+    ['--1h', 'TTL_UNKNOWN_FORMAT'],
+    ['- 1h', 'TTL_UNKNOWN_FORMAT'],
+    ['-x', 'TTL_UNKNOWN_FORMAT'],
+  ])('%p: %s', (text, code) => {
+    expect(codeOf(text)).toBe(code);
+  });
+
+  test("a bare number's hint suggests its whole seconds, which parse", () => {
+    const error = thrownTtl('1.0');
+    expect(error.hint).toBe("write the number 1 (seconds) or '1s'");
+  });
+
+  test.each([
+    ['PT0.' + '1'.repeat(400) + 'S', 'TTL_FRACTIONAL', /comes to 0\.1111\d* s/],
+    ['1'.repeat(400) + '.5s', 'TTL_TOO_LARGE', /is 1\.111e\+399 s, over/],
+    [{ days: 1e308 }, 'TTL_TOO_LARGE', /is 8\.640e\+312 s, over/],
+    ['9'.repeat(20) + 's', 'TTL_TOO_LARGE', /is 9\.999e\+19 s, over/],
+    ['2147483648s', 'TTL_TOO_LARGE', /is 2147483648 s, over/],
+  ])('an oversized total is checked before it is printed, and printed short', (input, code, message) => {
+    const error = thrownTtl(input);
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(message);
+    const shown = /(?:is|comes to) (\S+) s/.exec(error.message)?.[1] ?? '';
+    expect(shown).not.toMatch(/NaN|Infinity|\d{16}/);
+  });
+
+  test.each([
+    [{ hours: 1, [Symbol('x')]: 5 }, 'TTL_UNKNOWN_UNIT', /unknown unit Symbol\(x\)/],
+    [{ [Symbol('only')]: 5 }, 'TTL_UNKNOWN_UNIT', /unknown unit Symbol\(only\)/],
+  ])('a symbol key in a duration object is refused, not ignored', (input, code, message) => {
+    const error = thrownTtl(input);
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(message);
+  });
+
+  test('a symbol key next to extend is refused, not ignored', () => {
+    const error = thrown(() => resolveWriteTtl({ extend: '1h', [Symbol('x')]: 1 } as never));
+    expect(error).toBeInstanceOf(TtlError);
+    expect(error).toMatchObject({ code: 'TTL_INVALID_EXTEND' });
+    expect((error as Error).message).toMatch(/Symbol\(x\)/);
+  });
+});
+
+/** The TtlError parseDuration throws for `input`. */
+function thrownTtl(input: unknown): TtlError {
+  const error = thrown(() => parseDuration(input));
+  if (!(error instanceof TtlError)) throw new Error(`expected a TtlError for ${String(input)}, got ${String(error)}`);
+  return error;
+}
+
+/** The literals a hint suggests: each quoted value and each "the number N". */
+function suggestedLiterals(hint: string): string[] {
+  const quoted = [...hint.matchAll(/'([^']*)'/g)].map((m) => m[1] as string);
+  const numbers = [...hint.matchAll(/the number (\S+)/g)].map((m) => m[1] as string);
+  return [...quoted, ...numbers];
+}
+
+/** Every literal the hint suggests is accepted as a duration or a per-write value. */
+function expectHintLiteralsAccepted(hint: string | undefined): void {
+  for (const literal of suggestedLiterals(hint ?? '')) {
+    const asNumber = /^\d+$/.test(literal) ? Number(literal) : literal;
+    expect(() => resolveWriteTtl(asNumber as never)).not.toThrow();
+  }
+}
+
+describe('hints', () => {
+  const signed = fc
+    .tuple(
+      fc.constantFrom('', '-', '+', ' '),
+      fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e12, noNaN: true })),
+      fc.constantFrom('', 's', 'h', 'x', '.5'),
+    )
+    .map(([sign, n, unit]) => `${sign}${String(n)}${unit}`);
+  const inputs = fc.oneof(
+    signed,
+    fc.string({ unit: fc.constantFrom(...'PTWDHMSpt0123456789.,-+ smhdyſ'.split('')), maxLength: 12 }),
+    fc.double(),
+    fc.bigInt(),
+    fc.dictionary(fc.constantFrom('days', 'hours', 'minutes', 'seconds', 'weeks'), fc.double()),
+  );
+
+  test('every literal a hint suggests is itself accepted (as a duration or a per-write value)', () => {
+    fc.assert(
+      fc.property(inputs, (value) => {
+        const error = thrown(() => parseDuration(value));
+        if (error === undefined) return;
+        expect(error).toBeInstanceOf(TtlError);
+        expectHintLiteralsAccepted((error as TtlError).hint);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test.each(['+60', '-60', '1.5', '0', '0.0', '-1h', 99999999999n, 0n, -5n])(
+    '%p: its hint suggests nothing refused',
+    (value) => {
+      const hint = (thrown(() => parseDuration(value)) as TtlError).hint ?? '';
+      expectHintLiteralsAccepted(hint);
+    },
+  );
 });

@@ -41,7 +41,7 @@ describe('parseDuration rejects with a TtlError naming the value', () => {
     ['1y', 'TTL_CALENDAR_UNIT'],
     ['1w', 'TTL_UNKNOWN_FORMAT'],
     ['1.5s', 'TTL_FRACTIONAL'],
-    ['-1h', 'TTL_UNKNOWN_FORMAT'],
+    ['-1h', 'TTL_NOT_POSITIVE'],
     ['1 hour', 'TTL_UNKNOWN_FORMAT'],
     ['3600', 'TTL_NO_UNIT'],
     ['abc', 'TTL_UNKNOWN_FORMAT'],

@@ -4,9 +4,10 @@
  * that throw, and the names __proto__ / constructor / prototype.
  */
 import 'reflect-metadata';
-import { Entity, Field, Key, LifespanError, ModelBuilder, ModelError, TimeToLive } from '../../src';
+import { Entity, Field, Key, LifespanError, ModelBuilder, ModelError, TimeToLive, TtlError } from '../../src';
 import { CassandraStore } from '../../src/providers/cassandra';
 import { CosmosStore } from '../../src/providers/cosmos';
+import { resolveWriteTtl } from '../../src/model/per-write-ttl';
 import { keyValues, valuesOf } from '../../src/runtime/entity-values';
 import { thrown } from './thrown';
 
@@ -152,5 +153,27 @@ describe('entity instances and keys whose members throw when read', () => {
       member: 'id',
       store: 'cassandra',
     });
+  });
+});
+
+describe('per-write TTL objects whose keys cannot be listed', () => {
+  const ownKeysThrows = new Proxy(
+    { extend: '1h' },
+    {
+      ownKeys() {
+        throw new Error('no keys for you');
+      },
+    },
+  );
+  const ownKeysNotAList = new Proxy({ extend: '1h' }, { ownKeys: () => 1 as never });
+
+  test.each([
+    ['an ownKeys trap that throws', ownKeysThrows],
+    ['an ownKeys trap that returns a non-list', ownKeysNotAList],
+  ])('%s: a TTL_INVALID_TYPE TtlError, not a TypeError or a plain Error', (_label, value) => {
+    const error = thrown(() => resolveWriteTtl(value as never));
+    expect(error).toBeInstanceOf(TtlError);
+    expect(error).toMatchObject({ code: 'TTL_INVALID_TYPE' });
+    expect((error as Error).message).toMatch(/per-write TTL .* cannot be read/);
   });
 });

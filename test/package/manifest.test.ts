@@ -40,6 +40,27 @@ describe('package.json', () => {
     expect(Object.keys(record('peerDependenciesMeta')).sort()).toEqual(Object.keys(peers).sort());
   });
 
+  test('every peer range is justified in docs/compatibility.md (no CI matrix runs them), linked from the README', () => {
+    const peers = record('peerDependencies');
+    // Lower bounds narrowed to what the driver API lifespan uses (or knex's own tests) supports.
+    expect(peers).toMatchObject({ 'cassandra-driver': '^4.2.0', pg: '^8.20.0', mysql2: '^3.2.0' });
+    const page = fs.readFileSync(path.join(ROOT, 'docs', 'compatibility.md'), 'utf8');
+    const devDependencies = record('devDependencies');
+    const rows = Object.entries(peers).map(([name, range]) => {
+      const row = page.split('\n').find((line) => line.startsWith(`| \`${name}\``)) ?? '';
+      // The row names the range (| escaped in Markdown) and the version the suite runs (the exact devDependency).
+      return {
+        name,
+        range: row.includes(range.replace(/\|/g, '\\|')),
+        runs: row.includes(`| ${devDependencies[name]} `),
+      };
+    });
+    expect(rows.filter((r) => !r.range || !r.runs)).toEqual([]);
+    expect(page).toMatch(/`@azure\/cosmos` 4\.10 and later and `better-sqlite3` 13 declare `engines\.node >= 22`/);
+    expect(page).toMatch(/only resolves an install/);
+    expect(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toContain('](docs/compatibility.md)');
+  });
+
   test('contributor documents stay out of the package; types resolve for node10 resolution too', () => {
     expect(pkg.files).toEqual(expect.arrayContaining(['!docs/STATUS.md', '!docs/testing.md', '!docs/performance.md']));
     const exportsMap = pkg.exports as Record<string, { types?: string }>;

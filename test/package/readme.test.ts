@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readmeFiles } from './packing';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -28,6 +29,16 @@ describe('README', () => {
     expect(README).toContain('`npm install lifespan knex better-sqlite3`');
     expect(README).toMatch(/"experimentalDecorators": true,\s+"emitDecoratorMetadata": true/);
     expect(README).toMatch(/need \*\*Node 22\*\*: `@azure\/cosmos` 4\.10 and later, and\s+`better-sqlite3` 13/);
+  });
+
+  test("the getting-started tsconfig loads Node's types itself (TypeScript 6 no longer loads @types by default)", () => {
+    // `npm install --save-dev typescript @types/node` now brings TypeScript 6, where `types` defaults to
+    // [] and `npx tsc` fails with TS2591 (Cannot find name 'process') unless the tsconfig names node.
+    const tsconfig = JSON.parse(readmeFiles(path.join(ROOT, 'README.md'))['tsconfig.json'] ?? '{}') as {
+      compilerOptions?: { types?: string[] };
+    };
+    expect(tsconfig.compilerOptions?.types).toContain('node');
+    expect(README).toContain('npm install --save-dev typescript @types/node');
   });
 
   test('does not tell users to import reflect-metadata', () => {
