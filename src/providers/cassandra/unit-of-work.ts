@@ -7,7 +7,8 @@ import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
 import type { SessionContext } from './context';
 import { createdAtIndex, keepStoredCreatedAt } from './created-at';
 import type { Params } from './executor';
-import { entityArgument, optionsArgument } from './guards';
+import { entityClassOf } from '../../runtime/arguments';
+import { optionsArgument } from './guards';
 import { keyOfRow, keyParams, rowParams, ttlParams } from './rows';
 import { keyIdentity, planRows, type Operation, type RowPlan } from './row-plan';
 import { STORE } from './semantics';
@@ -64,8 +65,9 @@ export class CassandraUnitOfWork implements UnitOfWork {
 
   async commit(options?: WriteOptions): Promise<void> {
     this.requireOpen('commit');
-    this.committed = true;
+    // Options are checked before the unit is spent, as on every store: a bad argument leaves it usable.
     const commitTtl = optionsArgument(options, PLACE, 'commit').ttl;
+    this.committed = true;
     if (this.operations.length === 0) return;
     const checked = this.check(commitTtl);
     const rows = planRows(this.operations, (op) => keyOfRow(op.mapping, (checked.get(op) as Checked).params));
@@ -79,9 +81,10 @@ export class CassandraUnitOfWork implements UnitOfWork {
 
   private write(kind: 'insert' | 'upsert', entity: object, options: WriteOptions | undefined): this {
     this.requireOpen(kind);
-    const instance = entityArgument(entity, PLACE, `unitOfWork().${kind}`);
+    const target = entityClassOf(entity, `unitOfWork().${kind}()`, STORE);
     const { ttl } = optionsArgument(options, PLACE, `unitOfWork().${kind}`);
-    const mapping = this.ctx.mappingOf(instance.constructor as EntityClass);
+    const mapping = this.ctx.mappingOf(target);
+    const instance = entity;
     this.operations.push({ kind, mapping, instance, ttl });
     return this;
   }

@@ -4,6 +4,7 @@ import { LifespanError, StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityClass } from '../../model/types';
 import { keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { entityClassOf, writeOptions } from '../../runtime/arguments';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
@@ -40,11 +41,11 @@ export class CosmosUnitOfWork implements UnitOfWork {
   constructor(private readonly context: CosmosContext) {}
 
   insert(entity: object, options?: WriteOptions): this {
-    return this.add({ kind: 'insert', instance: entity, ttl: options?.ttl });
+    return this.write('insert', entity, options);
   }
 
   upsert(entity: object, options?: WriteOptions): this {
-    return this.add({ kind: 'upsert', instance: entity, ttl: options?.ttl });
+    return this.write('upsert', entity, options);
   }
 
   delete<T>(target: EntityClass<T>, key: KeyInput<T>): this {
@@ -54,16 +55,26 @@ export class CosmosUnitOfWork implements UnitOfWork {
   /** Commits once: after it returns or throws, this unit of work takes nothing more. */
   async commit(options?: WriteOptions): Promise<void> {
     if (this.committed) throw alreadyCommitted();
+    // Options are checked before the unit is spent, as on every store: a bad argument leaves it usable.
+    const commitTtl = writeOptions(options, 'commit()', STORE).ttl;
     this.committed = true;
     const prepared: Prepared[] = [];
     const staged: Staged = new Map();
-    for (const item of this.pending) prepared.push(...(await this.prepare(item, options?.ttl, staged)));
+    for (const item of this.pending) prepared.push(...(await this.prepare(item, commitTtl, staged)));
     const batches = groupBatches(prepared);
     const done: string[] = [];
     for (const batch of batches) {
       await this.send(batch, done);
       done.push(`${batch[0]?.container} partition ${JSON.stringify(batch[0]?.partition)}`);
     }
+  }
+
+  private write(kind: 'insert' | 'upsert', entity: object, options: WriteOptions | undefined): this {
+    if (this.committed) throw alreadyCommitted();
+    const target = entityClassOf(entity, `unitOfWork().${kind}()`, STORE);
+    const { ttl } = writeOptions(options, `unitOfWork().${kind}()`, STORE);
+    this.context.access(target);
+    return this.add({ kind, instance: entity, ttl });
   }
 
   private add(item: Pending): this {

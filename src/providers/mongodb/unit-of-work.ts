@@ -1,6 +1,7 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import type { EntityClass } from '../../model/types';
+import { entityClassOf, writeOptions } from '../../runtime/arguments';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
 import type { CollectionMapping } from './compile';
@@ -45,11 +46,11 @@ export class MongoUnitOfWork implements UnitOfWork {
   ) {}
 
   insert(entity: object, options?: WriteOptions): this {
-    return this.add(() => ({ kind: 'insert', mapping: this.entityMapping(entity), entity, options: options ?? {} }));
+    return this.write('insert', entity, options);
   }
 
   upsert(entity: object, options?: WriteOptions): this {
-    return this.add(() => ({ kind: 'upsert', mapping: this.entityMapping(entity), entity, options: options ?? {} }));
+    return this.write('upsert', entity, options);
   }
 
   delete<T>(target: EntityClass<T>, key: KeyInput<T>): this {
@@ -58,9 +59,11 @@ export class MongoUnitOfWork implements UnitOfWork {
 
   async commit(options?: WriteOptions): Promise<void> {
     this.refuseIfCommitted('commit');
+    // Options are checked before the unit is spent, as on every store: a bad argument leaves it usable.
+    const checked = writeOptions(options, 'commit()', STORE);
     // Whatever happens next, this unit of work is spent: a retry must not "succeed" writing nothing.
     this.committed = true;
-    const batches = this.build(options ?? {});
+    const batches = this.build(checked);
     const total = batches.reduce((n, b) => n + b.operations.length, 0);
     let written = 0;
     for (const batch of batches) {
@@ -98,14 +101,11 @@ export class MongoUnitOfWork implements UnitOfWork {
     );
   }
 
-  private entityMapping(entity: unknown): CollectionMapping {
-    if (typeof entity !== 'object' || entity === null) {
-      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `cannot write ${String(entity)}: it is not an entity instance`, {
-        store: STORE,
-        hint: 'pass an instance of a class in the model',
-      });
-    }
-    return this.mappingOf(entity.constructor);
+  private write(kind: 'insert' | 'upsert', entity: object, options: WriteOptions | undefined): this {
+    return this.add(() => {
+      const mapping = this.mappingOf(entityClassOf(entity, `unitOfWork().${kind}()`, STORE));
+      return { kind, mapping, entity, options: writeOptions(options, `unitOfWork().${kind}()`, STORE) };
+    });
   }
 
   private build(options: WriteOptions): Batch[] {

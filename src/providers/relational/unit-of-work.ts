@@ -1,7 +1,7 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
-import { showValue } from '../../model/duration';
 import type { EntityClass } from '../../model/types';
+import { entityClassOf } from '../../runtime/arguments';
 import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
 import type { EntityTable } from './entity-table';
 import type { BatchOp, Executor } from './executor';
@@ -71,7 +71,7 @@ export class RelationalUnitOfWork implements UnitOfWork {
 
   private write(kind: 'insert' | 'upsert', entity: object, options: WriteOptions | undefined): this {
     this.checkOpen(`${kind}()`);
-    const table = this.tableOf(entityClassOf(entity, kind));
+    const table = this.tableOf(entityClassOf(entity, `${kind}()`, RELATIONAL_STORE));
     const { ttl } = checkWriteOptions(options, `${kind}()`);
     this.pending.push({ kind, table, entity, ttl });
     return this;
@@ -85,22 +85,4 @@ export class RelationalUnitOfWork implements UnitOfWork {
       { store: RELATIONAL_STORE, hint: 'build a new unitOfWork() for the next batch of writes' },
     );
   }
-}
-
-/** The class of an entity instance; a plain object or a non-object is a usage error, not a TypeError. */
-function entityClassOf(entity: unknown, call: string): EntityClass {
-  if (typeof entity !== 'object' || entity === null) {
-    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} got ${showValue(entity)}, not an entity instance`, {
-      store: RELATIONAL_STORE,
-      hint: 'pass an instance of an entity class of the model, e.g. new Session()',
-    });
-  }
-  const target = (entity as { constructor?: unknown }).constructor;
-  if (typeof target !== 'function' || target === Object) {
-    throw new LifespanError(ErrorCodes.UNKNOWN_ENTITY, `${call} got a plain object, not an entity instance`, {
-      store: RELATIONAL_STORE,
-      hint: 'pass an instance of an entity class of the model (e.g. Object.assign(new Session(), values))',
-    });
-  }
-  return target as EntityClass;
 }
