@@ -49,3 +49,26 @@ forEachStore('arguments', contractModel(prefix), prefix, (store, db) => {
     ).toThrow(expect.objectContaining(bad));
   });
 });
+
+forEachStore('repository entity arguments', contractModel(`${prefix}r`), `${prefix}r`, (store, db) => {
+  test('a repository takes a plain object holding the members (it knows its entity), on every store', async () => {
+    const repo = db().repository(Sample);
+    await repo.upsert({ ...sample('plain-repo') });
+    expect(await repo.get('plain-repo')).toBeInstanceOf(Sample);
+  });
+
+  test.each([
+    ['a number', 5],
+    ['null', null],
+    ['a string', 'id'],
+  ])('a repository refuses %s as the entity with BAD_ARGUMENT', async (_label, value) => {
+    await expect(
+      db()
+        .repository(Sample)
+        .insert(value as never),
+    ).rejects.toMatchObject({
+      code: ErrorCodes.BAD_ARGUMENT,
+      store: store.can.storeName,
+    });
+  });
+});

@@ -6,6 +6,7 @@
  */
 import { MongoClient } from 'mongodb';
 import { connect, type Model, type StoreContext } from '../../src';
+import type { Mechanism } from '../../src/explain/entry';
 import { CosmosStore } from '../../src/providers/cosmos';
 import { MongoStore } from '../../src/providers/mongodb';
 import { liveCosmosClient } from '../harness/cosmos';
@@ -26,6 +27,8 @@ export interface Capabilities {
   readonly hasSchemaPlan: boolean;
   /** The value the explain entry's `store` field and every error's `store` carry. */
   readonly storeName: string;
+  /** The explain entry's mechanism for an entity with a declared TTL. */
+  readonly mechanism: Mechanism;
 }
 
 export interface ContractStore {
@@ -43,6 +46,7 @@ const relational: Capabilities = {
   emulatesExpiry: true,
   hasSchemaPlan: true,
   storeName: 'relational',
+  mechanism: 'emulated',
 };
 
 function local(name: LocalStoreName, can: Capabilities): ContractStore {
@@ -61,6 +65,7 @@ const cosmos: Capabilities = {
   emulatesExpiry: false,
   hasSchemaPlan: true,
   storeName: 'cosmos',
+  mechanism: 'container-ttl',
 };
 
 const mongodb: Capabilities = {
@@ -70,6 +75,7 @@ const mongodb: Capabilities = {
   emulatesExpiry: false,
   hasSchemaPlan: true,
   storeName: 'mongodb',
+  mechanism: 'ttl-index',
 };
 
 export const CONTRACT_STORES: readonly ContractStore[] = [
@@ -83,6 +89,7 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     emulatesExpiry: false,
     hasSchemaPlan: true,
     storeName: 'cassandra',
+    mechanism: 'table-default-ttl',
   }),
   local('cosmos', cosmos),
   {
