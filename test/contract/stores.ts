@@ -85,7 +85,8 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
   local('cassandra', {
     supportsKeep: false,
     supportsExtend: false,
-    atomicUnitOfWork: false,
+    // One logged batch; inserts checked in it (one partition) or looked up before it is sent.
+    atomicUnitOfWork: true,
     emulatesExpiry: false,
     hasSchemaPlan: true,
     storeName: 'cassandra',

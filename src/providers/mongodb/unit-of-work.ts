@@ -1,9 +1,10 @@
 import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
+import { StoreError } from '../../errors';
 import type { EntityClass } from '../../model/types';
-import { entityClassOf, writeOptions } from '../../runtime/arguments';
+import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
-import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
+import type { KeyInput } from '../contract';
 import type { CollectionMapping } from './compile';
 import { idOf } from './documents';
 import { expiredFilter } from './expiry';
@@ -16,7 +17,7 @@ type Pending =
       readonly kind: 'insert' | 'upsert';
       readonly mapping: CollectionMapping;
       readonly entity: object;
-      readonly options: WriteOptions;
+      readonly ttl: PerWriteTtl | undefined;
     }
   | { readonly kind: 'delete'; readonly mapping: CollectionMapping; readonly key: KeyInput<unknown> };
 
@@ -35,35 +36,25 @@ interface Batch {
  * and keeps those before it (atomicity needs a replica-set transaction, which lifespan does not
  * open). So a failed commit says how many operations were written. It commits once.
  */
-export class MongoUnitOfWork implements UnitOfWork {
-  private readonly pending: Pending[] = [];
-  private committed = false;
-
+export class MongoUnitOfWork extends UnitOfWorkShell<Pending> {
   constructor(
     private readonly db: MongoDbLike,
     private readonly hideExpired: boolean,
     private readonly mappingOf: (target: unknown) => CollectionMapping,
-  ) {}
-
-  insert(entity: object, options?: WriteOptions): this {
-    return this.write('insert', entity, options);
+  ) {
+    super(STORE);
   }
 
-  upsert(entity: object, options?: WriteOptions): this {
-    return this.write('upsert', entity, options);
+  protected writeOp(kind: 'insert' | 'upsert', target: EntityClass, entity: object, ttl: PerWriteTtl | undefined) {
+    return { kind, mapping: this.mappingOf(target), entity, ttl };
   }
 
-  delete<T>(target: EntityClass<T>, key: KeyInput<T>): this {
-    return this.add(() => ({ kind: 'delete', mapping: this.mappingOf(target), key: key as KeyInput<unknown> }));
+  protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Pending {
+    return { kind: 'delete', mapping: this.mappingOf(target), key };
   }
 
-  async commit(options?: WriteOptions): Promise<void> {
-    this.refuseIfCommitted('commit');
-    // Options are checked before the unit is spent, as on every store: a bad argument leaves it usable.
-    const checked = writeOptions(options, 'commit()', STORE);
-    // Whatever happens next, this unit of work is spent: a retry must not "succeed" writing nothing.
-    this.committed = true;
-    const batches = this.build(checked);
+  protected async commitOps(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Promise<void> {
+    const batches = this.build(pending, commitTtl);
     const total = batches.reduce((n, b) => n + b.operations.length, 0);
     let written = 0;
     for (const batch of batches) {
@@ -86,31 +77,9 @@ export class MongoUnitOfWork implements UnitOfWork {
     }
   }
 
-  private add(item: () => Pending): this {
-    this.refuseIfCommitted('add to');
-    this.pending.push(item());
-    return this;
-  }
-
-  private refuseIfCommitted(what: string): void {
-    if (!this.committed) return;
-    throw new LifespanError(
-      ErrorCodes.UOW_ALREADY_COMMITTED,
-      `cannot ${what} this unit of work: it was already committed (a unit of work commits once, successful or not)`,
-      { store: STORE, hint: 'build a new unitOfWork() for further writes' },
-    );
-  }
-
-  private write(kind: 'insert' | 'upsert', entity: object, options: WriteOptions | undefined): this {
-    return this.add(() => {
-      const mapping = this.mappingOf(entityClassOf(entity, `unitOfWork().${kind}()`, STORE));
-      return { kind, mapping, entity, options: writeOptions(options, `unitOfWork().${kind}()`, STORE) };
-    });
-  }
-
-  private build(options: WriteOptions): Batch[] {
+  private build(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Batch[] {
     const batches: Batch[] = [];
-    for (const item of this.pending) {
+    for (const item of pending) {
       let last = batches[batches.length - 1];
       if (!last || last.mapping !== item.mapping) {
         last = { mapping: item.mapping, operations: [], described: [], insertIds: [] };
@@ -122,7 +91,7 @@ export class MongoUnitOfWork implements UnitOfWork {
         last.described.push(`delete of ${item.mapping.entity.name} ${showId(id)}`);
         continue;
       }
-      const ttl = writeTtlFor(item.mapping.entity, item.options.ttl ?? options.ttl, STORE);
+      const ttl = writeTtlFor(item.mapping.entity, item.ttl ?? commitTtl, STORE);
       const write = entityWrite(item.mapping, item.entity, ttl, item.kind, this.hideExpired);
       last.operations.push({ updateOne: { filter: write.filter, update: write.update, upsert: write.upsert } });
       last.described.push(`${item.kind} of ${item.mapping.entity.name} ${showId(write.filter['_id'])}`);
