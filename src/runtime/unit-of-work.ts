@@ -67,7 +67,10 @@ export abstract class UnitOfWorkShell<Op> implements UnitOfWork {
     throw new LifespanError(
       ErrorCodes.UOW_ALREADY_COMMITTED,
       `${call} on a unit of work that was already committed (it commits once, whether it succeeded or failed)`,
-      { store: this.store, hint: 'build a new one with unitOfWork() for the next writes' },
+      {
+        store: this.store,
+        hint: 'build a new one with unitOfWork() for the next writes (each new unitOfWork() commits once)',
+      },
     );
   }
 }
