@@ -1,7 +1,8 @@
 import { ErrorCodes } from '../error-codes';
-import { LifespanError } from '../errors';
-import type { Model } from '../model/types';
-import type { Store } from '../providers/contract';
+import { LifespanError, type ErrorPlace } from '../errors';
+import { showValue } from '../model/show-value';
+import type { EntityClass, Model } from '../model/types';
+import type { Store, WriteOptions } from '../providers/contract';
 
 /** A Model as build() returns it; anything else (a builder, undefined) is a clear usage error. */
 export function assertModel(value: unknown, where: string): asserts value is Model {
@@ -25,4 +26,44 @@ function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'Object'})`;
   return typeof value;
+}
+
+/**
+ * The options argument of a public call, the same on every store: `undefined` or an object.
+ * Anything else (null, a number passed where the options go) is a BAD_ARGUMENT naming the call,
+ * checked before anything is written or spent.
+ */
+export function optionsArgument<T extends object>(value: unknown, call: string, place: ErrorPlace, example: string): T {
+  // Every member of these options is optional, so an empty object is a valid T.
+  if (value === undefined) return {} as T;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as T;
+  throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} got ${showValue(value)} as its options`, {
+    ...place,
+    hint: `pass an options object, e.g. ${example}, or leave it out`,
+  });
+}
+
+export function writeOptions(value: unknown, call: string, store: string): WriteOptions {
+  return optionsArgument<WriteOptions>(value, call, { store }, "{ ttl: '1h' }");
+}
+
+/**
+ * The class of an entity instance handed to a unit of work, which has no other way to know the
+ * entity: a non-object is a BAD_ARGUMENT, a plain object UNKNOWN_ENTITY, on every store.
+ */
+export function entityClassOf(entity: unknown, call: string, store: string): EntityClass {
+  if (typeof entity !== 'object' || entity === null || Array.isArray(entity)) {
+    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} got ${showValue(entity)}, not an entity instance`, {
+      store,
+      hint: 'pass an instance of an entity class of the model, e.g. new Session()',
+    });
+  }
+  const target = (entity as { constructor?: unknown }).constructor;
+  if (typeof target !== 'function' || target === Object) {
+    throw new LifespanError(ErrorCodes.UNKNOWN_ENTITY, `${call} got a plain object, not an entity instance`, {
+      store,
+      hint: 'pass an instance of an entity class of the model (e.g. Object.assign(new Session(), values))',
+    });
+  }
+  return target as EntityClass;
 }

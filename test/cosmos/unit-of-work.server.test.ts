@@ -123,8 +123,9 @@ describeStore('cosmos', 'cosmos unit of work (in-process server)', () => {
     class Stranger {
       id = 'x';
     }
-    await expect(db.unitOfWork().insert(new Stranger()).commit()).rejects.toMatchObject({ code: 'UNKNOWN_ENTITY' });
-    await expect(db.unitOfWork().upsert({ id: 'plain' }).commit()).rejects.toMatchObject({ code: 'UNKNOWN_ENTITY' });
+    // Refused at the call, as on every store (issue 14), not later at commit.
+    expect(() => db.unitOfWork().insert(new Stranger())).toThrow(expect.objectContaining({ code: 'UNKNOWN_ENTITY' }));
+    expect(() => db.unitOfWork().upsert({ id: 'plain' })).toThrow(expect.objectContaining({ code: 'UNKNOWN_ENTITY' }));
     await expect(
       db
         .unitOfWork()
@@ -137,21 +138,17 @@ describeStore('cosmos', 'cosmos unit of work (in-process server)', () => {
 
   it('rejects null and non-objects with BAD_ARGUMENT (never a TypeError), writing nothing', async () => {
     for (const value of [null, undefined, 'text', 42]) {
-      const failure = await db
-        .unitOfWork()
-        .insert(entry('not-written'))
-        .insert(value as never)
-        .commit()
-        .catch((error: unknown) => error);
-      expect(failure).toBeInstanceOf(LifespanError);
-      expect(failure).toMatchObject({ code: 'BAD_ARGUMENT' });
+      const unit = db.unitOfWork().insert(entry('not-written'));
+      expect(() => unit.insert(value as never)).toThrow(LifespanError);
+      expect(() => unit.insert(value as never)).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
     }
+    // null options are refused as on every store (issue 14), before the unit is spent.
     await expect(
       db
         .unitOfWork()
         .insert(entry('opt'))
         .commit(null as never),
-    ).resolves.toBeUndefined();
+    ).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     expect(await rawItem(database, 'cache_entries', 'not-written')).toBeUndefined();
   });
 

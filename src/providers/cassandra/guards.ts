@@ -1,6 +1,7 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError, type ErrorPlace } from '../../errors';
 import { showValue } from '../../model/duration';
+import { optionsArgument as sharedOptions } from '../../runtime/arguments';
 import type { FindOptions, WriteOptions } from '../contract';
 import { STORE } from './semantics';
 
@@ -25,10 +26,7 @@ export function optionsArgument<O extends WriteOptions | FindOptions>(
   place: ErrorPlace,
   method: string,
 ): O {
-  // Every member of these options is optional, so an empty object is a valid O.
-  if (value === undefined) return {} as O;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
-  throw badArgument(place, `${method} got options ${showValue(value)}`, 'pass an options object, e.g. { ttl: 60 }');
+  return sharedOptions<O>(value, method, { ...place, store: STORE }, '{ ttl: 60 }');
 }
 
 export function arrayArgument<V>(value: readonly V[], place: ErrorPlace, method: string): readonly V[] {

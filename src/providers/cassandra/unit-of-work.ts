@@ -1,13 +1,13 @@
 import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
+import { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityClass } from '../../model/types';
 import { keyValues } from '../../runtime/entity-values';
-import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
+import type { KeyInput } from '../contract';
 import type { SessionContext } from './context';
 import { createdAtIndex, keepStoredCreatedAt } from './created-at';
 import type { Params } from './executor';
-import { entityArgument, optionsArgument } from './guards';
+import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { keyOfRow, keyParams, rowParams, ttlParams } from './rows';
 import { keyIdentity, planRows, type Operation, type RowPlan } from './row-plan';
 import { STORE } from './semantics';
@@ -41,34 +41,24 @@ const PLACE = { store: STORE };
  *
  * A unit of work commits once: afterwards (whether the commit succeeded or failed) it refuses more.
  */
-export class CassandraUnitOfWork implements UnitOfWork {
-  private readonly operations: Operation[] = [];
-  private committed = false;
-
-  constructor(private readonly ctx: SessionContext) {}
-
-  insert(entity: object, options?: WriteOptions): this {
-    return this.write('insert', entity, options);
+export class CassandraUnitOfWork extends UnitOfWorkShell<Operation> {
+  constructor(private readonly ctx: SessionContext) {
+    super(STORE);
   }
 
-  upsert(entity: object, options?: WriteOptions): this {
-    return this.write('upsert', entity, options);
+  protected writeOp(kind: 'insert' | 'upsert', target: EntityClass, instance: object, ttl: PerWriteTtl | undefined) {
+    return { kind, mapping: this.ctx.mappingOf(target), instance, ttl };
   }
 
-  delete<T>(target: EntityClass<T>, key: KeyInput<T>): this {
-    this.requireOpen('delete');
+  protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Operation {
     const mapping = this.ctx.mappingOf(target);
-    this.operations.push({ kind: 'delete', mapping, key: keyValues(mapping.entity, key, STORE) });
-    return this;
+    return { kind: 'delete', mapping, key: keyValues(mapping.entity, key, STORE) };
   }
 
-  async commit(options?: WriteOptions): Promise<void> {
-    this.requireOpen('commit');
-    this.committed = true;
-    const commitTtl = optionsArgument(options, PLACE, 'commit').ttl;
-    if (this.operations.length === 0) return;
-    const checked = this.check(commitTtl);
-    const rows = planRows(this.operations, (op) => keyOfRow(op.mapping, (checked.get(op) as Checked).params));
+  protected async commitOps(operations: readonly Operation[], commitTtl: PerWriteTtl | undefined): Promise<void> {
+    if (operations.length === 0) return;
+    const checked = this.check(operations, commitTtl);
+    const rows = planRows(operations, (op) => keyOfRow(op.mapping, (checked.get(op) as Checked).params));
     const statements = await Promise.all(
       rows
         .map((row) => this.statement(row, checked))
@@ -77,29 +67,12 @@ export class CassandraUnitOfWork implements UnitOfWork {
     await this.send(statements);
   }
 
-  private write(kind: 'insert' | 'upsert', entity: object, options: WriteOptions | undefined): this {
-    this.requireOpen(kind);
-    const instance = entityArgument(entity, PLACE, `unitOfWork().${kind}`);
-    const { ttl } = optionsArgument(options, PLACE, `unitOfWork().${kind}`);
-    const mapping = this.ctx.mappingOf(instance.constructor as EntityClass);
-    this.operations.push({ kind, mapping, instance, ttl });
-    return this;
-  }
-
-  private requireOpen(method: string): void {
-    if (!this.committed) return;
-    throw new LifespanError(ErrorCodes.UOW_ALREADY_COMMITTED, `${method}() on a unit of work that was committed`, {
-      store: STORE,
-      hint: 'a unit of work commits once, whether or not the commit succeeded: build a new one with unitOfWork()',
-    });
-  }
-
   /** Every value and TTL of every operation (also those a later one on the same row replaces) is checked first. */
-  private check(commitTtl: PerWriteTtl | undefined): Map<Operation, Checked> {
+  private check(operations: readonly Operation[], commitTtl: PerWriteTtl | undefined): Map<Operation, Checked> {
     const now = this.ctx.now();
     const clock = this.ctx.clock();
     const checked = new Map<Operation, Checked>();
-    for (const op of this.operations) {
+    for (const op of operations) {
       if (op.kind === 'delete') {
         checked.set(op, { params: keyParams(op.mapping, op.key), clause: undefined });
       } else {

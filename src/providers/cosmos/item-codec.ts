@@ -1,3 +1,4 @@
+import { checkValue } from '../../core/values';
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
@@ -49,9 +50,7 @@ export class ItemCodec {
     const body: ItemBody = { id: this.idOf(values) };
     for (const field of this.entity.fields) {
       if (field.storedName === 'id') continue;
-      const value = values[field.member];
-      if (value === undefined && !field.nullable) throw this.badValue(field, value, 'is missing');
-      body[field.storedName] = this.encodeValue(field, value ?? null);
+      body[field.storedName] = this.encodeValue(field, values[field.member]);
     }
     body[TYPE_PROPERTY] = this.entity.name;
     return body;
@@ -111,45 +110,26 @@ export class ItemCodec {
         hint: 'set every key member before writing',
       });
     }
-    const encoded = this.encodeValue(field, value);
+    const encoded = this.encodeValue(field, value, true);
     // A numeric partition key stays a number: the partition key value must equal the stored property.
     if (typeof encoded === 'number' && member === this.layout.partitionMember) return encoded;
     return String(encoded);
   }
 
-  private encodeValue(field: FieldModel, value: unknown): unknown {
-    if (value === null) {
-      if (field.nullable) return null;
-      throw this.badValue(field, value, 'is null but the member is not nullable');
-    }
+  /** Checked by the store-neutral checker, then in JSON's form: dates, bigints and bytes as strings. */
+  private encodeValue(field: FieldModel, value: unknown, key = false): unknown {
+    const place = { entity: this.entity.name, member: field.member, store: STORE, key };
+    const checked = checkValue(field.type, field.nullable, value, place);
+    if (checked === null) return null;
     switch (field.type) {
-      case 'string':
-      case 'uuid':
-        if (typeof value !== 'string') throw this.badValue(field, value, 'is not a string');
-        return value;
-      case 'number':
-      case 'integer':
-      case 'counter':
-        if (typeof value !== 'number' || !Number.isFinite(value))
-          throw this.badValue(field, value, 'is not a finite number');
-        if (field.type !== 'number' && !Number.isInteger(value)) throw this.badValue(field, value, 'is not an integer');
-        return value;
       case 'bigint':
-        if (typeof value === 'bigint') return value.toString();
-        if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-        throw this.badValue(field, value, 'is not a bigint');
-      case 'boolean':
-        if (typeof value !== 'boolean') throw this.badValue(field, value, 'is not a boolean');
-        return value;
+        return (checked as bigint).toString();
       case 'date':
-        if (!(value instanceof Date) || Number.isNaN(value.getTime()))
-          throw this.badValue(field, value, 'is not a valid Date');
-        return value.toISOString();
+        return (checked as Date).toISOString();
       case 'binary':
-        if (!(value instanceof Uint8Array)) throw this.badValue(field, value, 'is not a Buffer or Uint8Array');
-        return Buffer.from(value).toString('base64');
-      case 'json':
-        return value;
+        return Buffer.from(checked as Uint8Array).toString('base64');
+      default:
+        return checked;
     }
   }
 
@@ -164,15 +144,6 @@ export class ItemCodec {
       });
     }
     return field;
-  }
-
-  private badValue(field: FieldModel, value: unknown, problem: string): LifespanError {
-    return new LifespanError(ErrorCodes.VALUE_INVALID, `value ${showValue(value)} ${problem} (type ${field.type})`, {
-      entity: this.entity.name,
-      member: field.member,
-      store: STORE,
-      hint: `give ${field.member} a ${field.type} value${field.nullable ? '' : ', or declare it nullable'}`,
-    });
   }
 }
 

@@ -4,6 +4,7 @@ import { LifespanError, StoreError } from '../../errors';
 import { showValue } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { writeOptions } from '../../runtime/arguments';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
@@ -28,12 +29,12 @@ export class CosmosRepository<T> implements Repository<T> {
     return this.access.entity.name;
   }
 
-  insert(entity: T, options?: WriteOptions): Promise<void> {
-    return this.write('insert', entity, options?.ttl);
+  async insert(entity: T, options?: WriteOptions): Promise<void> {
+    return this.write('insert', entity, writeOptions(options, 'insert()', STORE).ttl);
   }
 
-  upsert(entity: T, options?: WriteOptions): Promise<void> {
-    return this.write('upsert', entity, options?.ttl);
+  async upsert(entity: T, options?: WriteOptions): Promise<void> {
+    return this.write('upsert', entity, writeOptions(options, 'upsert()', STORE).ttl);
   }
 
   async get(key: KeyInput<T>): Promise<T | undefined> {

@@ -1,11 +1,12 @@
 import type { JSONObject, OperationInput, OperationResponse } from '@azure/cosmos';
 import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
+import { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityClass } from '../../model/types';
 import { keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
-import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
+import type { KeyInput } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
 import { driverCall } from './driver-errors';
 import { clientNowSeconds } from './expiry';
@@ -33,43 +34,31 @@ type Staged = Map<string, ItemBody | null>;
  * partition key value (up to 100 operations each). Each batch is atomic on the service; several
  * batches are sent one after another and are not atomic together.
  */
-export class CosmosUnitOfWork implements UnitOfWork {
-  private readonly pending: Pending[] = [];
-  private committed = false;
-
-  constructor(private readonly context: CosmosContext) {}
-
-  insert(entity: object, options?: WriteOptions): this {
-    return this.add({ kind: 'insert', instance: entity, ttl: options?.ttl });
+export class CosmosUnitOfWork extends UnitOfWorkShell<Pending> {
+  constructor(private readonly context: CosmosContext) {
+    super(STORE);
   }
 
-  upsert(entity: object, options?: WriteOptions): this {
-    return this.add({ kind: 'upsert', instance: entity, ttl: options?.ttl });
+  protected writeOp(kind: 'insert' | 'upsert', target: EntityClass, instance: object, ttl: PerWriteTtl | undefined) {
+    // An entity class outside the model fails at the call, as on every store.
+    this.context.access(target);
+    return { kind, instance, ttl };
   }
 
-  delete<T>(target: EntityClass<T>, key: KeyInput<T>): this {
-    return this.add({ kind: 'delete', target, key: key as KeyInput<unknown> });
+  protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Pending {
+    return { kind: 'delete', target, key };
   }
 
-  /** Commits once: after it returns or throws, this unit of work takes nothing more. */
-  async commit(options?: WriteOptions): Promise<void> {
-    if (this.committed) throw alreadyCommitted();
-    this.committed = true;
+  protected async commitOps(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Promise<void> {
     const prepared: Prepared[] = [];
     const staged: Staged = new Map();
-    for (const item of this.pending) prepared.push(...(await this.prepare(item, options?.ttl, staged)));
+    for (const item of pending) prepared.push(...(await this.prepare(item, commitTtl, staged)));
     const batches = groupBatches(prepared);
     const done: string[] = [];
     for (const batch of batches) {
       await this.send(batch, done);
       done.push(`${batch[0]?.container} partition ${JSON.stringify(batch[0]?.partition)}`);
     }
-  }
-
-  private add(item: Pending): this {
-    if (this.committed) throw alreadyCommitted();
-    this.pending.push(item);
-    return this;
   }
 
   /** Checks and encodes one write before anything is sent (a bad value fails the whole commit early). */
@@ -152,13 +141,6 @@ export class CosmosUnitOfWork implements UnitOfWork {
       },
     );
   }
-}
-
-function alreadyCommitted(): LifespanError {
-  return new LifespanError(ErrorCodes.UOW_ALREADY_COMMITTED, 'this unit of work was already committed', {
-    store: STORE,
-    hint: 'a unit of work commits once, whether the commit succeeded or failed: build a new one with unitOfWork()',
-  });
 }
 
 function addressKey(access: EntityAccess, address: ItemAddress): string {

@@ -2,6 +2,7 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError, UnsupportedTtlError } from '../../errors';
 import { showValue } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
@@ -34,7 +35,7 @@ export class MongoRepository<T> implements Repository<T> {
     const write = entityWrite(
       this.mapping,
       entityArgument(this.mapping, entity, 'insert'),
-      this.writeTtl(options?.ttl),
+      this.writeTtl(writeOptions(options, 'insert()', STORE).ttl),
       'insert',
       this.ctx.hideExpired,
     );
@@ -58,7 +59,7 @@ export class MongoRepository<T> implements Repository<T> {
     const write = entityWrite(
       this.mapping,
       entityArgument(this.mapping, entity, 'upsert'),
-      this.writeTtl(options?.ttl),
+      this.writeTtl(writeOptions(options, 'upsert()', STORE).ttl),
       'upsert',
       this.ctx.hideExpired,
     );

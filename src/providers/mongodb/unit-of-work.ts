@@ -1,8 +1,10 @@
 import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
+import { StoreError } from '../../errors';
 import type { EntityClass } from '../../model/types';
+import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
-import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
+import type { KeyInput } from '../contract';
 import type { CollectionMapping } from './compile';
 import { idOf } from './documents';
 import { expiredFilter } from './expiry';
@@ -15,7 +17,7 @@ type Pending =
       readonly kind: 'insert' | 'upsert';
       readonly mapping: CollectionMapping;
       readonly entity: object;
-      readonly options: WriteOptions;
+      readonly ttl: PerWriteTtl | undefined;
     }
   | { readonly kind: 'delete'; readonly mapping: CollectionMapping; readonly key: KeyInput<unknown> };
 
@@ -34,33 +36,25 @@ interface Batch {
  * and keeps those before it (atomicity needs a replica-set transaction, which lifespan does not
  * open). So a failed commit says how many operations were written. It commits once.
  */
-export class MongoUnitOfWork implements UnitOfWork {
-  private readonly pending: Pending[] = [];
-  private committed = false;
-
+export class MongoUnitOfWork extends UnitOfWorkShell<Pending> {
   constructor(
     private readonly db: MongoDbLike,
     private readonly hideExpired: boolean,
     private readonly mappingOf: (target: unknown) => CollectionMapping,
-  ) {}
-
-  insert(entity: object, options?: WriteOptions): this {
-    return this.add(() => ({ kind: 'insert', mapping: this.entityMapping(entity), entity, options: options ?? {} }));
+  ) {
+    super(STORE);
   }
 
-  upsert(entity: object, options?: WriteOptions): this {
-    return this.add(() => ({ kind: 'upsert', mapping: this.entityMapping(entity), entity, options: options ?? {} }));
+  protected writeOp(kind: 'insert' | 'upsert', target: EntityClass, entity: object, ttl: PerWriteTtl | undefined) {
+    return { kind, mapping: this.mappingOf(target), entity, ttl };
   }
 
-  delete<T>(target: EntityClass<T>, key: KeyInput<T>): this {
-    return this.add(() => ({ kind: 'delete', mapping: this.mappingOf(target), key: key as KeyInput<unknown> }));
+  protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Pending {
+    return { kind: 'delete', mapping: this.mappingOf(target), key };
   }
 
-  async commit(options?: WriteOptions): Promise<void> {
-    this.refuseIfCommitted('commit');
-    // Whatever happens next, this unit of work is spent: a retry must not "succeed" writing nothing.
-    this.committed = true;
-    const batches = this.build(options ?? {});
+  protected async commitOps(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Promise<void> {
+    const batches = this.build(pending, commitTtl);
     const total = batches.reduce((n, b) => n + b.operations.length, 0);
     let written = 0;
     for (const batch of batches) {
@@ -83,34 +77,9 @@ export class MongoUnitOfWork implements UnitOfWork {
     }
   }
 
-  private add(item: () => Pending): this {
-    this.refuseIfCommitted('add to');
-    this.pending.push(item());
-    return this;
-  }
-
-  private refuseIfCommitted(what: string): void {
-    if (!this.committed) return;
-    throw new LifespanError(
-      ErrorCodes.UOW_ALREADY_COMMITTED,
-      `cannot ${what} this unit of work: it was already committed (a unit of work commits once, successful or not)`,
-      { store: STORE, hint: 'build a new unitOfWork() for further writes' },
-    );
-  }
-
-  private entityMapping(entity: unknown): CollectionMapping {
-    if (typeof entity !== 'object' || entity === null) {
-      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `cannot write ${String(entity)}: it is not an entity instance`, {
-        store: STORE,
-        hint: 'pass an instance of a class in the model',
-      });
-    }
-    return this.mappingOf(entity.constructor);
-  }
-
-  private build(options: WriteOptions): Batch[] {
+  private build(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Batch[] {
     const batches: Batch[] = [];
-    for (const item of this.pending) {
+    for (const item of pending) {
       let last = batches[batches.length - 1];
       if (!last || last.mapping !== item.mapping) {
         last = { mapping: item.mapping, operations: [], described: [], insertIds: [] };
@@ -122,7 +91,7 @@ export class MongoUnitOfWork implements UnitOfWork {
         last.described.push(`delete of ${item.mapping.entity.name} ${showId(id)}`);
         continue;
       }
-      const ttl = writeTtlFor(item.mapping.entity, item.options.ttl ?? options.ttl, STORE);
+      const ttl = writeTtlFor(item.mapping.entity, item.ttl ?? commitTtl, STORE);
       const write = entityWrite(item.mapping, item.entity, ttl, item.kind, this.hideExpired);
       last.operations.push({ updateOne: { filter: write.filter, update: write.update, upsert: write.upsert } });
       last.described.push(`${item.kind} of ${item.mapping.entity.name} ${showId(write.filter['_id'])}`);

@@ -1,20 +1,10 @@
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError } from '../../errors';
-import { showValue } from '../../model/duration';
+import { optionsArgument } from '../../runtime/arguments';
 import type { EnsureOptions, FindOptions, WriteOptions } from '../contract';
 import { RELATIONAL_STORE } from './options';
 
-/**
- * Options objects of the public calls: `undefined` or an object. Anything else (null, a number
- * passed where the options go) is a BAD_ARGUMENT naming the call, never a TypeError further in.
- */
+/** Options objects of the public calls, checked by the shared guard (src/runtime/arguments.ts). */
 export function optionsObject<T extends object>(value: unknown, call: string, example: string): Partial<T> {
-  if (value === undefined) return {};
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Partial<T>;
-  throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} got ${showValue(value)} as its options`, {
-    store: RELATIONAL_STORE,
-    hint: `pass an options object, e.g. ${example}, or leave it out`,
-  });
+  return optionsArgument<Partial<T>>(value, call, { store: RELATIONAL_STORE }, example);
 }
 
 export function checkWriteOptions(value: unknown, call: string): WriteOptions {

@@ -1,6 +1,4 @@
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError } from '../../errors';
-import { showValue } from '../../model/duration';
+import { checkValue } from '../../core/values';
 import type { FieldType } from '../../model/types';
 import type { ColumnSpec } from './compile';
 import { familyOf, type DialectFamily, type RelationalDialect } from './dialect';
@@ -20,66 +18,26 @@ export interface Place {
   readonly key: boolean;
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
 export function encoderFor(dialect: RelationalDialect, column: ColumnSpec, place: Place): Encoder {
-  const family = familyOf(dialect);
-  const check = checkerFor(column.fieldType, place);
-  const convert = converterFor(family, column.fieldType);
-  const nullable = column.nullable;
+  const convert = converterFor(familyOf(dialect), column.fieldType);
+  const where = { ...place, store: RELATIONAL_STORE };
   return (value) => {
-    if (value === null || value === undefined) {
-      if (nullable) return null;
-      if (place.key) {
-        throw bad(place, value, 'is required (a key member)', `set ${place.member}: it is part of the key`);
-      }
-      throw bad(place, value, 'is required (the member is not nullable)', 'set a value, or declare { nullable: true }');
-    }
-    return convert(check(value));
+    const checked = checkValue(column.fieldType, column.nullable, value, where);
+    return checked === null ? null : convert(checked);
   };
-}
-
-function checkerFor(type: FieldType, place: Place): (value: unknown) => unknown {
-  switch (type) {
-    case 'string':
-    case 'uuid':
-      return (v) => (typeof v === 'string' ? v : fail(place, v, 'a string'));
-    case 'number':
-      return (v) => (typeof v === 'number' && Number.isFinite(v) ? v : fail(place, v, 'a finite number'));
-    case 'integer':
-    case 'counter':
-      return (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : fail(place, v, 'a safe integer'));
-    case 'bigint':
-      return (v) => {
-        const big = typeof v === 'bigint' ? v : typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null;
-        if (big === null || big < INT64_MIN || big > INT64_MAX) return fail(place, v, 'a bigint in the 64-bit range');
-        return big;
-      };
-    case 'boolean':
-      return (v) => (typeof v === 'boolean' ? v : fail(place, v, 'a boolean'));
-    case 'date':
-      return (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? v : fail(place, v, 'a valid Date'));
-    case 'json':
-      return (v) => {
-        let text: string | undefined;
-        try {
-          text = JSON.stringify(v);
-        } catch {
-          text = undefined;
-        }
-        return text === undefined ? fail(place, v, 'JSON-serialisable') : text;
-      };
-    case 'binary':
-      return (v) =>
-        v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : fail(place, v, 'a Buffer');
-  }
 }
 
 function converterFor(family: DialectFamily, type: FieldType): (value: unknown) => unknown {
   switch (type) {
     case 'bigint':
       return family === 'sqlite' ? identity : (v) => (v as bigint).toString();
+    case 'json':
+      return (v) => JSON.stringify(v);
+    case 'binary':
+      return (v) => {
+        const bytes = v as Uint8Array;
+        return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      };
     case 'boolean':
       return family === 'postgres' ? identity : (v) => (v ? 1 : 0);
     case 'date':
@@ -144,24 +102,4 @@ export function keyText(type: FieldType, value: unknown): string {
   if (type === 'uuid') return `u${String(value).toLowerCase()}`;
   if (typeof value === 'number') return `n${value}`;
   return `s${String(value)}`;
-}
-
-function fail(place: Place, value: unknown, expected: string): never {
-  throw bad(place, value, `is not ${expected}`, `store ${expected} in ${place.member}`);
-}
-
-function bad(place: Place, value: unknown, problem: string, hint: string): LifespanError {
-  return new LifespanError(ErrorCodes.VALUE_INVALID, `value ${describe(value)} ${problem}`, {
-    entity: place.entity,
-    member: place.member,
-    store: RELATIONAL_STORE,
-    hint,
-  });
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'bigint') return `${value}n`;
-  if (value instanceof Date) return 'Invalid Date';
-  if (typeof value === 'function') return 'a function';
-  return showValue(value);
 }

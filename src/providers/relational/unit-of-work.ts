@@ -1,13 +1,10 @@
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError } from '../../errors';
-import { showValue } from '../../model/duration';
 import type { EntityClass } from '../../model/types';
-import type { KeyInput, UnitOfWork, WriteOptions } from '../contract';
+import { UnitOfWorkShell } from '../../runtime/unit-of-work';
+import type { KeyInput, WriteOptions } from '../contract';
 import type { EntityTable } from './entity-table';
 import type { BatchOp, Executor } from './executor';
 import { RELATIONAL_STORE } from './options';
 import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps } from './write-ops';
-import { checkWriteOptions } from './arguments';
 
 type Pending =
   | {
@@ -18,48 +15,33 @@ type Pending =
     }
   | { readonly kind: 'delete'; readonly table: EntityTable; readonly key: unknown[] };
 
-/**
- * Collects writes and commits them in one database transaction, in the order given. It commits
- * once: after commit() — whether it succeeded or failed — it takes nothing more, so a retry can
- * never "succeed" having written nothing.
- */
-export class RelationalUnitOfWork implements UnitOfWork {
-  private readonly pending: Pending[] = [];
-  private committed = false;
-
+/** Collects writes and commits them in one database transaction, in the order given (the shell commits once). */
+export class RelationalUnitOfWork extends UnitOfWorkShell<Pending> {
   constructor(
     private readonly tableOf: (target: EntityClass) => EntityTable,
     private readonly executor: Executor,
-  ) {}
-
-  insert(entity: object, options?: WriteOptions): this {
-    return this.write('insert', entity, options);
+  ) {
+    super(RELATIONAL_STORE);
   }
 
-  upsert(entity: object, options?: WriteOptions): this {
-    return this.write('upsert', entity, options);
+  protected writeOp(kind: 'insert' | 'upsert', target: EntityClass, entity: object, ttl: WriteOptions['ttl']) {
+    return { kind, table: this.tableOf(target), entity, ttl };
   }
 
-  delete<T>(target: EntityClass<T>, key: KeyInput<T>): this {
-    this.checkOpen('delete()');
-    const table = this.tableOf(target as EntityClass);
+  protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Pending {
+    const table = this.tableOf(target);
     // The key is encoded now: a bad key fails at this call, not at commit.
-    this.pending.push({ kind: 'delete', table, key: encodeKey(table, key) });
-    return this;
+    return { kind: 'delete', table, key: encodeKey(table, key) };
   }
 
-  /** `ttl` applies to every insert/upsert that has none of its own. Nothing is written if any write fails. */
-  async commit(options?: WriteOptions): Promise<void> {
-    this.checkOpen('commit()');
-    // A bad options argument is refused before the commit starts: the unit of work stays usable.
-    const fallback = checkWriteOptions(options, 'commit()').ttl;
-    this.committed = true;
-    if (this.pending.length > 0) await this.executor.batch(this.ops(fallback));
+  /** Nothing is written if any write fails: one database transaction, in the order given. */
+  protected async commitOps(pending: readonly Pending[], fallback: WriteOptions['ttl']): Promise<void> {
+    if (pending.length > 0) await this.executor.batch(this.ops(pending, fallback));
   }
 
   /** Each write's statements, encoded as the transaction reaches them (memory stays flat in the unit's size). */
-  private *ops(fallback: WriteOptions['ttl']): Generator<BatchOp> {
-    for (const item of this.pending) {
+  private *ops(pending: readonly Pending[], fallback: WriteOptions['ttl']): Generator<BatchOp> {
+    for (const item of pending) {
       const t = item.table;
       if (item.kind === 'delete') {
         yield deleteOp(t, item.key);
@@ -70,39 +52,4 @@ export class RelationalUnitOfWork implements UnitOfWork {
       yield* item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl);
     }
   }
-
-  private write(kind: 'insert' | 'upsert', entity: object, options: WriteOptions | undefined): this {
-    this.checkOpen(`${kind}()`);
-    const table = this.tableOf(entityClassOf(entity, kind));
-    const { ttl } = checkWriteOptions(options, `${kind}()`);
-    this.pending.push({ kind, table, entity, ttl });
-    return this;
-  }
-
-  private checkOpen(call: string): void {
-    if (!this.committed) return;
-    throw new LifespanError(
-      ErrorCodes.UOW_ALREADY_COMMITTED,
-      `${call} on a unit of work that was already committed (commits once, whether it succeeded or failed)`,
-      { store: RELATIONAL_STORE, hint: 'build a new unitOfWork() for the next batch of writes' },
-    );
-  }
-}
-
-/** The class of an entity instance; a plain object or a non-object is a usage error, not a TypeError. */
-function entityClassOf(entity: unknown, call: string): EntityClass {
-  if (typeof entity !== 'object' || entity === null) {
-    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} got ${showValue(entity)}, not an entity instance`, {
-      store: RELATIONAL_STORE,
-      hint: 'pass an instance of an entity class of the model, e.g. new Session()',
-    });
-  }
-  const target = (entity as { constructor?: unknown }).constructor;
-  if (typeof target !== 'function' || target === Object) {
-    throw new LifespanError(ErrorCodes.UNKNOWN_ENTITY, `${call} got a plain object, not an entity instance`, {
-      store: RELATIONAL_STORE,
-      hint: 'pass an instance of an entity class of the model (e.g. Object.assign(new Session(), values))',
-    });
-  }
-  return target as EntityClass;
 }

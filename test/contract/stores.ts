@@ -1,0 +1,167 @@
+/**
+ * The store table of the contract suite: one entry per store, its capabilities declared once as
+ * flags (as Kysely's dialect adapters do), and how to open a model on it. The suites assert the
+ * documented behaviour where a flag is off (e.g. UnsupportedTtlError), so adding a store is one
+ * entry here.
+ */
+import { MongoClient } from 'mongodb';
+import { connect, type Model, type StoreContext } from '../../src';
+import type { Mechanism } from '../../src/explain/entry';
+import { CosmosStore } from '../../src/providers/cosmos';
+import { MongoStore } from '../../src/providers/mongodb';
+import { liveCosmosClient } from '../harness/cosmos';
+import { describeLive, describeStore, type LocalStoreName } from '../harness/stores';
+import { MemoryDb } from '../mongodb/fake/memory-db';
+import { openStore } from '../stores/open-store';
+
+export interface Capabilities {
+  /** Per-write 'keep' (leave the current expiry) is honoured; otherwise UnsupportedTtlError. */
+  readonly supportsKeep: boolean;
+  /** Per-write { extend } is honoured; otherwise UnsupportedTtlError. */
+  readonly supportsExtend: boolean;
+  /** A failing unit of work writes nothing; otherwise it reports exactly what was committed. */
+  readonly atomicUnitOfWork: boolean;
+  /** Expiry is emulated by lifespan (expired rows hidden at once, purgeExpired exists). */
+  readonly emulatesExpiry: boolean;
+  /** plan()/apply() change the store's schema in place. */
+  readonly hasSchemaPlan: boolean;
+  /** The value the explain entry's `store` field and every error's `store` carry. */
+  readonly storeName: string;
+  /** The explain entry's mechanism for an entity with a declared TTL. */
+  readonly mechanism: Mechanism;
+}
+
+export interface ContractStore {
+  readonly name: string;
+  readonly can: Capabilities;
+  /** Registers the describe block: a local store that must be up, or a live one that needs its env. */
+  describe(title: string, fn: () => void): void;
+  open(model: Model, prefix: string): Promise<{ db: StoreContext; close(): Promise<void> }>;
+}
+
+const relational: Capabilities = {
+  supportsKeep: true,
+  supportsExtend: true,
+  atomicUnitOfWork: true,
+  emulatesExpiry: true,
+  hasSchemaPlan: true,
+  storeName: 'relational',
+  mechanism: 'emulated',
+};
+
+function local(name: LocalStoreName, can: Capabilities): ContractStore {
+  return {
+    name,
+    can,
+    describe: (title, fn) => describeStore(name, `${title} [${name}]`, fn),
+    open: (model, prefix) => openStore(name, model, { prefix: `${prefix}_${name}` }),
+  };
+}
+
+const cosmos: Capabilities = {
+  supportsKeep: true,
+  supportsExtend: true,
+  atomicUnitOfWork: false,
+  emulatesExpiry: false,
+  hasSchemaPlan: true,
+  storeName: 'cosmos',
+  mechanism: 'container-ttl',
+};
+
+const mongodb: Capabilities = {
+  supportsKeep: true,
+  supportsExtend: true,
+  atomicUnitOfWork: false,
+  emulatesExpiry: false,
+  hasSchemaPlan: true,
+  storeName: 'mongodb',
+  mechanism: 'ttl-index',
+};
+
+export const CONTRACT_STORES: readonly ContractStore[] = [
+  local('sqlite', relational),
+  local('postgres', relational),
+  local('mariadb', relational),
+  local('cassandra', {
+    supportsKeep: false,
+    supportsExtend: false,
+    // One logged batch; inserts checked in it (one partition) or looked up before it is sent.
+    atomicUnitOfWork: true,
+    emulatesExpiry: false,
+    hasSchemaPlan: true,
+    storeName: 'cassandra',
+    mechanism: 'table-default-ttl',
+  }),
+  local('cosmos', cosmos),
+  {
+    name: 'mongodb-fake',
+    can: mongodb,
+    // The evaluating fake (test/mongodb/fake) needs no server: always runs.
+    describe: (title, fn) => describe(`${title} [mongodb-fake]`, fn),
+    async open(model) {
+      const db = await connect(model, new MongoStore({ db: new MemoryDb(new Date()) }));
+      return { db, close: () => db.close() };
+    },
+  },
+  {
+    name: 'mongodb-live',
+    can: mongodb,
+    describe: (title, fn) => describeLive('mongodb', ['MONGODB_URI'], () => describe(title, fn)),
+    async open(model, prefix) {
+      const client = await MongoClient.connect(process.env['MONGODB_URI'] as string);
+      const database = client.db(`${prefix}_${process.pid}`);
+      const db = await connect(model, new MongoStore({ db: database }));
+      return {
+        db,
+        async close() {
+          await db.close();
+          await database.dropDatabase();
+          await client.close();
+        },
+      };
+    },
+  },
+  {
+    name: 'cosmos-live',
+    can: cosmos,
+    describe: (title, fn) => describeLive('cosmos-live', ['COSMOS_ENDPOINT', 'COSMOS_KEY'], () => describe(title, fn)),
+    async open(model, prefix) {
+      const client = liveCosmosClient();
+      const { database } = await client.databases.createIfNotExists({ id: `${prefix}_${process.pid}` });
+      const db = await connect(model, new CosmosStore({ database }));
+      return {
+        db,
+        async close() {
+          await db.close();
+          await database.delete();
+          client.dispose();
+        },
+      };
+    },
+  },
+];
+
+/** Runs `fn` once per store of the table, each with its own opened context (shared by the block's tests). */
+export function forEachStore(
+  title: string,
+  model: Model,
+  prefix: string,
+  fn: (store: ContractStore, db: () => StoreContext) => void,
+): void {
+  for (const store of CONTRACT_STORES) {
+    store.describe(title, () => {
+      let opened: { db: StoreContext; close(): Promise<void> } | undefined;
+      beforeAll(async () => {
+        opened = await store.open(model, prefix);
+        await opened.db.ensureCollections();
+      });
+      afterAll(async () => {
+        await opened?.close();
+      });
+      fn(store, () => {
+        if (!opened) throw new Error(`${store.name} did not open`);
+        return opened.db;
+      });
+    });
+  }
+}
