@@ -44,6 +44,8 @@ export interface PurgeContext {
 
 /** Rows per batch when the caller sets no cap; the time budget decides below it. */
 const MAX_ROWS = 65_536;
+/** Most placeholders one MariaDB/MySQL prepared statement takes (the key DELETE binds one per key column per row). */
+const MYSQL_MAX_PLACEHOLDERS = 65_535;
 /** Below this many due rows a PostgreSQL purge walks the index: the block walk pays for the table's size. */
 const MIN_DUE_FOR_BLOCK_WALK = 4_096;
 
@@ -160,9 +162,11 @@ function mysqlRunner(c: PurgeContext, skipLocked: boolean): BatchRunner {
   const mode = modeOf(c);
   const opening = ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACTION'];
   const width = t.sql.keyColumns.length;
+  // The key DELETE binds width values per row plus `now`: the largest power of two that fits.
+  const fits = 2 ** Math.floor(Math.log2((MYSQL_MAX_PLACEHOLDERS - 1) / width));
   return {
     initial: 512,
-    cap: c.rowCap ?? MAX_ROWS,
+    cap: Math.min(c.rowCap ?? MAX_ROWS, fits),
     async next(n) {
       const pick = t.statement(`purge:my-pick:${mode}:${n}:${skipLocked}`, () =>
         mysqlPickBatch(t.sql, mode, ex, n, skipLocked),
