@@ -64,7 +64,7 @@ describeEngines('relational purgeExpired at the batch size limits', (engine) => 
 
   test('a cap of 40,000 rows on a two-column key purges everything due, each batch within the engine limits', async () => {
     const from = new Date(Date.UTC(2030, 0, 1));
-    await knex.raw(seedSql(engine, table), [encodeInstant(familyOf(engine), from)]);
+    await knex.raw(seedSql(engine, table), [encodeInstant(familyOf(engine), from) as Knex.RawBinding]);
     const rows: number[] = [];
     const result = await db.purgeExpired({
       now: new Date(from.getTime() + DUE + 1),

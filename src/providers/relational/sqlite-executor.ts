@@ -116,20 +116,33 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     return this.runSync(statement, params);
   }
 
+  /** Only what the driver raised is wrapped: an error from reading the ops reaches the caller as thrown. */
   async batch(ops: Iterable<BatchOp>): Promise<void> {
     await this.ready();
     let entity: string | undefined;
+    let passed: unknown;
     const transaction = this.db.transaction(() => {
-      for (const op of ops) {
-        entity = op.statement.entity;
-        const changes = this.statement(op.statement).run(...op.params).changes;
-        op.check?.(changes);
+      try {
+        for (const op of ops) {
+          entity = op.statement.entity;
+          let changes: number;
+          try {
+            changes = this.statement(op.statement).run(...op.params).changes;
+          } catch (error) {
+            throw wrapDriverError(error, entity, 'a transaction');
+          }
+          op.check?.(changes);
+        }
+      } catch (error) {
+        passed = error;
+        throw error;
       }
     });
     try {
       transaction.immediate();
     } catch (error) {
-      throw wrapDriverError(error, entity, 'a transaction');
+      // Otherwise BEGIN IMMEDIATE or COMMIT failed (e.g. SQLITE_BUSY).
+      throw error === passed ? error : wrapDriverError(error, entity, 'a transaction');
     }
   }
 
