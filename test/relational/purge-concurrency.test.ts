@@ -89,9 +89,12 @@ describeEngines('purgeExpired with concurrent transactions', (engine: Relational
   const lockable = engine === 'sqlite' ? test.skip : test;
   // Two sizes on PostgreSQL: with a batchSize it walks the expiry index; with none and thousands
   // due it walks the heap in block ranges. MariaDB takes the same path for both.
-  const lockCases: [string, { batchSize?: number }, number][] = [
+  // A long batch budget must not lengthen the wait on a locked row past deadlock_timeout (1 s):
+  // the block walk bounds it by half of that, and the test's bound (8 s) is below the budget (10 s).
+  const lockCases: [string, { batchSize?: number; batchBudgetMs?: number }, number][] = [
     ['small batches', { batchSize: 3 }, 12],
     ['no cap, thousands due', {}, 5_000],
+    ['no cap, thousands due, a 10 s batch budget', { batchBudgetMs: 10_000 }, 5_000],
   ];
   lockable.each(lockCases)(
     'a due row another transaction holds locked is passed over, not waited on (%s)',

@@ -118,9 +118,10 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   if (due < cap) return null;
   const fast = t.statement(`purge:pg-range:${mode}`, () => pgBlocksBatch(t.sql, mode, ex));
   const skipping = t.statement(`purge:pg-range-skip:${mode}`, () => pgBlocksSkipLockedBatch(t.sql, mode, ex));
-  // Waiting on a writer's row lock is bounded well below deadlock_timeout (1 s by default): the
-  // purge gives up first, so a lock cycle with a writer never makes the writer the one rolled back.
-  const opening = ['BEGIN', `SET LOCAL lock_timeout = ${Math.max(10, Math.round(c.budgetMs))}`];
+  // Waiting on a writer's row lock is bounded by the budget and by half of deadlock_timeout (1 s by
+  // default), read on the batch's own connection: the purge gives up before any deadlock check
+  // runs, so a lock cycle with a writer never makes the writer the one rolled back.
+  const opening = ['BEGIN', pgLockTimeout(c.budgetMs)];
   let at = 0;
   return {
     initial: 64,
@@ -141,6 +142,12 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
       return { rows, done: at >= blocks, full: true };
     },
   };
+}
+
+/** `SET LOCAL lock_timeout` to the least of the budget and half of deadlock_timeout, at least 1 ms (0 would mean no limit). */
+function pgLockTimeout(budgetMs: number): string {
+  const half = "(SELECT CAST(setting AS integer) FROM pg_settings WHERE name = 'deadlock_timeout') / 2";
+  return `SELECT set_config('lock_timeout', CAST(greatest(1, least(${Math.round(budgetMs)}, ${half})) AS text), true)`;
 }
 
 /** MariaDB 10.6+ and MySQL 8 can pass over locked rows. */
