@@ -92,7 +92,12 @@ describeEngines('relational purgeExpired', (engine) => {
 
     const progress: number[] = [];
     const result = await db.purgeExpired({ batchSize: 3, batchBudgetMs: SLOW_OK, onProgress: (n) => progress.push(n) });
-    expect(result).toMatchObject({ deleted: 7, batches: 3, byTable: expect.objectContaining({ [tokens]: 7 }) });
+    expect(result).toMatchObject({
+      deleted: 7,
+      batches: 3,
+      skipped: 0,
+      byTable: expect.objectContaining({ [tokens]: 7 }),
+    });
     expect(progress).toEqual([3, 6, 7]);
     expect(await rowsIn(knex, tokens)).toBe(5);
     expect(await db.purgeExpired({ batchSize: 3 })).toMatchObject({ deleted: 0, batches: 0 });

@@ -4,6 +4,7 @@ import { isLockConflict } from './purge-pacing';
 import type { NowMode } from './sql-context';
 import {
   dueCountUpTo,
+  lockedDueCount,
   mysqlDeleteKeys,
   mysqlPickBatch,
   pgBlockCount,
@@ -29,6 +30,8 @@ export interface BatchRunner {
   readonly initial: number;
   readonly cap: number;
   next(size: number): Promise<BatchOutcome>;
+  /** After the last batch: due rows left because another transaction held them (absent: this runner never skips). */
+  skipped?(): Promise<number>;
 }
 
 export interface PurgeContext {
@@ -89,6 +92,7 @@ function pgIndexRunner(c: PurgeContext): BatchRunner {
   const { t, executor, ex, now } = c;
   const mode = modeOf(c);
   return {
+    skipped: () => lockedLeft(c),
     initial: 512,
     cap: c.rowCap ?? MAX_ROWS,
     async next(n) {
@@ -124,6 +128,7 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   const opening = ['BEGIN', pgLockTimeout(c.budgetMs)];
   let at = 0;
   return {
+    skipped: () => lockedLeft(c),
     initial: 64,
     cap: 1 << 20,
     async next(size) {
@@ -150,6 +155,15 @@ function pgLockTimeout(budgetMs: number): string {
   return `SELECT set_config('lock_timeout', CAST(greatest(1, least(${Math.round(budgetMs)}, ${half})) AS text), true)`;
 }
 
+/** Due rows other transactions hold locked, counted once the batches are done. */
+async function lockedLeft(c: PurgeContext, opening?: readonly string[]): Promise<number> {
+  const { t, executor, ex, now } = c;
+  const mode = modeOf(c);
+  const s = t.statement(`purge:locked-due:${mode}`, () => lockedDueCount(t.sql, mode, ex));
+  const rows = await executor.transaction((tx) => tx.rows(s, bind(s, { now })), opening);
+  return Number(rows[0]?.[0] ?? 0);
+}
+
 /** MariaDB 10.6+ and MySQL 8 can pass over locked rows. */
 async function supportsSkipLocked(executor: Executor, t: EntityTable): Promise<boolean> {
   const s = t.statement('purge:version', () => t.sql.finish(t.sql.writer(), 'SELECT VERSION()', true));
@@ -172,6 +186,8 @@ function mysqlRunner(c: PurgeContext, skipLocked: boolean): BatchRunner {
   // The key DELETE binds width values per row plus `now`: the largest power of two that fits.
   const fits = 2 ** Math.floor(Math.log2((MYSQL_MAX_PLACEHOLDERS - 1) / width));
   return {
+    // Without SKIP LOCKED the pick waits on locked rows instead of passing over them.
+    ...(skipLocked ? { skipped: () => lockedLeft(c, opening) } : {}),
     initial: 512,
     cap: Math.min(c.rowCap ?? MAX_ROWS, fits),
     async next(n) {

@@ -67,6 +67,7 @@ export function checkPurgeOptions(options: Partial<PurgeOptions>): CheckedPurgeO
 export interface PurgeProgress {
   deleted: number;
   batches: number;
+  skipped: number;
   readonly startedAt: number;
 }
 
@@ -107,6 +108,7 @@ export async function purgeTable(
     }
     if (outcome.done) break;
   }
+  if (runner.skipped) progress.skipped += await runner.skipped();
   return deleted;
 }
 
