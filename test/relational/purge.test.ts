@@ -152,6 +152,28 @@ describeEngines('relational purgeExpired', (engine) => {
     }
   });
 
+  test('afterBatch hears of every batch, also the last one that deleted nothing', async () => {
+    await seed(db, 'h', 6, clock);
+    const purger = await openSession(model, knex, clock);
+    const before: string[] = [];
+    const after: number[] = [];
+    const result = await purger.purgeExpired(
+      { batchSize: 3, batchBudgetMs: SLOW_OK },
+      {
+        beforeBatch: (table) => {
+          if (table === tokens) before.push(table);
+        },
+        afterBatch: (table, rows) => {
+          if (table === tokens) after.push(rows);
+        },
+      },
+    );
+    await purger.close();
+    expect(result).toMatchObject({ deleted: 6, batches: 2 });
+    expect(after).toEqual([3, 3, 0]);
+    expect(before).toHaveLength(3);
+  });
+
   test('a batch that meets a deadlock or lock wait timeout is retried, and the purge goes on', async () => {
     await seed(db, 'q', 6, clock);
     const purger = await openSession(model, knex, clock);

@@ -22,6 +22,8 @@ export interface RelationalPurgeResult extends PurgeResult {
 export interface PurgeHooks {
   /** Runs right before each batch of `table` is sent (and before each retry of it). */
   beforeBatch?(table: string): Promise<void> | void;
+  /** Runs when each batch of `table` is done, also one that deleted nothing (onProgress sees only those that did). */
+  afterBatch?(table: string, rows: number): void;
 }
 
 export interface CheckedPurgeOptions {
@@ -100,6 +102,7 @@ export async function purgeTable(
       sizer.record(performance.now() - sent, result.full);
       return result;
     });
+    hooks.afterBatch?.(table, outcome.rows);
     if (outcome.rows > 0) {
       deleted += outcome.rows;
       progress.deleted += outcome.rows;
