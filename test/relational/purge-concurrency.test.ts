@@ -5,8 +5,7 @@
  * and no renewed row may be deleted.
  */
 import type { Knex } from 'knex';
-import type { Model } from '../../src';
-import { RelationalStore, type RelationalSession } from '../../src/providers/relational';
+import type { RelationalSession } from '../../src/providers/relational';
 import { encodeInstant } from '../../src/providers/relational/codec';
 import { familyOf } from '../../src/providers/relational/dialect';
 import {
@@ -19,18 +18,9 @@ import {
   type SharedDatabase,
 } from './support/engines';
 import { Token, make, testModel } from './support/models';
+import { openSession } from './support/sessions';
 
 const LOCK_FREE_WITHIN_MS = 8_000;
-
-async function openSession(model: Model, knex: Knex, clock: TestClock): Promise<RelationalSession> {
-  const store = new RelationalStore({ knex, ttl: 'emulate', clock: clock.read, logger: { warn: () => undefined } });
-  return (await store.open(model)) as RelationalSession;
-}
-
-async function openOnDatabaseClock(model: Model, knex: Knex): Promise<RelationalSession> {
-  const store = new RelationalStore({ knex, ttl: 'emulate', logger: { warn: () => undefined } });
-  return (await store.open(model)) as RelationalSession;
-}
 
 async function idsIn(knex: Knex, table: string): Promise<Set<string>> {
   return new Set((await knex(table).select('id')).map((r: { id: string }) => r.id));
@@ -223,7 +213,7 @@ describeEngines('purgeExpired on the database clock racing renewals, no cap', (e
     shared = sharedDatabase(engine);
     knex = shared.open();
     await dropTables(knex, model);
-    purger = await openOnDatabaseClock(model, knex);
+    purger = await openSession(model, knex);
     await purger.ensureCollections();
   });
 
@@ -240,7 +230,7 @@ describeEngines('purgeExpired on the database clock racing renewals, no cap', (e
     const ids = await seedDue(purger, 'b', 5_000);
     await new Promise((r) => setTimeout(r, 1_100));
     const writerKnex = shared.open();
-    const writer = await openOnDatabaseClock(model, writerKnex);
+    const writer = await openSession(model, writerKnex);
     const failures: string[] = [];
     const renewed = new Set<string>();
     let writing = true;
