@@ -146,21 +146,31 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     }
   }
 
-  /** Holds the single connection while `fn` runs, so nothing else joins the transaction. */
+  /**
+   * Holds the single connection while `fn` runs, so nothing else joins the transaction. The
+   * statements' own errors arrive wrapped (rowsSync/runSync); an error of `fn` itself as thrown.
+   */
   transaction<T>(fn: (tx: TransactionRunner) => Promise<T>, opening?: readonly string[]): Promise<T> {
     return this.exclusive(async () => {
       const tx: TransactionRunner = {
         rows: async (statement, params) => this.rowsSync(statement, params),
         run: async (statement, params) => this.runSync(statement, params),
       };
+      const exec = (sql: string) => {
+        try {
+          this.db.exec(sql);
+        } catch (error) {
+          throw wrapDriverError(error, undefined, 'a transaction');
+        }
+      };
       try {
-        for (const sql of opening ?? ['BEGIN IMMEDIATE']) this.db.exec(sql);
+        for (const sql of opening ?? ['BEGIN IMMEDIATE']) exec(sql);
         const result = await fn(tx);
-        this.db.exec('COMMIT');
+        exec('COMMIT');
         return result;
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw wrapDriverError(error, undefined, 'a transaction');
+        throw error;
       }
     });
   }
