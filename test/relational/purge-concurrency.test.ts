@@ -5,6 +5,7 @@
  * and no renewed row may be deleted.
  */
 import type { Knex } from 'knex';
+import type { PurgeOptions } from '../../src/providers/contract';
 import type { RelationalSession } from '../../src/providers/relational';
 import { encodeInstant } from '../../src/providers/relational/codec';
 import { familyOf } from '../../src/providers/relational/dialect';
@@ -50,6 +51,60 @@ function shuffled<T>(items: readonly T[]): T[] {
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
     [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+interface RaceOutcome {
+  readonly renewed: Set<string>;
+  readonly failures: string[];
+  commits: number;
+  purges: number;
+}
+
+/**
+ * Each writer commits `units` units of work renewing 10 of its rows (random order, as a request
+ * handler touching several sessions would) while purges with `options` run back to back until the
+ * writers are done. Errors on either side are collected, not thrown.
+ */
+async function raceRenewals(
+  purger: RelationalSession,
+  options: PurgeOptions,
+  writers: readonly { session: RelationalSession; ids: readonly string[] }[],
+  renewal: { units: number; ttl: number; owner: string },
+): Promise<RaceOutcome> {
+  const out: RaceOutcome = { renewed: new Set(), failures: [], commits: 0, purges: 0 };
+  let writing = true;
+  const purging = (async () => {
+    while (writing) {
+      try {
+        await purger.purgeExpired(options);
+        out.purges += 1;
+      } catch (error) {
+        out.failures.push(`purge: ${(error as Error).message}`);
+      }
+    }
+  })();
+  try {
+    await Promise.all(
+      writers.map(async ({ session, ids }) => {
+        for (let unit = 0; unit < renewal.units; unit++) {
+          const pick = shuffled(ids).slice(0, 10);
+          const uow = session.unitOfWork();
+          for (const id of pick) uow.upsert(make(Token, { id, owner: renewal.owner }), { ttl: renewal.ttl });
+          try {
+            await uow.commit();
+            out.commits += 1;
+            for (const id of pick) out.renewed.add(id);
+          } catch (error) {
+            out.failures.push(`commit: ${(error as Error).message}`);
+          }
+        }
+      }),
+    );
+  } finally {
+    writing = false;
+    await purging;
   }
   return out;
 }
@@ -145,7 +200,6 @@ describeEngines('purgeExpired with concurrent transactions', (engine: Relational
   test(`purges racing units of work that renew due rows: ${rounds} rounds, no error on either side, no renewed row deleted`, async () => {
     const writerKnexes = [shared.open(), shared.open()];
     const writers = await Promise.all(writerKnexes.map((k) => openSession(model, k, clock)));
-    const failures: string[] = [];
     let commits = 0;
     let purges = 0;
     try {
@@ -153,45 +207,22 @@ describeEngines('purgeExpired with concurrent transactions', (engine: Relational
         await knex(tokens).delete();
         const ids = await seedDue(purger, `r${round}_`, 400);
         clock.advance(2);
-        const renewed = new Set<string>();
-        let writing = true;
-        const writerLoops = writers.map(async (writer, w) => {
-          // Each writer its own rows: writers never wait on each other, only on the purge.
-          const mine = ids.filter((_, i) => i % writers.length === w);
-          for (let unit = 0; unit < 25; unit++) {
-            // Renewals in random order, as a request handler touching several sessions would.
-            const pick = shuffled(mine).slice(0, 10);
-            const uow = writer.unitOfWork();
-            for (const id of pick) uow.upsert(make(Token, { id, owner: `renewed${round}` }), { ttl: 60 });
-            try {
-              await uow.commit();
-              commits += 1;
-              for (const id of pick) renewed.add(id);
-            } catch (error) {
-              failures.push(`commit: ${(error as Error).message}`);
-            }
-          }
+        // Each writer its own rows: writers never wait on each other, only on the purge.
+        const mine = writers.map((session, w) => ({ session, ids: ids.filter((_, i) => i % writers.length === w) }));
+        const race = await raceRenewals(purger, { batchSize: 40 }, mine, {
+          units: 25,
+          ttl: 60,
+          owner: `renewed${round}`,
         });
-        const purgeLoop = (async () => {
-          while (writing) {
-            try {
-              await purger.purgeExpired({ batchSize: 40 });
-              purges += 1;
-            } catch (error) {
-              failures.push(`purge: ${(error as Error).message}`);
-            }
-          }
-        })();
-        await Promise.all(writerLoops);
-        writing = false;
-        await purgeLoop;
-        expect(failures).toEqual([]);
+        commits += race.commits;
+        purges += race.purges;
+        expect(race.failures).toEqual([]);
         const left = await idsIn(knex, tokens);
-        const lost = [...renewed].filter((id) => !left.has(id));
+        const lost = [...race.renewed].filter((id) => !left.has(id));
         expect(lost).toEqual([]);
         // What is left after a final purge is exactly the renewed rows.
         await purger.purgeExpired();
-        expect([...(await idsIn(knex, tokens))].sort()).toEqual([...renewed].sort());
+        expect([...(await idsIn(knex, tokens))].sort()).toEqual([...race.renewed].sort());
       }
       expect(commits).toBe(rounds * 50);
       expect(purges).toBeGreaterThanOrEqual(rounds);
@@ -231,43 +262,19 @@ describeEngines('purgeExpired on the database clock racing renewals, no cap', (e
     await new Promise((r) => setTimeout(r, 1_100));
     const writerKnex = shared.open();
     const writer = await openSession(model, writerKnex);
-    const failures: string[] = [];
-    const renewed = new Set<string>();
-    let writing = true;
     try {
-      const writes = (async () => {
-        for (let unit = 0; unit < 20; unit++) {
-          const pick = shuffled(ids).slice(0, 10);
-          const uow = writer.unitOfWork();
-          for (const id of pick) uow.upsert(make(Token, { id, owner: 'renewed' }), { ttl: 600 });
-          try {
-            await uow.commit();
-            for (const id of pick) renewed.add(id);
-          } catch (error) {
-            failures.push(`commit: ${(error as Error).message}`);
-          }
-        }
-      })();
-      const purges = (async () => {
-        while (writing) {
-          try {
-            await purger.purgeExpired();
-          } catch (error) {
-            failures.push(`purge: ${(error as Error).message}`);
-          }
-        }
-      })();
-      await writes;
-      writing = false;
-      await purges;
-      expect(failures).toEqual([]);
+      const race = await raceRenewals(purger, {}, [{ session: writer, ids }], {
+        units: 20,
+        ttl: 600,
+        owner: 'renewed',
+      });
+      expect(race.failures).toEqual([]);
       await purger.purgeExpired();
       const left = await idsIn(knex, tokens);
       // A renewal of a row a purge already took re-inserts it (upsert): every renewed row is there.
-      expect([...renewed].filter((id) => !left.has(id))).toEqual([]);
-      expect([...left].sort()).toEqual([...renewed].sort());
+      expect([...race.renewed].filter((id) => !left.has(id))).toEqual([]);
+      expect([...left].sort()).toEqual([...race.renewed].sort());
     } finally {
-      writing = false;
       await writer.close();
       await writerKnex.destroy();
     }
