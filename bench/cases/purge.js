@@ -22,18 +22,26 @@ const LOCK_TARGET_MS = 100;
 
 /**
  * lifespan's purge with its default batching (sized by the 50 ms budget, no row cap), timing each
- * batch as purgeExpired reports it to onProgress (its statements, from send to answer). Batches
- * that deleted nothing (the last, empty one; block ranges with nothing due) are not reported.
+ * batch with the purge's hooks, from right before its statements are sent to its end.
  */
 async function lifespanPurge(session) {
   let longest = 0;
   const batchTimes = [];
-  const result = await session.purgeExpired({
-    onProgress: (_deleted, batch) => {
-      batchTimes.push(batch.ms);
-      if (batch.ms > longest) longest = batch.ms;
+  let started = null;
+  // Every batch, also those that deleted nothing (onProgress hears only of the others): from its
+  // first send (retries included) to its end.
+  const hooks = {
+    beforeBatch: () => {
+      if (started === null) started = performance.now();
     },
-  });
+    afterBatch: () => {
+      const ms = performance.now() - started;
+      started = null;
+      batchTimes.push(ms);
+      if (ms > longest) longest = ms;
+    },
+  };
+  const result = await session.purgeExpired({}, hooks);
   return {
     deleted: result.deleted,
     batches: result.batches,

@@ -73,6 +73,10 @@ export interface ApplyOptions {
   readonly allowRetroactive?: boolean;
 }
 
+/**
+ * How purgeExpired() runs. A due row another transaction holds locked is passed over rather than
+ * waited on (PostgreSQL, MariaDB 10.6+ / MySQL 8): PurgeResult.skipped counts the rows left so.
+ */
 export interface PurgeOptions {
   /** The instant rows are judged against (default: the database clock). */
   readonly now?: Date;
@@ -109,6 +113,13 @@ export interface PurgeBatchInfo {
 export interface PurgeResult {
   readonly deleted: number;
   readonly batches: number;
+  /**
+   * Rows still due when the purge finished that it left because another transaction held them
+   * locked (PostgreSQL, MariaDB 10.6+ / MySQL 8 pass over such rows instead of waiting on them),
+   * counted at the end of each table. They stay due, and the next run takes them. 0 on SQLite
+   * (one writer) and where the purge waits on locks instead.
+   */
+  readonly skipped: number;
 }
 
 /** A model bound to a live store: everything that touches a driver. */

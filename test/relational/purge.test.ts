@@ -3,11 +3,11 @@
  * concurrent writer, and the database clock (no injected clock, short real waits).
  */
 import type { Knex } from 'knex';
-import { connect, type Model, type StoreContext } from '../../src';
+import { connect, type StoreContext } from '../../src';
 import type { PurgeBatchInfo } from '../../src/providers/contract';
-import { RelationalStore, type RelationalSession } from '../../src/providers/relational';
+import { RelationalStore } from '../../src/providers/relational';
 import type { PurgeHooks } from '../../src/providers/relational/purge';
-import { BatchSizer, PurgeInterruptedError } from '../../src/providers/relational/purge-pacing';
+import { PurgeInterruptedError } from '../../src/providers/relational/purge-pacing';
 import { encodeInstant } from '../../src/providers/relational/codec';
 import { compileSchema, type TableSpec } from '../../src/providers/relational/compile';
 import { TableSql } from '../../src/providers/relational/sql-context';
@@ -30,6 +30,7 @@ import {
   useEmulatedStore,
 } from './support/engines';
 import { Session, Token, make, testModel } from './support/models';
+import { openSession } from './support/sessions';
 
 /** A batch budget no batch reaches on a loaded machine: tests that count batches see no shrinking. */
 const SLOW_OK = 10_000;
@@ -45,11 +46,6 @@ async function seed(db: StoreContext, prefix: string, count: number, clock?: Tes
   for (let i = 0; i < count; i++) uow.insert(make(Token, { id: `${prefix}${i}`, owner: 'o' }), { ttl: 1 + i });
   await uow.commit();
   clock?.advance(10);
-}
-
-async function openSession(model: Model, knex: Knex, clock: TestClock): Promise<RelationalSession> {
-  const store = new RelationalStore({ knex, ttl: 'emulate', clock: clock.read, logger: { warn: () => undefined } });
-  return (await store.open(model)) as RelationalSession;
 }
 
 describeEngines('relational purgeExpired', (engine) => {
@@ -92,7 +88,12 @@ describeEngines('relational purgeExpired', (engine) => {
 
     const progress: number[] = [];
     const result = await db.purgeExpired({ batchSize: 3, batchBudgetMs: SLOW_OK, onProgress: (n) => progress.push(n) });
-    expect(result).toMatchObject({ deleted: 7, batches: 3, byTable: expect.objectContaining({ [tokens]: 7 }) });
+    expect(result).toMatchObject({
+      deleted: 7,
+      batches: 3,
+      skipped: 0,
+      byTable: expect.objectContaining({ [tokens]: 7 }),
+    });
     expect(progress).toEqual([3, 6, 7]);
     expect(await rowsIn(knex, tokens)).toBe(5);
     expect(await db.purgeExpired({ batchSize: 3 })).toMatchObject({ deleted: 0, batches: 0 });
@@ -145,6 +146,28 @@ describeEngines('relational purgeExpired', (engine) => {
       expect(b.ms).toBeGreaterThan(0);
       expect(Number.isInteger(b.rowsPerSecond) && b.rowsPerSecond > 0).toBe(true);
     }
+  });
+
+  test('afterBatch hears of every batch, also the last one that deleted nothing', async () => {
+    await seed(db, 'h', 6, clock);
+    const purger = await openSession(model, knex, clock);
+    const before: string[] = [];
+    const after: number[] = [];
+    const result = await purger.purgeExpired(
+      { batchSize: 3, batchBudgetMs: SLOW_OK },
+      {
+        beforeBatch: (table) => {
+          if (table === tokens) before.push(table);
+        },
+        afterBatch: (table, rows) => {
+          if (table === tokens) after.push(rows);
+        },
+      },
+    );
+    await purger.close();
+    expect(result).toMatchObject({ deleted: 6, batches: 2 });
+    expect(after).toEqual([3, 3, 0]);
+    expect(before).toHaveLength(3);
   });
 
   test('a batch that meets a deadlock or lock wait timeout is retried, and the purge goes on', async () => {
@@ -375,48 +398,5 @@ describeEngines('relational purge on a store that does not emulate', (engine) =>
     const db = await connectRelational(model, knex, { ttl: 'ignore' });
     await expect(db.purgeExpired()).rejects.toMatchObject({ code: 'PURGE_NOT_EMULATED' });
     await db.close();
-  });
-});
-
-describe('purge batches sized by time', () => {
-  test('a batch grows while full batches take under half the budget, never past the cap', () => {
-    const sizer = new BatchSizer(50, 512, 4096);
-    const sizes = [sizer.size];
-    for (let i = 0; i < 5; i++) {
-      sizer.record(10, true);
-      sizes.push(sizer.size);
-    }
-    expect(sizes).toEqual([512, 1024, 2048, 4096, 4096, 4096]);
-  });
-
-  test('a short batch (the table ran out) or one near the budget does not grow it', () => {
-    const sizer = new BatchSizer(50, 512, 65536);
-    sizer.record(5, false);
-    sizer.record(30, true);
-    expect(sizer.size).toBe(512);
-  });
-
-  test('a batch over the budget shrinks the next to what fits it, in powers of two, at least 1', () => {
-    const sizer = new BatchSizer(50, 4096, 65536);
-    sizer.record(150, true); // 4096 * 50 / 150 = 1365 → 1024
-    expect(sizer.size).toBe(1024);
-    sizer.record(100_000, true);
-    expect(sizer.size).toBe(1);
-  });
-
-  test('a size that went over the budget is not grown back into until 8 batches in a row kept to it', () => {
-    const sizer = new BatchSizer(50, 1024, 65536);
-    sizer.record(10, true); // → 2048
-    sizer.record(80, true); // over: ceiling 2048, → 1024
-    const sizes: number[] = [];
-    for (let i = 0; i < 9; i++) {
-      sizer.record(10, true);
-      sizes.push(sizer.size);
-    }
-    expect(sizes).toEqual([1024, 1024, 1024, 1024, 1024, 1024, 1024, 2048, 4096]);
-  });
-
-  test('the first batch is no larger than the cap', () => {
-    expect(new BatchSizer(50, 512, 3).size).toBe(3);
   });
 });

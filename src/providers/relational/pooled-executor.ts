@@ -113,47 +113,66 @@ export abstract class PooledExecutor<Connection> implements Executor {
     }
   }
 
-  /** All ops in one transaction on one connection; an op's check may throw to roll back. */
+  /**
+   * All ops in one transaction on one connection; an op's check may throw to roll back. Only what
+   * the driver raised is wrapped: an error from reading the ops (the caller's own code, a refused
+   * value) reaches the caller as it was thrown.
+   */
   async batch(ops: Iterable<BatchOp>): Promise<void> {
     await this.withConnection(async (connection) => {
-      await this.control(connection, 'BEGIN');
-      let entity: string | undefined;
+      const tx = this.inTransaction(connection);
+      await tx.control('BEGIN');
       try {
         for (const op of ops) {
-          entity = op.statement.entity;
-          const { changes } = await this.send(connection, op.statement, op.params);
+          const { changes } = await tx.send(op.statement, op.params);
           op.check?.(changes);
         }
-        await this.control(connection, 'COMMIT');
+        await tx.control('COMMIT');
       } catch (error) {
         await this.control(connection, 'ROLLBACK').catch(() => undefined);
-        throw wrapDriverError(error, entity, 'a transaction');
+        throw error;
       }
     });
   }
 
   async transaction<T>(fn: (tx: TransactionRunner) => Promise<T>, opening?: readonly string[]): Promise<T> {
     return this.withConnection(async (connection) => {
-      let entity: string | undefined;
-      const send = (statement: Statement, params: unknown[]) => {
-        entity = statement.entity;
-        return this.send(connection, statement, params);
-      };
-      const tx: TransactionRunner = {
-        rows: async (statement, params) => (await send(statement, params)).rows,
-        run: async (statement, params) => (await send(statement, params)).changes,
+      const tx = this.inTransaction(connection);
+      const runner: TransactionRunner = {
+        rows: async (statement, params) => (await tx.send(statement, params)).rows,
+        run: async (statement, params) => (await tx.send(statement, params)).changes,
       };
       try {
-        if (opening) for (const sql of opening) await this.command(connection, sql);
-        else await this.control(connection, 'BEGIN');
-        const result = await fn(tx);
-        await this.control(connection, 'COMMIT');
+        if (opening) for (const sql of opening) await tx.command(sql);
+        else await tx.control('BEGIN');
+        const result = await fn(runner);
+        await tx.control('COMMIT');
         return result;
       } catch (error) {
         await this.control(connection, 'ROLLBACK').catch(() => undefined);
-        throw wrapDriverError(error, entity, 'a transaction');
+        throw error;
       }
     });
+  }
+
+  /** Sending on a transaction's connection, each driver error wrapped with the last statement's entity. */
+  private inTransaction(connection: Connection) {
+    let entity: string | undefined;
+    const wrapped = async <R>(work: Promise<R>): Promise<R> => {
+      try {
+        return await work;
+      } catch (error) {
+        throw wrapDriverError(error, entity, 'a transaction');
+      }
+    };
+    return {
+      send: (statement: Statement, params: unknown[]) => {
+        entity = statement.entity;
+        return wrapped(this.send(connection, statement, params));
+      },
+      control: (command: TransactionCommand) => wrapped(this.control(connection, command)),
+      command: (sql: string) => wrapped(this.command(connection, sql)),
+    };
   }
 
   trySync(): null {

@@ -4,6 +4,7 @@ import { isLockConflict } from './purge-pacing';
 import type { NowMode } from './sql-context';
 import {
   dueCountUpTo,
+  lockedDueCount,
   mysqlDeleteKeys,
   mysqlPickBatch,
   pgBlockCount,
@@ -29,6 +30,8 @@ export interface BatchRunner {
   readonly initial: number;
   readonly cap: number;
   next(size: number): Promise<BatchOutcome>;
+  /** After the last batch: due rows left because another transaction held them (absent: this runner never skips). */
+  skipped?(): Promise<number>;
 }
 
 export interface PurgeContext {
@@ -44,6 +47,8 @@ export interface PurgeContext {
 
 /** Rows per batch when the caller sets no cap; the time budget decides below it. */
 const MAX_ROWS = 65_536;
+/** Most placeholders one MariaDB/MySQL prepared statement takes (the key DELETE binds one per key column per row). */
+const MYSQL_MAX_PLACEHOLDERS = 65_535;
 /** Below this many due rows a PostgreSQL purge walks the index: the block walk pays for the table's size. */
 const MIN_DUE_FOR_BLOCK_WALK = 4_096;
 
@@ -87,6 +92,7 @@ function pgIndexRunner(c: PurgeContext): BatchRunner {
   const { t, executor, ex, now } = c;
   const mode = modeOf(c);
   return {
+    skipped: () => lockedLeft(c),
     initial: 512,
     cap: c.rowCap ?? MAX_ROWS,
     async next(n) {
@@ -116,11 +122,13 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   if (due < cap) return null;
   const fast = t.statement(`purge:pg-range:${mode}`, () => pgBlocksBatch(t.sql, mode, ex));
   const skipping = t.statement(`purge:pg-range-skip:${mode}`, () => pgBlocksSkipLockedBatch(t.sql, mode, ex));
-  // Waiting on a writer's row lock is bounded well below deadlock_timeout (1 s by default): the
-  // purge gives up first, so a lock cycle with a writer never makes the writer the one rolled back.
-  const opening = ['BEGIN', `SET LOCAL lock_timeout = ${Math.max(10, Math.round(c.budgetMs))}`];
+  // Waiting on a writer's row lock is bounded by the budget and by half of deadlock_timeout (1 s by
+  // default), read on the batch's own connection: the purge gives up before any deadlock check
+  // runs, so a lock cycle with a writer never makes the writer the one rolled back.
+  const opening = ['BEGIN', pgLockTimeout(c.budgetMs)];
   let at = 0;
   return {
+    skipped: () => lockedLeft(c),
     initial: 64,
     cap: 1 << 20,
     async next(size) {
@@ -139,6 +147,21 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
       return { rows, done: at >= blocks, full: true };
     },
   };
+}
+
+/** `SET LOCAL lock_timeout` to the least of the budget and half of deadlock_timeout, at least 1 ms (0 would mean no limit). */
+function pgLockTimeout(budgetMs: number): string {
+  const half = "(SELECT CAST(setting AS integer) FROM pg_settings WHERE name = 'deadlock_timeout') / 2";
+  return `SELECT set_config('lock_timeout', CAST(greatest(1, least(${Math.round(budgetMs)}, ${half})) AS text), true)`;
+}
+
+/** Due rows other transactions hold locked, counted once the batches are done. */
+async function lockedLeft(c: PurgeContext, opening?: readonly string[]): Promise<number> {
+  const { t, executor, ex, now } = c;
+  const mode = modeOf(c);
+  const s = t.statement(`purge:locked-due:${mode}`, () => lockedDueCount(t.sql, mode, ex));
+  const rows = await executor.transaction((tx) => tx.rows(s, bind(s, { now })), opening);
+  return Number(rows[0]?.[0] ?? 0);
 }
 
 /** MariaDB 10.6+ and MySQL 8 can pass over locked rows. */
@@ -160,9 +183,13 @@ function mysqlRunner(c: PurgeContext, skipLocked: boolean): BatchRunner {
   const mode = modeOf(c);
   const opening = ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACTION'];
   const width = t.sql.keyColumns.length;
+  // The key DELETE binds width values per row plus `now`: the largest power of two that fits.
+  const fits = 2 ** Math.floor(Math.log2((MYSQL_MAX_PLACEHOLDERS - 1) / width));
   return {
+    // Without SKIP LOCKED the pick waits on locked rows instead of passing over them.
+    ...(skipLocked ? { skipped: () => lockedLeft(c, opening) } : {}),
     initial: 512,
-    cap: c.rowCap ?? MAX_ROWS,
+    cap: Math.min(c.rowCap ?? MAX_ROWS, fits),
     async next(n) {
       const pick = t.statement(`purge:my-pick:${mode}:${n}:${skipLocked}`, () =>
         mysqlPickBatch(t.sql, mode, ex, n, skipLocked),

@@ -22,6 +22,8 @@ export interface RelationalPurgeResult extends PurgeResult {
 export interface PurgeHooks {
   /** Runs right before each batch of `table` is sent (and before each retry of it). */
   beforeBatch?(table: string): Promise<void> | void;
+  /** Runs when each batch of `table` is done, also one that deleted nothing (onProgress sees only those that did). */
+  afterBatch?(table: string, rows: number): void;
 }
 
 export interface CheckedPurgeOptions {
@@ -67,6 +69,7 @@ export function checkPurgeOptions(options: Partial<PurgeOptions>): CheckedPurgeO
 export interface PurgeProgress {
   deleted: number;
   batches: number;
+  skipped: number;
   readonly startedAt: number;
 }
 
@@ -99,6 +102,7 @@ export async function purgeTable(
       sizer.record(performance.now() - sent, result.full);
       return result;
     });
+    hooks.afterBatch?.(table, outcome.rows);
     if (outcome.rows > 0) {
       deleted += outcome.rows;
       progress.deleted += outcome.rows;
@@ -107,6 +111,7 @@ export async function purgeTable(
     }
     if (outcome.done) break;
   }
+  if (runner.skipped) progress.skipped += await runner.skipped();
   return deleted;
 }
 

@@ -149,13 +149,13 @@ export class RelationalSession implements StoreSession {
       );
     }
     const checked = checkPurgeOptions(options);
-    const progress = { deleted: 0, batches: 0, startedAt: performance.now() };
+    const progress = { deleted: 0, batches: 0, skipped: 0, startedAt: performance.now() };
     const byTable: Record<string, number> = {};
     for (const t of this.tables.values()) {
       if (!t.expiryColumn) continue;
       byTable[t.spec.table] = await purgeTable(t, this.executor, checked, progress, hooks);
     }
-    return { deleted: progress.deleted, batches: progress.batches, byTable };
+    return { deleted: progress.deleted, batches: progress.batches, skipped: progress.skipped, byTable };
   }
 
   /** Rows due at `now` (default: the database clock) in every emulated table, in one count query (purge progress). */

@@ -100,6 +100,18 @@ export function dueCountUpTo(t: TableSql, mode: NowMode, ex: string): Statement 
 }
 
 /**
+ * PostgreSQL, MariaDB 10.6+, MySQL 8: how many rows are due but held locked by other transactions
+ * right now — all due rows less those a locking read can take (each taken lock is released when
+ * the statement's transaction ends). What a purge that skips locked rows left behind.
+ */
+export function lockedDueCount(t: TableSql, mode: NowMode, ex: string): Statement {
+  const w = t.writer();
+  const all = `SELECT count(*) FROM ${t.table} WHERE ${due(t, w, mode, ex)}`;
+  const free = `SELECT count(*) FROM (SELECT 1 FROM ${t.table} WHERE ${due(t, w, mode, ex)} FOR UPDATE SKIP LOCKED) AS l`;
+  return t.finish(w, `SELECT CAST((${all}) - (${free}) AS ${t.family === 'mysql' ? 'SIGNED' : 'integer'})`, true);
+}
+
+/**
  * MariaDB/MySQL, first half of a batch: the keys of up to n due rows, oldest first, locked. With
  * SKIP LOCKED (MariaDB 10.6+, MySQL 8) rows a writer holds are passed over, so the purge never
  * waits on a writer and never joins a lock cycle; without it the caller retries deadlocks.

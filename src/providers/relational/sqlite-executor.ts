@@ -116,38 +116,61 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     return this.runSync(statement, params);
   }
 
+  /** Only what the driver raised is wrapped: an error from reading the ops reaches the caller as thrown. */
   async batch(ops: Iterable<BatchOp>): Promise<void> {
     await this.ready();
     let entity: string | undefined;
+    let passed: unknown;
     const transaction = this.db.transaction(() => {
-      for (const op of ops) {
-        entity = op.statement.entity;
-        const changes = this.statement(op.statement).run(...op.params).changes;
-        op.check?.(changes);
+      try {
+        for (const op of ops) {
+          entity = op.statement.entity;
+          let changes: number;
+          try {
+            changes = this.statement(op.statement).run(...op.params).changes;
+          } catch (error) {
+            throw wrapDriverError(error, entity, 'a transaction');
+          }
+          op.check?.(changes);
+        }
+      } catch (error) {
+        passed = error;
+        throw error;
       }
     });
     try {
       transaction.immediate();
     } catch (error) {
-      throw wrapDriverError(error, entity, 'a transaction');
+      // Otherwise BEGIN IMMEDIATE or COMMIT failed (e.g. SQLITE_BUSY).
+      throw error === passed ? error : wrapDriverError(error, entity, 'a transaction');
     }
   }
 
-  /** Holds the single connection while `fn` runs, so nothing else joins the transaction. */
+  /**
+   * Holds the single connection while `fn` runs, so nothing else joins the transaction. The
+   * statements' own errors arrive wrapped (rowsSync/runSync); an error of `fn` itself as thrown.
+   */
   transaction<T>(fn: (tx: TransactionRunner) => Promise<T>, opening?: readonly string[]): Promise<T> {
     return this.exclusive(async () => {
       const tx: TransactionRunner = {
         rows: async (statement, params) => this.rowsSync(statement, params),
         run: async (statement, params) => this.runSync(statement, params),
       };
+      const exec = (sql: string) => {
+        try {
+          this.db.exec(sql);
+        } catch (error) {
+          throw wrapDriverError(error, undefined, 'a transaction');
+        }
+      };
       try {
-        for (const sql of opening ?? ['BEGIN IMMEDIATE']) this.db.exec(sql);
+        for (const sql of opening ?? ['BEGIN IMMEDIATE']) exec(sql);
         const result = await fn(tx);
-        this.db.exec('COMMIT');
+        exec('COMMIT');
         return result;
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw wrapDriverError(error, undefined, 'a transaction');
+        throw error;
       }
     });
   }

@@ -54,6 +54,10 @@ export class IndexCatalog {
     if (typeof key !== 'object' || key === null || Object.keys(key).length === 0 || typeof name !== 'string') {
       throw serverError(67, 'CannotCreateIndex', `bad index spec ${JSON.stringify(requested)}`);
     }
+    if ('partialFilterExpression' in requested) {
+      // The fake's TTL monitor and queries do not model partial indexes: refuse rather than ignore the filter.
+      throw new Error(`the in-memory fake does not model partialFilterExpression (index ${String(name)})`);
+    }
     const spec = { v: 2, ...requested } as IndexSpec;
     if ('expireAfterSeconds' in requested) checkTtlSpec(spec);
     const sameName = this.specs.find((s) => s.name === spec.name) ?? (spec.name === '_id_' ? ID_INDEX : undefined);

@@ -23,6 +23,9 @@ interface Collection {
   readonly indexes: IndexCatalog;
 }
 
+/** find() options the fake applies (useBigInt64: values are kept as stored, bigints included). */
+const FIND_OPTIONS = new Set(['limit', 'useBigInt64']);
+
 export class MemoryDb implements MongoDbLike {
   readonly calls: Call[] = [];
   private readonly collections = new Map<string, Collection>();
@@ -108,9 +111,12 @@ export class MemoryDb implements MongoDbLike {
       }
       case 'collMod':
         return this.existing(name).indexes.modify(command['index'] as Doc);
-      case 'dropIndexes':
-        this.existing(name).indexes.drop(String(command['index']));
-        return { nIndexesWas: 0, ok: 1 };
+      case 'dropIndexes': {
+        const { indexes } = this.existing(name);
+        const before = indexes.list().length;
+        indexes.drop(String(command['index']));
+        return { nIndexesWas: before, ok: 1 };
+      }
       default:
         throw serverError(59, 'CommandNotFound', `no such command: '${String(verb)}'`);
     }
@@ -126,6 +132,10 @@ export class MemoryDb implements MongoDbLike {
       },
       find: (filter, options) => {
         record('find', filter, options);
+        // The fake models limit alone: another option (sort, projection, skip …) would be silently ignored.
+        const unsupported = Object.keys(options).filter((k) => !FIND_OPTIONS.has(k));
+        if (unsupported.length > 0)
+          throw new Error(`the in-memory fake's find() does not model ${unsupported.join(', ')}`);
         const found = docs().filter(this.matcher(filter));
         return { toArray: async () => copies(options.limit === undefined ? found : found.slice(0, options.limit)) };
       },
