@@ -125,10 +125,19 @@ export function writeSnapshot(file: string, snapshot: Snapshot): void {
     fs.writeFileSync(temporary, serialize(snapshot));
     fs.renameSync(temporary, file);
   } catch (error) {
-    fs.rmSync(temporary, { force: true });
+    removeQuietly(temporary);
     const reason = (error as NodeJS.ErrnoException).code ?? 'write failed';
     throw new LifespanError('CLI_SNAPSHOT_WRITE', `cannot write the snapshot to ${file} (${reason})`, {
       hint: 'give --file a path in a folder you can write to',
     });
+  }
+}
+
+/** Best effort: the folder itself may be what failed (a file in its place, no permission). */
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // nothing was written there
   }
 }
