@@ -132,3 +132,22 @@ describe('diff shows what it knows offline, not a creation command as the change
     expect(of('relational').command).not.toContain('CREATE TABLE');
   });
 });
+
+describe('diff --base failures are typed (item 4)', () => {
+  test('no tar on the PATH: CLI_GIT_FAILED with a hint, exit 2, and no temporary folder left', async () => {
+    const bin = path.join(work, 'bin');
+    fs.mkdirSync(bin);
+    const gitPath = require('node:child_process').execFileSync('which', ['git'], { encoding: 'utf8' }).trim() as string;
+    fs.symlinkSync(gitPath, path.join(bin, 'git'));
+    const run = await runCli(cli.main, work, ['diff', '--base', 'HEAD', '--store', 'cosmos', '--models', MODEL], {
+      LIFESPAN_UNDER_TEST: cli.index,
+      E2E_TTL: '1h',
+      E2E_COLLECTION: 'sessions',
+      PATH: bin,
+    });
+    expect(run.stderr).toContain('[CLI_GIT_FAILED]');
+    expect(run.stderr).toContain('tar');
+    expect(run.code).toBe(2);
+    expect(fs.readdirSync(ROOT).filter((f) => f.startsWith('.lifespan-base-'))).toEqual([]);
+  });
+});
