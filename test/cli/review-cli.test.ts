@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildCli, ROOT } from './build-cli';
@@ -137,7 +138,7 @@ describe('diff --base failures are typed (item 4)', () => {
   test('no tar on the PATH: CLI_GIT_FAILED with a hint, exit 2, and no temporary folder left', async () => {
     const bin = path.join(work, 'bin');
     fs.mkdirSync(bin);
-    const gitPath = require('node:child_process').execFileSync('which', ['git'], { encoding: 'utf8' }).trim() as string;
+    const gitPath = execFileSync('which', ['git'], { encoding: 'utf8' }).trim();
     fs.symlinkSync(gitPath, path.join(bin, 'git'));
     const run = await runCli(cli.main, work, ['diff', '--base', 'HEAD', '--store', 'cosmos', '--models', MODEL], {
       LIFESPAN_UNDER_TEST: cli.index,
