@@ -23,6 +23,8 @@ export interface DiffCommandOptions {
   readonly check?: boolean;
 }
 
+const DEFAULT_SNAPSHOT = 'lifespan.snapshot.json';
+
 const COUNTS_NOTE =
   'Records affected: not known offline. At deploy, `lifespan plan --counts` against the live store counts them.';
 
@@ -32,13 +34,14 @@ const COUNTS_NOTE =
  */
 export async function diffCommand(options: DiffCommandOptions, io: Io): Promise<number> {
   const format = parseFormat(options.format);
-  if (options.base !== undefined && options.file !== undefined) {
+  // main.ts gives --file its default, so only another path counts as given with --base.
+  if (options.base !== undefined && options.file !== undefined && options.file !== DEFAULT_SNAPSHOT) {
     throw new LifespanError('CLI_BAD_OPTIONS', '--file and --base compare against different things; give one', {
       hint: '--file <snapshot> compares against a committed snapshot, --base <git ref> against the models at that ref',
     });
   }
   const { model, file } = await resolveModel(options);
-  const snapshotFile = path.resolve(options.file ?? 'lifespan.snapshot.json');
+  const snapshotFile = path.resolve(options.file ?? DEFAULT_SNAPSHOT);
   let before: Snapshot;
   let against: string;
   if (options.base !== undefined) {
