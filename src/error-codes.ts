@@ -156,6 +156,12 @@ export const ERROR_CODE_TABLE = {
   CLI_BAD_FACTORY_RESULT: { family: 'LifespanError', exit: 'usage' },
   /** The snapshot file is not a lifespan snapshot of a version this CLI reads. */
   CLI_BAD_SNAPSHOT: { family: 'LifespanError', exit: 'usage' },
+  /** Two CLI options that cannot be used together (e.g. diff --file with --base). */
+  CLI_BAD_OPTIONS: { family: 'LifespanError', exit: 'usage' },
+  /** diff: the snapshot was written for other stores or another relational TTL mode than asked for. */
+  CLI_SNAPSHOT_MISMATCH: { family: 'LifespanError', exit: 'usage' },
+  /** snapshot: the snapshot file could not be written (missing or unwritable folder). */
+  CLI_SNAPSHOT_WRITE: { family: 'LifespanError', exit: 'usage' },
   /** A store's dispose() in the config threw. */
   CLI_DISPOSE_FAILED: { family: 'LifespanError', exit: 'user-code' },
   /** A store factory in the config threw. */

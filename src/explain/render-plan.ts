@@ -17,15 +17,6 @@ export interface PlanRenderContext {
   readonly against?: string;
 }
 
-function ttlSeconds(s: number | null): string {
-  return s === null ? 'none' : s === -1 ? 'on, no default' : `${s}s`;
-}
-
-function ttlChange(step: PlanStep): string {
-  if (!step.ttl) return '—';
-  return `${ttlSeconds(step.ttl.from)} → ${ttlSeconds(step.ttl.to)}`;
-}
-
 /** `1h → 5m (3600 s → 300 s)`: readable first, exact in brackets. */
 export function ttlChangeReadable(ttl: PlanStep['ttl']): string {
   if (!ttl) return '—';
@@ -41,8 +32,12 @@ export function ttlChangeReadable(ttl: PlanStep['ttl']): string {
  */
 export function takesEffect(store: string, step: PlanStep): string {
   if (!step.ttl && step.class === 'additive') return 'at apply';
-  if (store === 'relational') return 'at deploy (new writes of the new code)';
-  if (step.effect?.kind === 'new-writes-only') return 'at apply, for writes after it';
+  if (step.effect?.kind === 'none') return 'nothing changes for stored data (no expiry on this store)';
+  // Written by the code on each write: the emulated expires_at, MongoDB's per-document expiry field.
+  const stampedAtWrite = store === 'relational' || store === 'mongodb';
+  if (step.effect?.kind === 'new-writes-only') {
+    return stampedAtWrite ? 'at deploy (new writes of the new code)' : 'at apply, for writes after it';
+  }
   return 'at apply';
 }
 
@@ -64,11 +59,12 @@ export function renderPlanText(plan: MigrationPlan, name?: string): string {
   const lines = [`${head}: ${plan.steps.length} step(s)`];
   plan.steps.forEach((step, i) => {
     lines.push(`${i + 1}. [${step.class}] ${step.summary}`);
-    if (step.ttl) lines.push(`   TTL ${ttlChange(step)}`);
+    if (step.ttl) lines.push(`   TTL ${ttlChangeReadable(step.ttl)}`);
     if (step.effect) {
       const count = affected(step) === '—' ? '' : ` (${affected(step)} stored records affected)`;
       lines.push(`   effect: ${step.effect.kind}: ${step.effect.text}${count}`);
     }
+    lines.push(`   takes effect: ${takesEffect(plan.store, step)}`);
     lines.push(`   ${step.command.split('\n').join('\n   ')}`);
   });
   return lines.join('\n') + '\n';
@@ -94,10 +90,18 @@ function withoutRepeats(command: string, seen: Map<string, number>, stepNo: numb
     .join(';\n');
 }
 
+function isLive(context: PlanRenderContext): boolean {
+  return context.against === undefined || context.against === 'the live store';
+}
+
+function unverifiedNote(context: PlanRenderContext): string {
+  return isLive(context)
+    ? ' _(per the store documentation; not yet confirmed by a live test)_'
+    : ' _(offline, from the model; `lifespan plan` against the live store confirms it)_';
+}
+
 function title(context: PlanRenderContext): string[] {
-  const parts = [
-    `# lifespan ${context.against === undefined || context.against === 'the live store' ? 'plan' : 'diff'}`,
-  ];
+  const parts = [`# lifespan ${isLive(context) ? 'plan' : 'diff'}`];
   if (context.modelsFile) parts.push(`models \`${context.modelsFile}\``);
   if (context.commit) parts.push(`commit \`${context.commit}\``);
   if (context.against) parts.push(`against ${context.against}`);
@@ -128,7 +132,7 @@ export function renderPlanMarkdown(plans: readonly MigrationPlan[], context: Pla
     plan.steps.forEach((step, n) => {
       out.push('', `### step ${n + 1}: ${cell(step.summary)}`);
       if (step.effect) {
-        const doc = step.effect.verified ? '' : ' _(per the store documentation; not yet confirmed by a live test)_';
+        const doc = step.effect.verified ? '' : unverifiedNote(context);
         out.push('', `${step.effect.text}${doc}`);
       }
       out.push(

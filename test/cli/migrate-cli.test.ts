@@ -152,7 +152,7 @@ for (const c of CASES) {
       expect(drift.code).toBe(1);
       expect(drift.stdout).toMatch(/1 step\(s\)/);
       expect(drift.stdout).toMatch(/\[in-place\]/);
-      expect(drift.stdout).toContain('3600s → 300s');
+      expect(drift.stdout).toContain('1h → 5m (3600 s → 300 s)');
       expect(drift.stdout).toContain(`effect: ${c.effect}`);
 
       const json = await run('5m', 'plan', '--counts', '--format', 'json');

@@ -242,7 +242,7 @@ describe('offline review: snapshot and diff (finding 4)', () => {
     const run = await inCjs(['diff', '--base', 'HEAD', '--models', 'models.cjs', '--store', 'cosmos']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('TTL 900s → 7200s');
+    expect(run.stdout).toContain('TTL 15m → 2h (900 s → 7200 s)');
     expect(fs.readdirSync(cjs).filter((f) => f.startsWith('.lifespan-base-'))).toEqual([]);
   });
 });

@@ -159,7 +159,7 @@ test('json: every field but the provider-private payload', () => {
 test('text: numbered steps, TTL old → new, effect with counts; in-sync stores say so', () => {
   const text = renderPlans(plans, 'text');
   expect(text).toContain(
-    "cassandra (Cassandra keyspace 'app'): 1 step(s)\n1. [in-place] sessions: default_time_to_live 3600 → 300\n   TTL 3600s → 300s\n",
+    "cassandra (Cassandra keyspace 'app'): 1 step(s)\n1. [in-place] sessions: default_time_to_live 3600 → 300\n   TTL 1h → 5m (3600 s → 300 s)\n",
   );
   expect(text).toContain(
     'effect: retroactive: documents older than now − 300s become eligible at once (42 stored records affected)',

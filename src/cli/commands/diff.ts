@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { LifespanError } from '../../errors';
 import { renderPlans } from '../../explain/render-plan';
 import type { StoreName } from '../../providers/contract';
 import { EXIT_DRIFT, EXIT_OK } from '../exit-codes';
@@ -22,6 +23,8 @@ export interface DiffCommandOptions {
   readonly check?: boolean;
 }
 
+const DEFAULT_SNAPSHOT = 'lifespan.snapshot.json';
+
 const COUNTS_NOTE =
   'Records affected: not known offline. At deploy, `lifespan plan --counts` against the live store counts them.';
 
@@ -31,8 +34,14 @@ const COUNTS_NOTE =
  */
 export async function diffCommand(options: DiffCommandOptions, io: Io): Promise<number> {
   const format = parseFormat(options.format);
+  // main.ts gives --file its default, so only another path counts as given with --base.
+  if (options.base !== undefined && options.file !== undefined && options.file !== DEFAULT_SNAPSHOT) {
+    throw new LifespanError('CLI_BAD_OPTIONS', '--file and --base compare against different things; give one', {
+      hint: '--file <snapshot> compares against a committed snapshot, --base <git ref> against the models at that ref',
+    });
+  }
   const { model, file } = await resolveModel(options);
-  const snapshotFile = path.resolve(options.file ?? 'lifespan.snapshot.json');
+  const snapshotFile = path.resolve(options.file ?? DEFAULT_SNAPSHOT);
   let before: Snapshot;
   let against: string;
   if (options.base !== undefined) {
@@ -50,6 +59,8 @@ export async function diffCommand(options: DiffCommandOptions, io: Io): Promise<
   }
   const stores = (options.store ? parseStores(options.store) : before.stores) as StoreName[];
   const ttl = options.emulate ? 'emulate' : before.relationalTtl;
+  if (options.base === undefined) checkMatches(before, stores, ttl, against);
+  before = only(before, stores);
   const after = snapshotOf(model, stores, ttl);
   const plans = compareSnapshots(before, after, against);
   const context = {
@@ -70,4 +81,41 @@ export async function diffCommand(options: DiffCommandOptions, io: Io): Promise<
     return EXIT_DRIFT;
   }
   return EXIT_OK;
+}
+
+/** The snapshot cut down to the chosen store kinds, so a change elsewhere is not reported as one here. */
+function only(snapshot: Snapshot, stores: readonly StoreName[]): Snapshot {
+  return {
+    ...snapshot,
+    stores: [...stores],
+    entries: snapshot.entries.filter((e) => stores.includes(e.store as StoreName)),
+  };
+}
+
+/** A snapshot made with other options cannot say what changed: every entity would look new or changed. */
+function checkMatches(
+  snapshot: Snapshot,
+  stores: readonly StoreName[],
+  ttl: 'ignore' | 'emulate',
+  against: string,
+): void {
+  const missing = stores.filter((s) => !snapshot.stores.includes(s));
+  if (missing.length > 0) {
+    throw new LifespanError(
+      'CLI_SNAPSHOT_MISMATCH',
+      `the ${against} has no ${missing.join(', ')} entries (it has ${snapshot.stores.join(', ') || 'none'})`,
+      {
+        hint: `choose --store from ${snapshot.stores.join(',')}, or run lifespan snapshot --store ${stores.join(',')} and commit the file`,
+      },
+    );
+  }
+  if (stores.includes('relational') && ttl !== snapshot.relationalTtl) {
+    throw new LifespanError(
+      'CLI_SNAPSHOT_MISMATCH',
+      `the ${against} was made with relational TTL '${snapshot.relationalTtl}', not '${ttl}'`,
+      {
+        hint: `run diff ${snapshot.relationalTtl === 'emulate' ? 'with' : 'without'} --emulate, or regenerate the snapshot with the option you use`,
+      },
+    );
+  }
 }

@@ -3,6 +3,7 @@ import { explain } from '../../explain-model';
 import { ExplainReport } from '../../explain/report';
 import type { ExplainEntry } from '../../explain/entry';
 import type { MigrationPlan } from '../../explain/plan';
+import { renderMarkdown } from '../../explain/render-markdown';
 import { PLAN_JSON_VERSION, renderPlans } from '../../explain/render-plan';
 import type { Io } from '../io';
 import { loadModel } from '../load-model';
@@ -30,11 +31,15 @@ export async function explainCommand(file: string | undefined, options: ExplainC
   }
   await withTargets(options, io, async ({ model, targets }, out) => {
     const entries: ExplainEntry[] = [];
+    const labels: string[] = [];
     const plans: MigrationPlan[] = [];
     for (const target of targets) {
       const db = await connect(model, target.opened.store);
       try {
-        entries.push(...db.explain().entries);
+        const own = db.explain().entries;
+        entries.push(...own);
+        // Two stores of one kind (SQLite and PostgreSQL, say) are told apart by key and target.
+        for (const e of own) labels.push(`\`${target.name}\` (${e.store}: ${target.where})`);
         plans.push(await db.plan());
       } finally {
         await db.close();
@@ -46,7 +51,7 @@ export async function explainCommand(file: string | undefined, options: ExplainC
       out.out(versioned({ ...report.toJSON(), drift }));
       return;
     }
-    out.out(report.render(format));
+    out.out(format === 'markdown' ? renderMarkdown(entries, labels) : report.render(format));
     out.out(format === 'markdown' ? '\n## Drift against the live store\n\n' : '\n== drift against the live store ==\n');
     out.out(renderPlans(plans, format, { names: targets.map((t) => t.name) }));
   });

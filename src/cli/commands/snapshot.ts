@@ -1,9 +1,8 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
 import { parseStores } from '../options';
-import { serialize, snapshotOf } from '../review/snapshot-file';
+import { snapshotOf, writeSnapshot } from '../review/snapshot-file';
 import { resolveModel } from '../targets';
 
 export interface SnapshotCommandOptions {
@@ -20,7 +19,7 @@ export async function snapshotCommand(options: SnapshotCommandOptions, io: Io): 
   const { model } = await resolveModel(options);
   const file = path.resolve(options.file ?? 'lifespan.snapshot.json');
   const snapshot = snapshotOf(model, stores, options.emulate ? 'emulate' : 'ignore');
-  fs.writeFileSync(file, serialize(snapshot));
+  writeSnapshot(file, snapshot);
   io.out(
     `wrote ${path.relative(process.cwd(), file) || file}: ${snapshot.entries.length} entity/store entries; commit it with the model\n`,
   );

@@ -26,15 +26,12 @@ export function registerLoader(): void {
   extensions['.cts'] = compile;
   const internals = Module as unknown as { _resolveFilename: ResolveFilename };
   const original = internals._resolveFilename;
+  // TypeScript's resolution first for a TypeScript parent, as the ESM hook does: a stale compiled
+  // `x.js` next to `x.ts` must not win over the source the project edits.
   internals._resolveFilename = function (request, parent, ...rest) {
-    try {
-      return original.call(this, request, parent, ...rest);
-    } catch (error) {
-      const from = parent?.filename;
-      const source = from && /\.(ts|cts|mts)$/.test(from) ? resolveWithTypeScript(request, from) : undefined;
-      if (source) return source;
-      throw error;
-    }
+    const from = parent?.filename;
+    const source = from && /\.(ts|cts|mts)$/.test(from) ? resolveWithTypeScript(request, from) : undefined;
+    return source ?? original.call(this, request, parent, ...rest);
   };
   const hooks = path.join(__dirname, 'esm-hooks.js');
   (Module as unknown as { register(specifier: string, parent: string): void }).register(

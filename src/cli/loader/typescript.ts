@@ -22,15 +22,24 @@ export function loadTypeScript(near: string): TypeScript {
   });
 }
 
-const configs = new Map<string, import('typescript').CompilerOptions>();
+type CompilerOptions = import('typescript').CompilerOptions;
 
-/** The compiler options of the tsconfig.json that governs `file` (extends resolved), cached per folder. */
-export function compilerOptionsFor(ts: TypeScript, file: string): import('typescript').CompilerOptions {
+/** Legacy decorators with metadata: what a file outside any tsconfig gets (lifespan's decorators read both). */
+const NO_TSCONFIG: CompilerOptions = { experimentalDecorators: true, emitDecoratorMetadata: true };
+
+const configs = new Map<string, CompilerOptions>();
+
+/**
+ * The compiler options of the tsconfig.json that governs `file` (extends resolved), cached per
+ * folder. Its decorator settings are kept as they are: a tsconfig without experimentalDecorators
+ * means TC39 decorators, as tsc compiles them.
+ */
+export function compilerOptionsFor(ts: TypeScript, file: string): CompilerOptions {
   const dir = path.dirname(file);
   const known = configs.get(dir);
   if (known) return known;
   const configFile = ts.findConfigFile(dir, ts.sys.fileExists, 'tsconfig.json');
-  let options: import('typescript').CompilerOptions = {};
+  let options = NO_TSCONFIG;
   if (configFile) {
     const read = ts.readConfigFile(configFile, ts.sys.readFile);
     options = ts.parseJsonConfigFileContent(read.config ?? {}, ts.sys, path.dirname(configFile)).options;
@@ -40,8 +49,8 @@ export function compilerOptionsFor(ts: TypeScript, file: string): import('typesc
 }
 
 /**
- * Transpiles one file, keeping what the model reads: decorators and their design:type metadata
- * (on unless the tsconfig turns them off), with an inline source map so stacks show source lines.
+ * Transpiles one file with the project's decorator settings (legacy with design:type metadata, or
+ * TC39), with an inline source map so stacks show source lines.
  */
 export function transpile(file: string, source: string, format: 'module' | 'commonjs'): string {
   const ts = loadTypeScript(path.dirname(file));
@@ -50,8 +59,6 @@ export function transpile(file: string, source: string, format: 'module' | 'comm
     fileName: file,
     compilerOptions: {
       ...project,
-      experimentalDecorators: project.experimentalDecorators ?? true,
-      emitDecoratorMetadata: project.emitDecoratorMetadata ?? true,
       module: format === 'module' ? ts.ModuleKind.ESNext : ts.ModuleKind.CommonJS,
       moduleResolution: ts.ModuleResolutionKind.Bundler,
       target: project.target ?? ts.ScriptTarget.ES2022,

@@ -22,6 +22,14 @@ export function compareSnapshots(before: Snapshot, after: Snapshot, against: str
   return plans;
 }
 
+const NOTHING_RUN = '-- nothing is run';
+
+/**
+ * A change shows the definition the new model wants, not the command apply runs for it (collMod,
+ * ALTER TABLE, a container replace): that depends on what the live store has, which diff never reads.
+ */
+const DESIRED = '-- desired definition; `lifespan plan` against the live store shows the command apply runs\n';
+
 function changeStep(was: SnapshotEntry | undefined, now: SnapshotEntry): PlanStep | undefined {
   if (was === undefined) {
     return step(now, 'new-entity', 'additive', `${now.entity}: new ${now.collection} (${now.mechanism})`, {
@@ -32,17 +40,27 @@ function changeStep(was: SnapshotEntry | undefined, now: SnapshotEntry): PlanSte
   const sameTtl = was.seconds === now.seconds && was.mechanism === now.mechanism && was.countsFrom === now.countsFrom;
   const sameRest = was.collection === now.collection && JSON.stringify(was.commands) === JSON.stringify(now.commands);
   if (sameTtl && sameRest) return undefined;
-  if (sameTtl) return step(now, 'schema-change', 'in-place', `${now.entity}: ${now.collection} schema changes`);
+  if (sameTtl)
+    return step(
+      now,
+      'schema-change',
+      'in-place',
+      `${now.entity}: ${now.collection} schema changes`,
+      undefined,
+      DESIRED,
+    );
+  const ttl = { from: was.seconds, to: now.seconds };
+  if (was.mechanism === 'none' && now.mechanism === 'none') {
+    const summary = `${now.entity}: declared TTL changes; ${now.collection} keeps no expiry on this store`;
+    return { ...step(now, 'ttl-change', 'in-place', summary, ttl), command: NOTHING_RUN };
+  }
   const what =
     was.mechanism !== now.mechanism
       ? `expiry mechanism ${was.mechanism} → ${now.mechanism}`
       : was.countsFrom !== now.countsFrom
         ? `expiry counts from ${was.countsFrom ?? 'nothing'} → ${now.countsFrom ?? 'nothing'}`
         : 'TTL change';
-  return step(now, 'ttl-change', 'in-place', `${now.entity}: ${what} on ${now.collection}`, {
-    from: was.seconds,
-    to: now.seconds,
-  });
+  return step(now, 'ttl-change', 'in-place', `${now.entity}: ${what} on ${now.collection}`, ttl, DESIRED);
 }
 
 function removedStep(gone: SnapshotEntry): PlanStep {
@@ -52,7 +70,7 @@ function removedStep(gone: SnapshotEntry): PlanStep {
     action: 'removed-entity',
     class: 'additive',
     summary: `${gone.entity}: no longer in the model (lifespan drops nothing; ${gone.collection} stays as it is)`,
-    command: '-- nothing is run',
+    command: NOTHING_RUN,
     payload: null,
   };
 }
@@ -63,6 +81,7 @@ function step(
   klass: StepClass,
   summary: string,
   ttl?: { from: number | null; to: number | null },
+  label = '',
 ): PlanStep {
   return {
     entity: now.entity,
@@ -70,9 +89,10 @@ function step(
     action,
     class: klass,
     summary,
-    command: now.commands.length > 0 ? now.commands.join(';\n') : '-- nothing is run',
+    command: now.commands.length > 0 ? label + now.commands.join(';\n') : NOTHING_RUN,
     ...(ttl ? { ttl } : {}),
-    effect: { kind: effectKind(now), text: now.changeEffect.text, affected: null, verified: true },
+    // Offline: the effect is what the model says the store will do, not checked against a store.
+    effect: { kind: effectKind(now), text: now.changeEffect.text, affected: null, verified: false },
     payload: null,
   };
 }

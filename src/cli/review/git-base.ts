@@ -30,7 +30,8 @@ export function currentCommit(cwd = process.cwd()): string | undefined {
 /**
  * Runs `use` with the path that `file` has in the tree of `ref`, checked out (git archive) into a
  * temporary folder inside the repository, so the old models resolve the project's node_modules
- * and tsconfig just as the current ones do. The folder is removed afterwards.
+ * and tsconfig just as the current ones do. The folder is removed afterwards, also when the run
+ * is interrupted (Ctrl-C, a CI timeout's SIGTERM).
  */
 export async function atGitRef<T>(ref: string, file: string, use: (oldFile: string) => Promise<T>): Promise<T> {
   const absolute = path.resolve(file);
@@ -38,9 +39,15 @@ export async function atGitRef<T>(ref: string, file: string, use: (oldFile: stri
   const commit = git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
   const relative = path.relative(fs.realpathSync(root), fs.realpathSync(absolute));
   const folder = fs.mkdtempSync(path.join(root, '.lifespan-base-'));
+  const remove = () => fs.rmSync(folder, { recursive: true, force: true });
+  const onSignal = (signal: NodeJS.Signals) => {
+    remove();
+    process.kill(process.pid, signal); // the default action, now that the handler is gone
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
-    const archive = execFileSync('git', ['archive', '--format=tar', commit], { cwd: root, maxBuffer: 1 << 30 });
-    execFileSync('tar', ['-x', '-C', folder], { input: archive });
+    extract(root, commit, folder);
     const oldFile = path.join(folder, relative);
     if (!fs.existsSync(oldFile)) {
       throw new LifespanError('CLI_NO_BASE_MODELS', `${relative} does not exist at ${ref}`, {
@@ -49,6 +56,24 @@ export async function atGitRef<T>(ref: string, file: string, use: (oldFile: stri
     }
     return await use(oldFile);
   } finally {
-    fs.rmSync(folder, { recursive: true, force: true });
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    remove();
+  }
+}
+
+/** The tree of `commit` into `folder`, through a tar file on disk (no in-memory copy of the tree). */
+function extract(root: string, commit: string, folder: string): void {
+  const archive = path.join(folder, '.lifespan-base.tar');
+  git(root, ['archive', '--format=tar', '-o', archive, commit]);
+  try {
+    execFileSync('tar', ['-x', '-f', archive, '-C', folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    const detail = String((error as { stderr?: unknown }).stderr ?? '').trim() || (error as Error).message;
+    throw new LifespanError('CLI_GIT_FAILED', `unpacking the tree of ${commit.slice(0, 12)} failed: ${detail}`, {
+      hint: 'diff --base needs the tar program on the PATH; or compare against a committed snapshot file instead',
+    });
+  } finally {
+    fs.rmSync(archive, { force: true });
   }
 }
