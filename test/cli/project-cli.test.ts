@@ -173,25 +173,6 @@ describe('safe apply outside a terminal (finding 1)', () => {
   });
 });
 
-describe('retroactive steps need --allow-retroactive (finding 1)', () => {
-  test('the counted impact is printed, nothing is applied without the flag, and it is with it', async () => {
-    const applied = path.join(cjs, 'applied.log');
-    fs.rmSync(applied, { force: true });
-    const env = { FIXTURE_SHAPE: 'retroactive', FIXTURE_APPLIED: applied };
-    const refused = await inCjs(['apply', '--yes'], env);
-    expect(refused.code).toBe(2);
-    expect(refused.stdout).toContain('(5 stored records affected)');
-    expect(refused.stderr).toContain('[APPLY_NEEDS_RETROACTIVE]');
-    expect(refused.stderr).toContain('(5 stored records)');
-    expect(refused.stderr).toContain('--allow-retroactive');
-    expect(fs.existsSync(applied)).toBe(false);
-    const allowed = await inCjs(['apply', '--yes', '--allow-retroactive'], env);
-    expect(allowed.stderr).toBe('');
-    expect(allowed.code).toBe(0);
-    expect(fs.readFileSync(applied, 'utf8')).toBe('1\n');
-  });
-});
-
 describe('purge (issue 15 item 5)', () => {
   test('purges due rows from a config target; outside a terminal no line per batch', async () => {
     const db = path.join(cjs, 'purge.db');
