@@ -1,4 +1,4 @@
-import { maskUrlCredentials } from '../secrets';
+import { maskUrlCredentials, SECRET_KEY } from '../secrets';
 
 export { displayUrl, maskUrlCredentials } from '../secrets';
 
@@ -23,7 +23,7 @@ export class SecretMasker {
       const parsed = new URL(url);
       this.add(decodeURIComponent(parsed.password));
       for (const [key, value] of parsed.searchParams) {
-        if (/pass|secret|key|token|auth/i.test(key)) this.add(value);
+        if (SECRET_KEY.test(key)) this.add(value);
       }
     } catch {
       // Not a URL: nothing to learn from it.

@@ -27,8 +27,7 @@ describeStore('cosmos', 'apply with stored Cosmos items', () => {
     FIXTURE_COSMOS_DB: 'app',
     ...extra,
   });
-  const defaultTtl = async () =>
-    (await cosmos.client.database('app').container('tokens').read()).resource?.defaultTtl;
+  const defaultTtl = async () => (await cosmos.client.database('app').container('tokens').read()).resource?.defaultTtl;
 
   test('a refusal for one store applies nothing to any store; counted items, one consent code', async () => {
     const created = await runCli(cli.main, cjs, ['apply', '--yes', '--store', 'cosmos'], env({ FIXTURE_TTL: '1h' }));

@@ -84,6 +84,17 @@ describe('secrets (finding 6)', () => {
     expect(run.stderr).not.toContain('factory-PW-secret');
   });
 
+  test("a factory error: a password with '@' and ':', a query password, a Key=…; string (review 12 items 2, 14)", async () => {
+    const message =
+      'cannot reach postgres://app:p@ss:w0rd-SECRET@db.internal:5432/app, postgres://h/db?password=qs-SECRET ' +
+      'or AccountEndpoint=https://a.documents.azure.com/;AccountKey=cs-SECRET;';
+    const run = await inCjs(['plan', '--verbose'], { FIXTURE_SHAPE: 'throws', FIXTURE_THROW: message });
+    expect(run.code).toBe(5);
+    expect(run.stderr).toContain('postgres://app:****@db.internal');
+    expect(run.stdout + run.stderr).not.toContain('SECRET');
+    expect(run.stdout + run.stderr).not.toContain('w0rd');
+  });
+
   test('a dispose() error prints no registered secret, even with --verbose', async () => {
     const run = await inCjs(['plan', '--verbose'], { FIXTURE_SHAPE: 'dispose-throws' });
     expect(run.code).toBe(5);

@@ -40,7 +40,9 @@ export async function applyCommand(options: ApplyCommandOptions, io: Io): Promis
         const db = await connect(model, target.opened.store);
         planned.push({ target, db, plan: await db.plan({ allowDestructive, counts: true }) });
       }
-      const pending = planned.filter(({ plan }) => !plan.steps.every((s) => s.class === 'conflict' && s.blocking === false));
+      const pending = planned.filter(
+        ({ plan }) => !plan.steps.every((s) => s.class === 'conflict' && s.blocking === false),
+      );
       for (const { target, plan } of planned) {
         out.out(paintPlanText(renderPlanText(plan, target.name), out.paint ?? ((_s, t) => t)));
       }
@@ -83,10 +85,14 @@ export async function applyCommand(options: ApplyCommandOptions, io: Io): Promis
 function refuseUnsafe(name: string, plan: MigrationPlan, allowDestructive: boolean, allowRetroactive: boolean): void {
   const conflicts = plan.steps.filter((s) => s.class === 'conflict' && s.blocking !== false);
   if (conflicts.length > 0) {
-    throw new LifespanError('APPLY_CONFLICT', `${conflicts.length} step(s) cannot be made in place; nothing was applied`, {
-      store: name,
-      hint: 'resolve them by hand, or re-run with --allow-destructive to drop and recreate (data is lost)',
-    });
+    throw new LifespanError(
+      'APPLY_CONFLICT',
+      `${conflicts.length} step(s) cannot be made in place; nothing was applied`,
+      {
+        store: name,
+        hint: 'resolve them by hand, or re-run with --allow-destructive to drop and recreate (data is lost)',
+      },
+    );
   }
   const destructive = plan.steps.filter((s) => s.class === 'destructive');
   if (destructive.length > 0 && !allowDestructive) {

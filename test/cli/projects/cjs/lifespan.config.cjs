@@ -49,7 +49,9 @@ module.exports = {
         case 'missing-driver':
           return knex({ client: 'oracledb', connection: {} });
         case 'throws':
-          throw new Error('cannot reach postgres://app:factory-PW-secret@db.internal:5432/app');
+          throw new Error(
+            process.env.FIXTURE_THROW ?? 'cannot reach postgres://app:factory-PW-secret@db.internal:5432/app',
+          );
         case 'dispose-throws':
           return {
             store,
