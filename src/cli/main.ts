@@ -78,6 +78,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description('delete expired rows of stores that emulate TTL, in batches')
     .option('--now <iso>', 'judge expiry at this instant (default: the database clock)')
     .option('--batch <n>', 'rows per batch')
+    .option('--yes', 'allow a --now later than the database clock (deletes rows that are still live)')
     .action(async (options: Record<string, string>) => {
       setExit(await purgeCommand(options, io));
     });

@@ -42,15 +42,15 @@ describeStore('cosmos', 'apply with stored Cosmos items', () => {
     fs.rmSync(db, { force: true });
     const shorter = env({ FIXTURE_TTL: '1s', FIXTURE_DB: db });
     const refused = await runCli(cli.main, cjs, ['apply', '--yes'], shorter);
+    // The first store (main, SQLite) was not touched either.
+    expect(refused.stdout).not.toContain('applied');
+    expect((await runCli(cli.main, cjs, ['plan', '--check', '--store', 'main'], shorter)).code).toBe(1);
+    expect(await defaultTtl()).toBe(3600);
     expect(refused.code).toBe(2);
     expect(refused.stdout).toContain('3 stored item(s) expire at once');
     expect(refused.stderr).toContain('[PLAN_RETROACTIVE_NOT_ALLOWED]');
     expect(refused.stderr).toContain('(3 stored records)');
     expect(refused.stderr).toContain('--allow-retroactive');
-    expect(refused.stdout).not.toContain('applied');
-    // The first store (main, SQLite) was not touched either.
-    expect((await runCli(cli.main, cjs, ['plan', '--check', '--store', 'main'], shorter)).code).toBe(1);
-    expect(await defaultTtl()).toBe(3600);
 
     const allowed = await runCli(cli.main, cjs, ['apply', '--yes', '--allow-retroactive'], shorter);
     expect(allowed.stderr).toBe('');

@@ -205,6 +205,36 @@ describe('purge (issue 15 item 5)', () => {
     expect(run.stdout).toContain('main: purged 2500 expired row(s) in');
     expect(run.stdout.trim().split('\n').length).toBeLessThan(5);
   });
+
+  test('a --now later than the database clock deletes no live row without --yes (review 12 item 18)', async () => {
+    const db = path.join(cjs, 'purge-future.db');
+    fs.rmSync(db, { force: true });
+    expect((await inCjs(['apply', '--yes'], { FIXTURE_DB: db })).code).toBe(0);
+    const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+    const live = () => {
+      const sqlite = new Database(db);
+      try {
+        return (sqlite.prepare('SELECT COUNT(*) AS n FROM tokens').get() as { n: number }).n;
+      } finally {
+        sqlite.close();
+      }
+    };
+    const sqlite = new Database(db);
+    const insert = sqlite.prepare('INSERT INTO tokens (id, issuedAt, expires_at) VALUES (?, 0, ?)');
+    for (let i = 0; i < 3; i += 1) insert.run(`live${i}`, Date.now() + 3_600_000);
+    insert.run('due', 1000);
+    sqlite.close();
+    const future = new Date(Date.now() + 7_200_000).toISOString();
+    const refused = await inCjs(['purge', '--now', future], { FIXTURE_DB: db });
+    expect(live()).toBe(4);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('[CLI_PURGE_LIVE_ROWS]');
+    expect(refused.stderr).toContain('3 row(s) that are still live');
+    expect((await inCjs(['purge', '--now', new Date().toISOString()], { FIXTURE_DB: db })).code).toBe(0);
+    expect(live()).toBe(3);
+    expect((await inCjs(['purge', '--now', future, '--yes'], { FIXTURE_DB: db })).code).toBe(0);
+    expect(live()).toBe(0);
+  });
 });
 
 describe('offline review: snapshot and diff (finding 4)', () => {
