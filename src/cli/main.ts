@@ -139,7 +139,7 @@ function reportError(error: unknown, io: Io, verbose: boolean): number {
   if (error instanceof CommanderError) {
     return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   }
-  const paint = io.paint ?? ((_s: unknown, t: string) => t);
+  const paint = io.paintErr ?? ((_s: unknown, t: string) => t);
   if (error instanceof ModelError || isModelError(error)) {
     io.err(`${(error as Error).message}\n`);
   } else if (error instanceof LifespanError) {
@@ -167,6 +167,7 @@ function terminalIo(argv: readonly string[]): Io {
     err: (text) => void process.stderr.write(text),
     isTty,
     paint: painter(colourWanted(argv, process.env, Boolean(process.stdout.isTTY))),
+    paintErr: painter(colourWanted(argv, process.env, Boolean(process.stderr.isTTY))),
     async confirm(question) {
       const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
       try {

@@ -162,6 +162,24 @@ describe('exit codes, --version, EPIPE, colour (finding 8)', () => {
     expect(head.stderr).toBe('');
   });
 
+  test('colour is decided per stream: a terminal stdout does not colour a redirected stderr (review 12 item 16)', () => {
+    const onTerminal = (command: string) =>
+      spawnSync('script', ['-qec', command, '/dev/null'], {
+        cwd: cjs,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', TERM: 'xterm' },
+      });
+    const node = `${JSON.stringify(process.execPath)} ${JSON.stringify(cli.main)}`;
+    const log = path.join(cjs, 'err.log');
+    onTerminal(`${node} plan --url bogus://x --models models.cjs 2>${JSON.stringify(log)}`);
+    const err = fs.readFileSync(log, 'utf8');
+    expect(err).toContain('CLI_UNKNOWN_URL');
+    expect(err).not.toContain('\x1b[');
+    const stderrOnTerminal = onTerminal(`${node} plan --url bogus://x --models models.cjs | cat`);
+    expect(stderrOnTerminal.stdout).toContain('CLI_UNKNOWN_URL');
+    expect(stderrOnTerminal.stdout).toContain('\x1b[31m');
+  });
+
   test('colour with FORCE_COLOR, none with NO_COLOR or --no-color', async () => {
     const db = ['--url', `sqlite:${path.join(cjs, 'colour.db')}?ttl=emulate`, '--models', 'models.cjs'];
     const coloured = await inCjs(['plan', ...db], { FORCE_COLOR: '1' });
