@@ -59,6 +59,62 @@ describe('loader (finding 2)', () => {
   });
 });
 
+describe('modules that throw, typescript missing (review 12 items 6, 7)', () => {
+  test('a module that throws null or a string is the user code exit (5), with what was thrown', async () => {
+    fs.writeFileSync(path.join(cjs, 'throws-null.cjs'), 'throw null;\n');
+    fs.writeFileSync(path.join(cjs, 'throws-string.mjs'), "throw 'broken models';\n");
+    const nul = await inCjs(['explain', 'throws-null.cjs']);
+    expect(nul.stderr).toContain('[CLI_LOAD_FAILED]');
+    expect(nul.stderr).toContain('failed: null');
+    expect(nul.code).toBe(5);
+    const str = await inCjs(['explain', 'throws-string.mjs']);
+    expect(str.stderr).toContain('failed: broken models');
+    expect(str.code).toBe(5);
+  });
+
+  test('an ESM project without typescript gets the typed error (exit 2), not an internal error', async () => {
+    // The build and the project outside the repository, with every package but typescript.
+    const root = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'lifespan-no-ts-'));
+    try {
+      const dist = path.join(root, 'dist');
+      fs.cpSync(cli.outDir, dist, { recursive: true, filter: (f) => !f.includes(`${path.sep}projects`) });
+      const modules = path.join(root, 'node_modules');
+      fs.mkdirSync(modules);
+      const repoModules = path.join(cli.outDir, '..', '..', 'node_modules');
+      for (const name of fs.readdirSync(repoModules)) {
+        if (name !== 'typescript' && name !== '.bin')
+          fs.symlinkSync(path.join(repoModules, name), path.join(modules, name));
+      }
+      const project = path.join(root, 'esm');
+      fs.cpSync(path.join(__dirname, 'projects', 'esm'), project, { recursive: true });
+      fs.mkdirSync(path.join(project, 'node_modules'));
+      fs.symlinkSync(dist, path.join(project, 'node_modules', 'lifespan'), 'dir');
+      const run = await runCli(path.join(dist, 'cli', 'main.js'), project, ['explain', 'src/models.ts']);
+      expect(run.stderr).toContain('[CLI_TYPESCRIPT_MISSING]');
+      expect(run.stderr).not.toContain('internal error');
+      expect(run.code).toBe(2);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('--models and --url do not load the config (review 12 item 3)', () => {
+  test('a config needing production settings breaks neither plan --url --models nor snapshot --models', async () => {
+    const env = { FIXTURE_CONFIG_NEEDS_ENV: '1' };
+    const db = path.join(cjs, 'no-config.db');
+    const plan = await inCjs(['plan', '--url', `sqlite:${db}`, '--models', 'models.cjs'], env);
+    expect(plan.stderr).toBe('');
+    expect(plan.code).toBe(0);
+    const file = path.join(cjs, 'no-config.snapshot.json');
+    const snapshot = await inCjs(['snapshot', '--models', 'models.cjs', '--file', file], env);
+    expect(snapshot.stderr).toBe('');
+    expect(snapshot.code).toBe(0);
+    // The config is still loaded when its stores are needed.
+    expect((await inCjs(['plan', '--models', 'models.cjs'], env)).stderr).toContain('PRODUCTION_DATABASE_URL');
+  });
+});
+
 describe('config shapes (finding 5)', () => {
   test.each([['store'], ['store-secrets'], ['store-dispose'], ['all']])('a factory may return %s', async (shape) => {
     const run = await inCjs(['plan'], { FIXTURE_SHAPE: shape });

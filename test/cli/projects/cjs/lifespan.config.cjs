@@ -2,6 +2,9 @@ const { RelationalStore } = require('lifespan/relational');
 const knex = require('knex');
 const { model } = require('./models.cjs');
 
+// A config that needs production settings, as one loaded in CI without them would fail.
+if (process.env.FIXTURE_CONFIG_NEEDS_ENV) throw new Error('PRODUCTION_DATABASE_URL is not set');
+
 // A second store when the test started the local Cosmos server (test/harness/cosmos.ts): its
 // certificate is self-signed, so this client alone skips the certificate check.
 function cosmos() {
