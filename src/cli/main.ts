@@ -14,7 +14,7 @@ import { colourWanted, painter } from './colour';
 import { EXIT_CODE_HELP, EXIT_OK, EXIT_USAGE, exitCodeFor } from './exit-codes';
 import type { Io } from './io';
 import { isModelError } from './load-module';
-import { SecretMasker } from './mask';
+import { maskingIo } from './mask';
 import { packageVersion } from '../package-version';
 
 function targetOptions(command: Command): Command {
@@ -123,8 +123,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
 /** Runs the CLI and returns the exit code instead of exiting, so tests can call it in-process. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
-  const masker = io.masker ?? new SecretMasker();
-  const masked: Io = { ...io, masker, out: (t) => io.out(masker.mask(t)), err: (t) => io.err(masker.mask(t)) };
+  const masked = maskingIo(io);
+  const masker = masked.masker;
   let code = EXIT_OK;
   try {
     await buildProgram(masked, (c) => (code = c)).parseAsync([...argv], { from: 'user' });

@@ -90,6 +90,13 @@ interface Category {
 
 const CATEGORIES: readonly Category[] = [
   {
+    // mysql2 reads ?ssl=<profile> only when it connects: a mistake in the URL, not in the store.
+    code: ErrorCodes.STORE_URL_OPTION,
+    matches: (e) => /^Unknown SSL profile/i.test(text(e)),
+    message: (target, detail) => `an option of ${target} is not valid: ${detail}`,
+    hint: 'check the options of the connection URL (for mysql2, ssl= takes a JSON object such as {"rejectUnauthorized":true})',
+  },
+  {
     code: ErrorCodes.STORE_AUTH_FAILED,
     matches: (e) =>
       AUTH_CODES.has(e.code) ||
