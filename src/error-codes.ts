@@ -37,8 +37,6 @@ export const ErrorCodes = {
   STORE_DRIVER_MISSING: 'STORE_DRIVER_MISSING',
   /** purgeExpired() gave up after retrying a deadlock or lock wait; what it purged stays purged, the next run resumes. */
   PURGE_INTERRUPTED: 'PURGE_INTERRUPTED',
-  CLI_PURGE_LIVE_ROWS: 'CLI_PURGE_LIVE_ROWS',
-  STORE_URL_OPTION: 'STORE_URL_OPTION',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

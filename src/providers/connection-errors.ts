@@ -91,7 +91,7 @@ interface Category {
 const CATEGORIES: readonly Category[] = [
   {
     // mysql2 reads ?ssl=<profile> only when it connects: a mistake in the URL, not in the store.
-    code: ErrorCodes.STORE_URL_OPTION,
+    code: 'STORE_URL_OPTION',
     matches: (e) => /^Unknown SSL profile/i.test(text(e)),
     message: (target, detail) => `an option of ${target} is not valid: ${detail}`,
     hint: 'check the options of the connection URL (for mysql2, ssl= takes a JSON object such as {"rejectUnauthorized":true})',

@@ -1,5 +1,4 @@
 import { connect, type StoreContext } from '../../connect';
-import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
@@ -58,7 +57,7 @@ async function refuseLiveRows(db: StoreContext, name: string, now: Date, atNow: 
   const atDatabaseClock = await db.countExpired({});
   if (atNow === undefined || atDatabaseClock === undefined || atNow <= atDatabaseClock) return;
   throw new LifespanError(
-    ErrorCodes.CLI_PURGE_LIVE_ROWS,
+    'CLI_PURGE_LIVE_ROWS',
     `--now ${now.toISOString()} is later than the database clock: it would delete ${atNow - atDatabaseClock} ` +
       `row(s) that are still live (${atNow} instead of ${atDatabaseClock}); nothing was purged`,
     { store: name, hint: 'omit --now to judge expiry by the database clock, or re-run with --yes to delete them' },
