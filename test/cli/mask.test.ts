@@ -48,3 +48,7 @@ test('free text: secret query parameters and Key=…; connection strings are mas
   expect(masked).toContain('AccountKey=****;Server=db;Pwd=****;');
   expect(masked).toContain('keyspace=app');
 });
+
+test('a masked query value ends before a closing backtick (markdown code spans stay closed)', () => {
+  expect(new SecretMasker().mask('| `sqlite:x.db?password=pw1` |')).toBe('| `sqlite:x.db?password=****` |');
+});
