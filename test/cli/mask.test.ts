@@ -52,3 +52,7 @@ test('free text: secret query parameters and Key=…; connection strings are mas
 test('a masked query value ends before a closing backtick (markdown code spans stay closed)', () => {
   expect(new SecretMasker().mask('| `sqlite:x.db?password=pw1` |')).toBe('| `sqlite:x.db?password=****` |');
 });
+
+test('a masked query value leaves the colon that follows a target name', () => {
+  expect(new SecretMasker().mask('sqlite:x.db?password=pw1: 0 rows')).toBe('sqlite:x.db?password=****: 0 rows');
+});
