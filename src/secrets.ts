@@ -26,5 +26,7 @@ export function displayUrl(url: string): string {
 export function maskUrlCredentials(text: string): string {
   return text
     .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/?#]*):[^\s/?#]*@/gi, '$1:****@')
-    .replace(/([\w.-]+)=([^\s&;#'"`]*[^\s&;#'"`:])/g, (all, name: string) => (SECRET_KEY.test(name) ? `${name}=****` : all));
+    .replace(/([\w.-]+)=([^\s&;#'"`]*[^\s&;#'"`:])/g, (all, name: string) =>
+      SECRET_KEY.test(name) ? `${name}=****` : all,
+    );
 }
