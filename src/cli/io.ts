@@ -13,4 +13,6 @@ export interface Io {
   readonly masker?: SecretMasker;
   /** Colours text when colour is wanted (a terminal without NO_COLOR / --no-color); else returns it. */
   readonly paint?: Paint;
+  /** As paint, for stderr, which may be a terminal when stdout is not (or the reverse). */
+  readonly paintErr?: Paint;
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LifespanError } from '../errors';
+import { firstLine } from './first-line';
 import { registerLoader } from './loader/register';
 
 // TypeScript compiles `import()` to `require()` under CommonJS; ESM files need the real one.
@@ -28,8 +29,14 @@ export async function loadModule(file: string): Promise<Record<string, unknown>>
     return (await dynamicImport(pathToFileURL(absolute).href)) as Record<string, unknown>;
   } catch (error) {
     if (isModelError(error) || error instanceof LifespanError) throw error;
-    if ((error as { code?: unknown }).code === 'CLI_TYPESCRIPT_MISSING') throw error;
-    throw new LifespanError('CLI_LOAD_FAILED', `loading ${absolute} failed: ${(error as Error).message}`, {
+    // Raised on the ESM hooks thread, it arrives here as a plain Error that kept its code.
+    if (error instanceof Error && (error as { code?: unknown }).code === 'CLI_TYPESCRIPT_MISSING') {
+      throw new LifespanError('CLI_TYPESCRIPT_MISSING', 'loading a .ts/.mts/.cts file needs the typescript package', {
+        hint: 'npm install --save-dev typescript, or point the CLI at the compiled .js file',
+        cause: error,
+      });
+    }
+    throw new LifespanError('CLI_LOAD_FAILED', `loading ${absolute} failed: ${firstLine(error)}`, {
       hint: 'the module threw while loading; run with --verbose for its stack (source lines)',
       cause: error,
     });

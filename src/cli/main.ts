@@ -14,7 +14,7 @@ import { colourWanted, painter } from './colour';
 import { EXIT_CODE_HELP, EXIT_OK, EXIT_USAGE, exitCodeFor } from './exit-codes';
 import type { Io } from './io';
 import { isModelError } from './load-module';
-import { SecretMasker } from './mask';
+import { maskingIo } from './mask';
 import { packageVersion } from '../package-version';
 
 function targetOptions(command: Command): Command {
@@ -78,6 +78,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description('delete expired rows of stores that emulate TTL, in batches')
     .option('--now <iso>', 'judge expiry at this instant (default: the database clock)')
     .option('--batch <n>', 'rows per batch')
+    .option('--yes', 'allow a --now later than the database clock (deletes rows that are still live)')
     .action(async (options: Record<string, string>) => {
       setExit(await purgeCommand(options, io));
     });
@@ -122,8 +123,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
 /** Runs the CLI and returns the exit code instead of exiting, so tests can call it in-process. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
-  const masker = io.masker ?? new SecretMasker();
-  const masked: Io = { ...io, masker, out: (t) => io.out(masker.mask(t)), err: (t) => io.err(masker.mask(t)) };
+  const masked = maskingIo(io);
+  const masker = masked.masker;
   let code = EXIT_OK;
   try {
     await buildProgram(masked, (c) => (code = c)).parseAsync([...argv], { from: 'user' });
@@ -138,7 +139,7 @@ function reportError(error: unknown, io: Io, verbose: boolean): number {
   if (error instanceof CommanderError) {
     return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   }
-  const paint = io.paint ?? ((_s: unknown, t: string) => t);
+  const paint = io.paintErr ?? ((_s: unknown, t: string) => t);
   if (error instanceof ModelError || isModelError(error)) {
     io.err(`${(error as Error).message}\n`);
   } else if (error instanceof LifespanError) {
@@ -166,6 +167,7 @@ function terminalIo(argv: readonly string[]): Io {
     err: (text) => void process.stderr.write(text),
     isTty,
     paint: painter(colourWanted(argv, process.env, Boolean(process.stdout.isTTY))),
+    paintErr: painter(colourWanted(argv, process.env, Boolean(process.stderr.isTTY))),
     async confirm(question) {
       const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
       try {

@@ -1,4 +1,5 @@
-import { maskUrlCredentials } from '../secrets';
+import { maskUrlCredentials, SECRET_KEY } from '../secrets';
+import type { Io } from './io';
 
 export { displayUrl, maskUrlCredentials } from '../secrets';
 
@@ -23,7 +24,7 @@ export class SecretMasker {
       const parsed = new URL(url);
       this.add(decodeURIComponent(parsed.password));
       for (const [key, value] of parsed.searchParams) {
-        if (/pass|secret|key|token|auth/i.test(key)) this.add(value);
+        if (SECRET_KEY.test(key)) this.add(value);
       }
     } catch {
       // Not a URL: nothing to learn from it.
@@ -38,4 +39,14 @@ export class SecretMasker {
     }
     return masked;
   }
+}
+
+/**
+ * The Io with every line passed through the masker (made here when the Io has none). An Io that
+ * already carries a masker is already masking, so it is returned as it is, not wrapped twice.
+ */
+export function maskingIo(io: Io): Io & { readonly masker: SecretMasker } {
+  if (io.masker) return io as Io & { readonly masker: SecretMasker };
+  const masker = new SecretMasker();
+  return { ...io, masker, out: (t) => io.out(masker.mask(t)), err: (t) => io.err(masker.mask(t)) };
 }

@@ -11,6 +11,8 @@ export interface ProgressOptions {
   readonly now?: () => number;
 }
 
+const CLEAR_TO_END = '\x1b[K';
+
 export function purgeProgress(options: ProgressOptions): { update(done: number): void; finish(): void } {
   const now = options.now ?? Date.now;
   const started = now();
@@ -32,7 +34,8 @@ export function purgeProgress(options: ProgressOptions): { update(done: number):
       if (t - last < everyMs) return;
       last = t;
       shown = true;
-      options.write(options.isTty ? `\r${line(done)}` : `${line(done)}\n`);
+      // \x1b[K clears what a longer earlier line left to the right of this one.
+      options.write(options.isTty ? `\r${line(done)}${CLEAR_TO_END}` : `${line(done)}\n`);
     },
     finish() {
       if (shown && options.isTty) options.write('\n');

@@ -4,6 +4,7 @@ import { connectionError } from '../providers/connection-errors';
 import type { OpenedStore } from '../providers/connection-target';
 import { openerFor } from '../providers/url-openers';
 import { findConfigFile, loadConfig, toOpenedStore } from './config';
+import { firstLine } from './first-line';
 import { loadModel } from './load-model';
 import { displayUrl, SecretMasker } from './mask';
 
@@ -31,11 +32,17 @@ export interface Targets {
   dispose(): Promise<void>;
 }
 
-/** The model from --models, else from the config file; names the file it came from. */
+/**
+ * The model from --models, else from the config file; names the file it came from. The config
+ * is loaded only when something in it is needed (the model, the stores) or --config names it:
+ * a config that needs production settings must not break `diff --models` in CI.
+ */
 export async function resolveModel(
   options: TargetOptions,
+  needStores = false,
 ): Promise<{ model: Model; file: string; config: Awaited<ReturnType<typeof loadConfig>> | undefined }> {
-  const configFile = findConfigFile(options.config);
+  const wanted = !options.models || needStores || options.config !== undefined;
+  const configFile = wanted ? findConfigFile(options.config) : undefined;
   const config = configFile ? await loadConfig(configFile) : undefined;
   const model = options.models ? await loadModel(options.models) : config?.model;
   const file = options.models ?? configFile;
@@ -49,7 +56,7 @@ export async function resolveModel(
 
 export async function resolveTargets(options: TargetOptions, masker: SecretMasker): Promise<Targets> {
   if (options.url) masker.addUrl(options.url);
-  const { model, file, config } = await resolveModel(options);
+  const { model, file, config } = await resolveModel(options, !options.url);
   const targets: Target[] = [];
   const result: Targets = {
     model,
@@ -133,8 +140,4 @@ function disposeFailed(name: string, error: unknown): LifespanError {
     hint: 'check the dispose() the store factory returned (run with --verbose for the stack)',
     cause: error,
   });
-}
-
-function firstLine(error: unknown): string {
-  return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
 }

@@ -15,6 +15,11 @@ export interface StepEffect {
   readonly affected?: number | null;
   /** False when the claim is from documentation and not yet confirmed by a live test. */
   readonly verified: boolean;
+  /**
+   * True when the application's code stamps the expiry on each write (an emulated expires_at, a
+   * per-document expiry field): the change reaches stored data when the new code is deployed.
+   */
+  readonly stampedAtWrite?: boolean;
 }
 
 export interface PlanStep<P = unknown> {

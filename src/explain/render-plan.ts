@@ -30,13 +30,11 @@ export function ttlChangeReadable(ttl: PlanStep['ttl']): string {
  * changes when `apply` runs; an emulated TTL or a per-write expiry field changes when the new
  * code that writes it is deployed.
  */
-export function takesEffect(store: string, step: PlanStep): string {
+export function takesEffect(step: PlanStep): string {
   if (!step.ttl && step.class === 'additive') return 'at apply';
   if (step.effect?.kind === 'none') return 'nothing changes for stored data (no expiry on this store)';
-  // Written by the code on each write: the emulated expires_at, MongoDB's per-document expiry field.
-  const stampedAtWrite = store === 'relational' || store === 'mongodb';
   if (step.effect?.kind === 'new-writes-only') {
-    return stampedAtWrite ? 'at deploy (new writes of the new code)' : 'at apply, for writes after it';
+    return step.effect.stampedAtWrite ? 'at deploy (new writes of the new code)' : 'at apply, for writes after it';
   }
   return 'at apply';
 }
@@ -64,7 +62,7 @@ export function renderPlanText(plan: MigrationPlan, name?: string): string {
       const count = affected(step) === '—' ? '' : ` (${affected(step)} stored records affected)`;
       lines.push(`   effect: ${step.effect.kind}: ${step.effect.text}${count}`);
     }
-    lines.push(`   takes effect: ${takesEffect(plan.store, step)}`);
+    lines.push(`   takes effect: ${takesEffect(step)}`);
     lines.push(`   ${step.command.split('\n').join('\n   ')}`);
   });
   return lines.join('\n') + '\n';
@@ -121,7 +119,7 @@ export function renderPlanMarkdown(plans: readonly MigrationPlan[], context: Pla
     if (plan.steps.length === 0) out.push(`| ${label(plan, i)} | — | — | in sync | — | — | — | — |`);
     for (const step of plan.steps) {
       out.push(
-        `| ${label(plan, i)} | ${cell(step.entity ?? '—')} | ${ttlChangeReadable(step.ttl)} | ${step.action} | ${step.class} | ${step.effect?.kind ?? '—'} | ${takesEffect(plan.store, step)} | ${affected(step)} |`,
+        `| ${label(plan, i)} | ${cell(step.entity ?? '—')} | ${ttlChangeReadable(step.ttl)} | ${step.action} | ${step.class} | ${step.effect?.kind ?? '—'} | ${takesEffect(step)} | ${affected(step)} |`,
       );
     }
   });
@@ -168,7 +166,7 @@ function stripPayload(plan: MigrationPlan) {
     ...plan,
     steps: plan.steps.map(({ payload: _payload, ...rest }) => ({
       ...rest,
-      takesEffect: takesEffect(plan.store, rest as PlanStep),
+      takesEffect: takesEffect(rest as PlanStep),
     })),
   };
 }

@@ -65,53 +65,70 @@ export function connectionError(error: unknown, store: string, target: string): 
       cause: error,
     });
   }
-  for (const e of chain(error)) {
-    const message = text(e);
-    if (
-      AUTH_CODES.has(e.code) ||
-      e.errno === 1045 ||
-      e.name === 'AuthenticationError' ||
-      /authentication failed/i.test(message)
-    ) {
-      return new StoreError(ErrorCodes.STORE_AUTH_FAILED, `${target} refused the credentials: ${message}`, {
+  // Category by category over the whole chain, most specific first: cassandra-driver wraps an
+  // AuthenticationError in a NoHostAvailableError, which alone would read as "unreachable".
+  const errors = [...chain(error)];
+  for (const category of CATEGORIES) {
+    const e = errors.find(category.matches);
+    if (e) {
+      return new StoreError(category.code, category.message(target, text(e) || String(e.code)), {
         store,
-        hint: 'check the user name and password (or key) of the connection, and that the user may log in from this host',
-        cause: error,
-      });
-    }
-    if (MISSING_DATABASE_CODES.has(e.code) || e.errno === 1049) {
-      return new StoreError(ErrorCodes.STORE_DATABASE_MISSING, `the database of ${target} does not exist: ${message}`, {
-        store,
-        hint: 'create the database first, or check its name in the connection URL',
-        cause: error,
-      });
-    }
-    if (/directory does not exist/i.test(message) || e.code === 'SQLITE_CANTOPEN') {
-      return new StoreError(
-        ErrorCodes.STORE_SQLITE_FOLDER_MISSING,
-        `cannot open the SQLite file of ${target}: ${message}`,
-        {
-          store,
-          hint: 'create the folder first: SQLite creates the database file, but never its folder',
-          cause: error,
-        },
-      );
-    }
-    if (
-      UNREACHABLE_CODES.has(e.code as string) ||
-      e.name === 'NoHostAvailableError' ||
-      e.name === 'MongoServerSelectionError' ||
-      e.name === 'KnexTimeoutError'
-    ) {
-      return new StoreError(ErrorCodes.STORE_UNREACHABLE, `cannot reach ${target}: ${message || String(e.code)}`, {
-        store,
-        hint: 'check the host and port, that the server is running, and that no firewall is in the way',
+        hint: category.hint,
         cause: error,
       });
     }
   }
   return undefined;
 }
+
+interface Category {
+  readonly code: string;
+  matches(e: DriverFailure): boolean;
+  message(target: string, detail: string): string;
+  readonly hint: string;
+}
+
+const CATEGORIES: readonly Category[] = [
+  {
+    // mysql2 reads ?ssl=<profile> only when it connects: a mistake in the URL, not in the store.
+    code: 'STORE_URL_OPTION',
+    matches: (e) => /^Unknown SSL profile/i.test(text(e)),
+    message: (target, detail) => `an option of ${target} is not valid: ${detail}`,
+    hint: 'check the options of the connection URL (for mysql2, ssl= takes a JSON object such as {"rejectUnauthorized":true})',
+  },
+  {
+    code: ErrorCodes.STORE_AUTH_FAILED,
+    matches: (e) =>
+      AUTH_CODES.has(e.code) ||
+      e.errno === 1045 ||
+      e.name === 'AuthenticationError' ||
+      /authentication failed/i.test(text(e)),
+    message: (target, detail) => `${target} refused the credentials: ${detail}`,
+    hint: 'check the user name and password (or key) of the connection, and that the user may log in from this host',
+  },
+  {
+    code: ErrorCodes.STORE_DATABASE_MISSING,
+    matches: (e) => MISSING_DATABASE_CODES.has(e.code) || e.errno === 1049,
+    message: (target, detail) => `the database of ${target} does not exist: ${detail}`,
+    hint: 'create the database first, or check its name in the connection URL',
+  },
+  {
+    code: ErrorCodes.STORE_SQLITE_FOLDER_MISSING,
+    matches: (e) => /directory does not exist/i.test(text(e)) || e.code === 'SQLITE_CANTOPEN',
+    message: (target, detail) => `cannot open the SQLite file of ${target}: ${detail}`,
+    hint: 'create the folder first: SQLite creates the database file, but never its folder',
+  },
+  {
+    code: ErrorCodes.STORE_UNREACHABLE,
+    matches: (e) =>
+      UNREACHABLE_CODES.has(e.code as string) ||
+      e.name === 'NoHostAvailableError' ||
+      e.name === 'MongoServerSelectionError' ||
+      e.name === 'KnexTimeoutError',
+    message: (target, detail) => `cannot reach ${target}: ${detail}`,
+    hint: 'check the host and port, that the server is running, and that no firewall is in the way',
+  },
+];
 
 /** Runs a call that talks to the store, turning a connection failure into its typed StoreError. */
 export async function mappingConnectionErrors<T>(store: string, target: string, call: () => Promise<T>): Promise<T> {

@@ -158,8 +158,9 @@ test('renders a TTL change old → new with its effect', () => {
     [
       'cassandra (cassandra://127.0.0.1:9042/ks): 1 step(s)',
       '1. [in-place] set default_time_to_live of ks.sessions: 3600s → 7200s',
-      '   TTL 3600s → 7200s',
+      '   TTL 1h → 2h (3600 s → 7200 s)',
       '   effect: new-writes-only: affects new writes only: existing cells keep the expiry stamped when they were written, until rewritten',
+      '   takes effect: at apply, for writes after it',
       '   ALTER TABLE "ks"."sessions" WITH default_time_to_live = 7200',
       '',
     ].join('\n'),

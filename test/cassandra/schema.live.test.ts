@@ -4,7 +4,17 @@
  */
 import 'reflect-metadata';
 import type { Client } from 'cassandra-driver';
-import { Entity, ErrorCodes, Field, Key, LifespanError, TimeToLive, PartitionKey, ClusteringKey } from '../../src';
+import {
+  Entity,
+  ErrorCodes,
+  Field,
+  Key,
+  LifespanError,
+  StoreError,
+  TimeToLive,
+  PartitionKey,
+  ClusteringKey,
+} from '../../src';
 import { Session, Reading, CacheEntry, AuditLog } from '../../examples/models';
 import { cassandraClient } from '../harness/cassandra';
 import { describeStore } from '../harness/stores';
@@ -279,6 +289,8 @@ describeStore('cassandra', 'cassandra schema (live)', () => {
       'no_such_keyspace_here',
       build((b) => b.entity(AuditLog)),
     );
-    await expect(db.ensureCollections()).rejects.toMatchObject({ code: 'CASSANDRA_NO_KEYSPACE' });
+    const error = await db.ensureCollections().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toMatchObject({ code: 'STORE_DATABASE_MISSING' });
   });
 });

@@ -29,3 +29,30 @@ test('displayUrl hides the password and secret parameters', () => {
   );
   expect(displayUrl('sqlite:./dev.db')).toBe('sqlite:./dev.db');
 });
+
+test("a password with '@' and ':' is masked whole, up to the authority's last '@' (review 12 item 2)", () => {
+  const text = 'cannot reach postgres://app:p@ss:w0rd@db.internal:5432/app (and mysql://u:a@b@h/x)';
+  expect(new SecretMasker().mask(text)).toBe(
+    'cannot reach postgres://app:****@db.internal:5432/app (and mysql://u:****@h/x)',
+  );
+  expect(displayUrl('not a url postgres://app:p@ss-w0rd@db.internal:5432/app%')).not.toContain('ss-w0rd');
+});
+
+test('free text: secret query parameters and Key=…; connection strings are masked (review 12 item 14)', () => {
+  const text =
+    'failed: postgres://h/db?user=app&password=qs-SECRET-1&sslmode=require; ' +
+    'AccountEndpoint=https://acc.documents.azure.com:443/;AccountKey=cs-SECRET-2;Server=db;Pwd=cs-SECRET-3; keyspace=app';
+  const masked = new SecretMasker().mask(text);
+  expect(masked).not.toMatch(/SECRET/);
+  expect(masked).toContain('password=****&sslmode=require');
+  expect(masked).toContain('AccountKey=****;Server=db;Pwd=****;');
+  expect(masked).toContain('keyspace=app');
+});
+
+test('a masked query value ends before a closing backtick (markdown code spans stay closed)', () => {
+  expect(new SecretMasker().mask('| `sqlite:x.db?password=pw1` |')).toBe('| `sqlite:x.db?password=****` |');
+});
+
+test('a masked query value leaves the colon that follows a target name', () => {
+  expect(new SecretMasker().mask('sqlite:x.db?password=pw1: 0 rows')).toBe('sqlite:x.db?password=****: 0 rows');
+});

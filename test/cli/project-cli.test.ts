@@ -59,6 +59,76 @@ describe('loader (finding 2)', () => {
   });
 });
 
+describe('modules that throw, typescript missing (review 12 items 6, 7)', () => {
+  test('a module that throws null or a string is the user code exit (5), with what was thrown', async () => {
+    fs.writeFileSync(path.join(cjs, 'throws-null.cjs'), 'throw null;\n');
+    fs.writeFileSync(path.join(cjs, 'throws-string.mjs'), "throw 'broken models';\n");
+    const nul = await inCjs(['explain', 'throws-null.cjs']);
+    expect(nul.stderr).toContain('[CLI_LOAD_FAILED]');
+    expect(nul.stderr).toContain('failed: null');
+    expect(nul.code).toBe(5);
+    const str = await inCjs(['explain', 'throws-string.mjs']);
+    expect(str.stderr).toContain('failed: broken models');
+    expect(str.code).toBe(5);
+  });
+
+  test('an ESM project without typescript gets the typed error (exit 2), not an internal error', async () => {
+    // The build and the project outside the repository, with every package but typescript.
+    const root = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'lifespan-no-ts-'));
+    try {
+      const dist = path.join(root, 'dist');
+      fs.cpSync(cli.outDir, dist, { recursive: true, filter: (f) => !f.includes(`${path.sep}projects`) });
+      const modules = path.join(root, 'node_modules');
+      fs.mkdirSync(modules);
+      const repoModules = path.join(cli.outDir, '..', '..', 'node_modules');
+      for (const name of fs.readdirSync(repoModules)) {
+        if (name !== 'typescript' && name !== '.bin')
+          fs.symlinkSync(path.join(repoModules, name), path.join(modules, name));
+      }
+      const project = path.join(root, 'esm');
+      fs.cpSync(path.join(__dirname, 'projects', 'esm'), project, { recursive: true });
+      fs.mkdirSync(path.join(project, 'node_modules'));
+      fs.symlinkSync(dist, path.join(project, 'node_modules', 'lifespan'), 'dir');
+      const run = await runCli(path.join(dist, 'cli', 'main.js'), project, ['explain', 'src/models.ts']);
+      expect(run.stderr).toContain('[CLI_TYPESCRIPT_MISSING]');
+      expect(run.stderr).not.toContain('internal error');
+      expect(run.code).toBe(2);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('--models and --url do not load the config (review 12 item 3)', () => {
+  test('a config needing production settings breaks neither plan --url --models nor snapshot --models', async () => {
+    const env = { FIXTURE_CONFIG_NEEDS_ENV: '1' };
+    const db = path.join(cjs, 'no-config.db');
+    const plan = await inCjs(['plan', '--url', `sqlite:${db}`, '--models', 'models.cjs'], env);
+    expect(plan.stderr).toBe('');
+    expect(plan.code).toBe(0);
+    const file = path.join(cjs, 'no-config.snapshot.json');
+    const snapshot = await inCjs(['snapshot', '--models', 'models.cjs', '--file', file], env);
+    expect(snapshot.stderr).toBe('');
+    expect(snapshot.code).toBe(0);
+    // The config is still loaded when its stores are needed.
+    expect((await inCjs(['plan', '--models', 'models.cjs'], env)).stderr).toContain('PRODUCTION_DATABASE_URL');
+  });
+});
+
+describe('URL option mistakes are usage errors (review 12 item 7)', () => {
+  test.each([
+    ['mongodb://localhost:27017/db?bogusOption=1', 'MONGODB_BAD_URL'],
+    ['mongodb://localhost:99999/db', 'MONGODB_BAD_URL'],
+    ['mysql://u:pw-SECRET@127.0.0.1:1/db?ssl=maybe', 'STORE_URL_OPTION'],
+  ])('%s: exit 2, %s', async (url, code) => {
+    const run = await inCjs(['plan', '--url', url, '--models', 'models.cjs']);
+    expect(run.stderr).toContain(`[${code}]`);
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.stderr).not.toContain('pw-SECRET');
+    expect(run.code).toBe(2);
+  });
+});
+
 describe('config shapes (finding 5)', () => {
   test.each([['store'], ['store-secrets'], ['store-dispose'], ['all']])('a factory may return %s', async (shape) => {
     const run = await inCjs(['plan'], { FIXTURE_SHAPE: shape });
@@ -82,6 +152,17 @@ describe('secrets (finding 6)', () => {
     expect(run.code).toBe(5);
     expect(run.stderr).toContain('postgres://app:****@db.internal');
     expect(run.stderr).not.toContain('factory-PW-secret');
+  });
+
+  test("a factory error: a password with '@' and ':', a query password, a Key=…; string (review 12 items 2, 14)", async () => {
+    const message =
+      'cannot reach postgres://app:p@ss:w0rd-SECRET@db.internal:5432/app, postgres://h/db?password=qs-SECRET ' +
+      'or AccountEndpoint=https://a.documents.azure.com/;AccountKey=cs-SECRET;';
+    const run = await inCjs(['plan', '--verbose'], { FIXTURE_SHAPE: 'throws', FIXTURE_THROW: message });
+    expect(run.code).toBe(5);
+    expect(run.stderr).toContain('postgres://app:****@db.internal');
+    expect(run.stdout + run.stderr).not.toContain('SECRET');
+    expect(run.stdout + run.stderr).not.toContain('w0rd');
   });
 
   test('a dispose() error prints no registered secret, even with --verbose', async () => {
@@ -151,6 +232,24 @@ describe('exit codes, --version, EPIPE, colour (finding 8)', () => {
     expect(head.stderr).toBe('');
   });
 
+  test('colour is decided per stream: a terminal stdout does not colour a redirected stderr (review 12 item 16)', () => {
+    const onTerminal = (command: string) =>
+      spawnSync('script', ['-qec', command, '/dev/null'], {
+        cwd: cjs,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', TERM: 'xterm' },
+      });
+    const node = `${JSON.stringify(process.execPath)} ${JSON.stringify(cli.main)}`;
+    const log = path.join(cjs, 'err.log');
+    onTerminal(`${node} plan --url bogus://x --models models.cjs 2>${JSON.stringify(log)}`);
+    const err = fs.readFileSync(log, 'utf8');
+    expect(err).toContain('CLI_UNKNOWN_URL');
+    expect(err).not.toContain('\x1b[');
+    const stderrOnTerminal = onTerminal(`${node} plan --url bogus://x --models models.cjs | cat`);
+    expect(stderrOnTerminal.stdout).toContain('CLI_UNKNOWN_URL');
+    expect(stderrOnTerminal.stdout).toContain('\x1b[31m');
+  });
+
   test('colour with FORCE_COLOR, none with NO_COLOR or --no-color', async () => {
     const db = ['--url', `sqlite:${path.join(cjs, 'colour.db')}?ttl=emulate`, '--models', 'models.cjs'];
     const coloured = await inCjs(['plan', ...db], { FORCE_COLOR: '1' });
@@ -170,25 +269,6 @@ describe('safe apply outside a terminal (finding 1)', () => {
     expect((await inCjs(['plan', '--check'], { FIXTURE_DB: db })).code).toBe(1);
     expect((await inCjs(['apply', '--yes'], { FIXTURE_DB: db })).code).toBe(0);
     expect((await inCjs(['plan', '--check'], { FIXTURE_DB: db })).code).toBe(0);
-  });
-});
-
-describe('retroactive steps need --allow-retroactive (finding 1)', () => {
-  test('the counted impact is printed, nothing is applied without the flag, and it is with it', async () => {
-    const applied = path.join(cjs, 'applied.log');
-    fs.rmSync(applied, { force: true });
-    const env = { FIXTURE_SHAPE: 'retroactive', FIXTURE_APPLIED: applied };
-    const refused = await inCjs(['apply', '--yes'], env);
-    expect(refused.code).toBe(2);
-    expect(refused.stdout).toContain('(5 stored records affected)');
-    expect(refused.stderr).toContain('[APPLY_NEEDS_RETROACTIVE]');
-    expect(refused.stderr).toContain('(5 stored records)');
-    expect(refused.stderr).toContain('--allow-retroactive');
-    expect(fs.existsSync(applied)).toBe(false);
-    const allowed = await inCjs(['apply', '--yes', '--allow-retroactive'], env);
-    expect(allowed.stderr).toBe('');
-    expect(allowed.code).toBe(0);
-    expect(fs.readFileSync(applied, 'utf8')).toBe('1\n');
   });
 });
 
@@ -212,6 +292,36 @@ describe('purge (issue 15 item 5)', () => {
     expect(run.stdout).toContain('main: 2500 expired row(s) to purge');
     expect(run.stdout).toContain('main: purged 2500 expired row(s) in');
     expect(run.stdout.trim().split('\n').length).toBeLessThan(5);
+  });
+
+  test('a --now later than the database clock deletes no live row without --yes (review 12 item 18)', async () => {
+    const db = path.join(cjs, 'purge-future.db');
+    fs.rmSync(db, { force: true });
+    expect((await inCjs(['apply', '--yes'], { FIXTURE_DB: db })).code).toBe(0);
+    const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+    const live = () => {
+      const sqlite = new Database(db);
+      try {
+        return (sqlite.prepare('SELECT COUNT(*) AS n FROM tokens').get() as { n: number }).n;
+      } finally {
+        sqlite.close();
+      }
+    };
+    const sqlite = new Database(db);
+    const insert = sqlite.prepare('INSERT INTO tokens (id, issuedAt, expires_at) VALUES (?, 0, ?)');
+    for (let i = 0; i < 3; i += 1) insert.run(`live${i}`, Date.now() + 3_600_000);
+    insert.run('due', 1000);
+    sqlite.close();
+    const future = new Date(Date.now() + 7_200_000).toISOString();
+    const refused = await inCjs(['purge', '--now', future], { FIXTURE_DB: db });
+    expect(live()).toBe(4);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('[CLI_PURGE_LIVE_ROWS]');
+    expect(refused.stderr).toContain('3 row(s) that are still live');
+    expect((await inCjs(['purge', '--now', new Date().toISOString()], { FIXTURE_DB: db })).code).toBe(0);
+    expect(live()).toBe(3);
+    expect((await inCjs(['purge', '--now', future, '--yes'], { FIXTURE_DB: db })).code).toBe(0);
+    expect(live()).toBe(0);
   });
 });
 

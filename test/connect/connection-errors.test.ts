@@ -81,3 +81,16 @@ test('a driver package that is not installed is named', () => {
   const scoped = new Error("Cannot find module '@azure/cosmos/dist/index.js'");
   expect(connectionError(scoped, 'cosmos', 'x')?.message).toContain("'@azure/cosmos'");
 });
+
+test('Cassandra: a wrong password inside NoHostAvailableError is an authentication failure (review 12 item 8)', () => {
+  const { errors } = require('cassandra-driver') as typeof import('cassandra-driver');
+  const refused = new errors.AuthenticationError('Provided username app and/or password are incorrect');
+  const wrapped = new errors.NoHostAvailableError({ '127.0.0.1:9042': refused });
+  expect(connectionError(wrapped, 'cassandra', 'cassandra://127.0.0.1:9042/app')).toMatchObject({
+    code: 'STORE_AUTH_FAILED',
+  });
+  const unreachable = new errors.NoHostAvailableError({
+    '127.0.0.1:1': Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+  });
+  expect(connectionError(unreachable, 'cassandra', 'x')).toMatchObject({ code: 'STORE_UNREACHABLE' });
+});

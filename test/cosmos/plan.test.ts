@@ -93,7 +93,7 @@ describe('cosmos plan (pure diff)', () => {
       '4 stored item(s) expire at once (counted with the server clock, now = 2027-01-15T08:00:00.000Z)',
     );
     const text = renderPlanText({ store: 'cosmos', target: 'db', steps: [counted] });
-    expect(text).toContain('TTL 3600s → 60s');
+    expect(text).toContain('TTL 1h → 1m (3600 s → 60 s)');
     expect(text).toContain('(4 stored records affected)');
   });
 });

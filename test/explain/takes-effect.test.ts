@@ -1,7 +1,9 @@
 import { renderPlans, type MigrationPlan, type PlanStep } from '../../src';
 
 /** Review finding 9: when each change reaches stored data, in every format. */
-function ttlStep(kind: 'retroactive' | 'new-writes-only' | 'none'): PlanStep {
+// The relational plan and the offline diff mark a change stamped by the application's code on
+// each write (emulated expires_at, MongoDB's expiry field); the renderer reads only that flag.
+function ttlStep(kind: 'retroactive' | 'new-writes-only' | 'none', stampedAtWrite = false): PlanStep {
   return {
     entity: 'Visit',
     collection: 'visits',
@@ -10,13 +12,20 @@ function ttlStep(kind: 'retroactive' | 'new-writes-only' | 'none'): PlanStep {
     summary: 'visits: TTL change',
     command: '-- command',
     ttl: { from: 3600, to: 300 },
-    effect: { kind, text: 'what happens', affected: null, verified: true },
+    effect: {
+      kind,
+      text: 'what happens',
+      affected: null,
+      verified: true,
+      ...(stampedAtWrite ? { stampedAtWrite } : {}),
+    },
     payload: null,
   };
 }
 
 function takesEffectOf(store: string, kind: 'retroactive' | 'new-writes-only' | 'none'): string {
-  const plan: MigrationPlan = { store, target: 't', steps: [ttlStep(kind)] };
+  const stamped = kind === 'new-writes-only' && (store === 'mongodb' || store === 'relational');
+  const plan: MigrationPlan = { store, target: 't', steps: [ttlStep(kind, stamped)] };
   const json = JSON.parse(renderPlans([plan], 'json')) as { plans: { steps: { takesEffect: string }[] }[] };
   return json.plans[0]!.steps[0]!.takesEffect;
 }
@@ -36,7 +45,7 @@ test('Cassandra default_time_to_live changes at apply, for writes after it', () 
 });
 
 test('text output (the default) has a takes-effect line and the readable TTL', () => {
-  const text = renderPlans([{ store: 'mongodb', target: 't', steps: [ttlStep('new-writes-only')] }], 'text');
+  const text = renderPlans([{ store: 'mongodb', target: 't', steps: [ttlStep('new-writes-only', true)] }], 'text');
   expect(text).toContain('   takes effect: at deploy (new writes of the new code)\n');
   expect(text).toContain('TTL 1h → 5m (3600 s → 300 s)');
 });

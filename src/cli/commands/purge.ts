@@ -1,25 +1,37 @@
-import { connect } from '../../connect';
+import { connect, type StoreContext } from '../../connect';
+import { LifespanError } from '../../errors';
 import { EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
 import { usage } from '../options';
 import { purgeProgress } from '../progress';
-import type { TargetOptions } from '../targets';
+import type { Target, TargetOptions } from '../targets';
 import { withTargets } from './with-targets';
 
 export interface PurgeCommandOptions extends TargetOptions {
   readonly now?: string;
   readonly batch?: string;
+  readonly yes?: boolean;
 }
 
-/** `lifespan purge`: deletes expired rows of emulated stores, in batches; safe on a schedule. */
+/**
+ * `lifespan purge`: deletes expired rows of emulated stores, in batches; safe on a schedule.
+ * Every store is counted before any is purged, so a refused --now deletes nothing anywhere.
+ */
 export async function purgeCommand(options: PurgeCommandOptions, io: Io): Promise<number> {
   const now = parseNow(options.now);
   const batchSize = parseBatch(options.batch);
   return withTargets(options, io, async ({ model, targets }, out) => {
-    for (const target of targets) {
-      const db = await connect(model, target.opened.store);
-      try {
+    const opened: StoreContext[] = [];
+    const counted: { target: Target; db: StoreContext; total: number | undefined }[] = [];
+    try {
+      for (const target of targets) {
+        const db = await connect(model, target.opened.store);
+        opened.push(db);
         const total = await db.countExpired(now ? { now } : {});
+        if (now && !options.yes) await refuseLiveRows(db, target.name, now, total);
+        counted.push({ target, db, total });
+      }
+      for (const { target, db, total } of counted) {
         if (total !== undefined) out.out(`${target.name}: ${total} expired row(s) to purge\n`);
         const progress = purgeProgress({ name: target.name, isTty: Boolean(io.isTty), write: out.out, total });
         const result = await db.purgeExpired({
@@ -29,12 +41,27 @@ export async function purgeCommand(options: PurgeCommandOptions, io: Io): Promis
         });
         progress.finish();
         out.out(`${target.name}: purged ${result.deleted} expired row(s) in ${result.batches} batch(es)\n`);
-      } finally {
-        await db.close();
       }
+    } finally {
+      for (const db of opened) await db.close();
     }
     return EXIT_OK;
   });
+}
+
+/**
+ * A --now later than the database clock would delete rows that are still live: refused without
+ * --yes when it would delete more rows than the database clock says have expired.
+ */
+async function refuseLiveRows(db: StoreContext, name: string, now: Date, atNow: number | undefined): Promise<void> {
+  const atDatabaseClock = await db.countExpired({});
+  if (atNow === undefined || atDatabaseClock === undefined || atNow <= atDatabaseClock) return;
+  throw new LifespanError(
+    'CLI_PURGE_LIVE_ROWS',
+    `--now ${now.toISOString()} is later than the database clock: it would delete ${atNow - atDatabaseClock} ` +
+      `row(s) that are still live (${atNow} instead of ${atDatabaseClock}); nothing was purged`,
+    { store: name, hint: 'omit --now to judge expiry by the database clock, or re-run with --yes to delete them' },
+  );
 }
 
 function parseNow(value: string | undefined): Date | undefined {

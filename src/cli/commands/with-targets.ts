@@ -1,5 +1,5 @@
 import type { Io } from '../io';
-import { SecretMasker } from '../mask';
+import { maskingIo, type SecretMasker } from '../mask';
 import { resolveTargets, type TargetOptions, type Targets } from '../targets';
 
 /**
@@ -11,8 +11,8 @@ export async function withTargets<T>(
   io: Io,
   run: (targets: Targets, io: Io) => Promise<T>,
 ): Promise<T> {
-  const masker = io.masker ?? new SecretMasker();
-  const masked: Io = { ...io, out: (t) => io.out(masker.mask(t)), err: (t) => io.err(masker.mask(t)) };
+  const masked = maskingIo(io);
+  const masker = masked.masker;
   try {
     const targets = await resolveTargets(options, masker);
     let result: T;

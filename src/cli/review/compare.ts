@@ -92,9 +92,20 @@ function step(
     command: now.commands.length > 0 ? label + now.commands.join(';\n') : NOTHING_RUN,
     ...(ttl ? { ttl } : {}),
     // Offline: the effect is what the model says the store will do, not checked against a store.
-    effect: { kind: effectKind(now), text: now.changeEffect.text, affected: null, verified: false },
+    effect: {
+      kind: effectKind(now),
+      text: now.changeEffect.text,
+      affected: null,
+      verified: false,
+      ...(stampedByCode(now) ? { stampedAtWrite: true } : {}),
+    },
     payload: null,
   };
+}
+
+/** Relational emulation and MongoDB's expiry-date field are stamped by the application on each write. */
+function stampedByCode(now: SnapshotEntry): boolean {
+  return effectKind(now) === 'new-writes-only' && (now.store === 'relational' || now.store === 'mongodb');
 }
 
 function effectKind(now: SnapshotEntry): 'retroactive' | 'new-writes-only' | 'none' {

@@ -1,4 +1,5 @@
-import { LifespanError } from '../../errors';
+import { ErrorCodes } from '../../error-codes';
+import { StoreError } from '../../errors';
 import type { Executor } from './executor';
 import type { ColumnKind, ColumnSpec, KeyspaceSchema, TableSpec } from './schema';
 import { STORE } from './semantics';
@@ -65,7 +66,8 @@ async function requireKeyspace(executor: Executor, keyspace: string): Promise<vo
     'reading system_schema.keyspaces',
   );
   if (found.rows.length === 0) {
-    throw new LifespanError('CASSANDRA_NO_KEYSPACE', `keyspace '${keyspace}' does not exist`, {
+    // The same StoreError as a missing database of any store, whether opened by --url or by a factory.
+    throw new StoreError(ErrorCodes.STORE_DATABASE_MISSING, `keyspace '${keyspace}' does not exist`, {
       store: STORE,
       hint:
         `create it first (its replication is yours to choose), e.g. CREATE KEYSPACE "${keyspace}" WITH replication = ` +

@@ -39,7 +39,17 @@ export async function openMongoUrl(url: string): Promise<OpenedStore> {
   const { MongoClient } = require('mongodb') as typeof import('mongodb');
   // A CLI run should fail in seconds, not the driver's default 30 s, unless the URL says otherwise.
   const timeout = /[?&]serverSelectionTimeoutMS=/i.test(driverUrl) ? {} : { serverSelectionTimeoutMS: 10_000 };
-  const client = new MongoClient(driverUrl, timeout);
+  let client: InstanceType<typeof MongoClient>;
+  try {
+    client = new MongoClient(driverUrl, timeout);
+  } catch (error) {
+    // The driver parses the URL here: an unknown option or a bad port is a mistake in the URL.
+    throw new LifespanError('MONGODB_BAD_URL', `the MongoDB URL is not valid: ${(error as Error).message}`, {
+      store: STORE,
+      cause: error,
+      hint: 'check the host, port and options of the URL (https://www.mongodb.com/docs/manual/reference/connection-string/)',
+    });
+  }
   try {
     await client.connect();
   } catch (error) {

@@ -196,6 +196,7 @@ function recordStep(dialect: RelationalDialect, table: TableSpec, input: PlanInp
     text: `rows written from now on get ${EXPIRY_COLUMN} by the new TTL; stored rows keep theirs until rewritten or setTtl(), so none expires at once`,
     ...(input.counts ? { affected: 0 } : {}),
     verified: true,
+    stampedAtWrite: true,
   };
   return step(
     table,
@@ -279,6 +280,7 @@ function addExpiryColumn(
     text: `existing rows get ${EXPIRY_COLUMN} NULL and never expire until rewritten or given a TTL with setTtl(); every write from now on stamps it`,
     ...(input.counts ? { affected: 0 } : {}),
     verified: true,
+    stampedAtWrite: true,
   };
   return step(
     table,

@@ -2,6 +2,31 @@ const { RelationalStore } = require('lifespan/relational');
 const knex = require('knex');
 const { model } = require('./models.cjs');
 
+// A config that needs production settings, as one loaded in CI without them would fail.
+if (process.env.FIXTURE_CONFIG_NEEDS_ENV) throw new Error('PRODUCTION_DATABASE_URL is not set');
+
+// A second store when the test started the local Cosmos server (test/harness/cosmos.ts): its
+// certificate is self-signed, so this client alone skips the certificate check.
+function cosmos() {
+  const { CosmosClient } = require('@azure/cosmos');
+  const { CosmosStore } = require('lifespan/cosmos');
+  const https = require('node:https');
+  const agent = new https.Agent({ rejectUnauthorized: false });
+  const key = process.env.COSMOS_KEY;
+  const client = new CosmosClient({
+    endpoint: process.env.COSMOS_ENDPOINT,
+    key,
+    agent,
+    connectionPolicy: { enableEndpointDiscovery: false },
+  });
+  const store = new CosmosStore({ database: client.database(process.env.FIXTURE_COSMOS_DB) });
+  const dispose = async () => {
+    client.dispose();
+    agent.destroy();
+  };
+  return { store, secrets: [key], dispose };
+}
+
 // A plain object, as a CommonJS project without types writes it (the ESM project uses defineConfig).
 module.exports = {
   model,
@@ -24,12 +49,12 @@ module.exports = {
           return { store, dispose: () => db.destroy() };
         case 'wrong':
           return { db: store };
-        case 'retroactive':
-          return require('./retroactive-store.cjs').retroactiveStore;
         case 'missing-driver':
           return knex({ client: 'oracledb', connection: {} });
         case 'throws':
-          throw new Error('cannot reach postgres://app:factory-PW-secret@db.internal:5432/app');
+          throw new Error(
+            process.env.FIXTURE_THROW ?? 'cannot reach postgres://app:factory-PW-secret@db.internal:5432/app',
+          );
         case 'dispose-throws':
           return {
             store,
@@ -43,5 +68,6 @@ module.exports = {
           return { store, secrets, dispose: () => db.destroy() };
       }
     },
+    ...(process.env.FIXTURE_COSMOS_DB ? { cosmos } : {}),
   },
 };
