@@ -50,6 +50,8 @@ export const ERROR_CODE_TABLE = {
   STORE_SQLITE_FOLDER_MISSING: { family: 'StoreError', exit: 'store' },
   /** The store's driver package is not installed; the message names the package. */
   STORE_DRIVER_MISSING: { family: 'StoreError', exit: 'store' },
+  /** A connection URL option the driver refuses only when it connects (e.g. mysql2 ssl=<unknown profile>): a usage mistake. */
+  STORE_URL_OPTION: { family: 'StoreError', exit: 'usage' },
   /** apply() of a plan whose step this store did not make, or whose payload was edited after planning. */
   PLAN_BAD_STEP: { family: 'LifespanError', exit: 'model' },
   /** apply() of a plan made for another store. */
@@ -156,6 +158,10 @@ export const ERROR_CODE_TABLE = {
   CLI_BAD_FACTORY_RESULT: { family: 'LifespanError', exit: 'usage' },
   /** The snapshot file is not a lifespan snapshot of a version this CLI reads. */
   CLI_BAD_SNAPSHOT: { family: 'LifespanError', exit: 'usage' },
+  /** purge --now later than the database clock would delete rows that are still live: needs --yes. */
+  CLI_PURGE_LIVE_ROWS: { family: 'LifespanError', exit: 'usage' },
+  /** A mongodb:// URL the driver refuses (unknown option, bad port). */
+  MONGODB_BAD_URL: { family: 'LifespanError', exit: 'usage' },
   /** Two CLI options that cannot be used together (e.g. diff --file with --base). */
   CLI_BAD_OPTIONS: { family: 'LifespanError', exit: 'usage' },
   /** diff: the snapshot was written for other stores or another relational TTL mode than asked for. */

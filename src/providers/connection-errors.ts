@@ -1,4 +1,4 @@
-import { ErrorCodes } from '../error-codes';
+import { type CodeOf, ErrorCodes } from '../error-codes';
 import { LifespanError, StoreError } from '../errors';
 
 /** Fields the drivers put on their errors (pg, mysql2, better-sqlite3, cassandra-driver, mongodb, @azure/cosmos). */
@@ -82,7 +82,7 @@ export function connectionError(error: unknown, store: string, target: string): 
 }
 
 interface Category {
-  readonly code: string;
+  readonly code: CodeOf<'StoreError'>;
   matches(e: DriverFailure): boolean;
   message(target: string, detail: string): string;
   readonly hint: string;
