@@ -20,6 +20,8 @@ export interface StepEffect {
    * per-document expiry field): the change reaches stored data when the new code is deployed.
    */
   readonly stampedAtWrite?: boolean;
+  /** True when each record's own date or stored expiry decides when it expires, not one store-wide clock. */
+  readonly perDocument?: boolean;
 }
 
 export interface PlanStep<P = unknown> {

@@ -39,6 +39,12 @@ export function takesEffect(step: PlanStep): string {
   return 'at apply';
 }
 
+/** The effect family: retroactive / new-writes-only, and per-document when each record's own expiry decides. */
+export function effectFamily(step: PlanStep): string {
+  if (!step.effect) return '—';
+  return step.effect.perDocument ? `${step.effect.kind}, per-document` : step.effect.kind;
+}
+
 function affected(step: PlanStep): string {
   const n = step.effect?.affected;
   return n === undefined || n === null ? '—' : String(n);
@@ -60,7 +66,7 @@ export function renderPlanText(plan: MigrationPlan, name?: string): string {
     if (step.ttl) lines.push(`   TTL ${ttlChangeReadable(step.ttl)}`);
     if (step.effect) {
       const count = affected(step) === '—' ? '' : ` (${affected(step)} stored records affected)`;
-      lines.push(`   effect: ${step.effect.kind}: ${step.effect.text}${count}`);
+      lines.push(`   effect: ${effectFamily(step)}: ${step.effect.text}${count}`);
     }
     lines.push(`   takes effect: ${takesEffect(step)}`);
     lines.push(`   ${step.command.split('\n').join('\n   ')}`);
@@ -119,7 +125,7 @@ export function renderPlanMarkdown(plans: readonly MigrationPlan[], context: Pla
     if (plan.steps.length === 0) out.push(`| ${label(plan, i)} | — | — | in sync | — | — | — | — |`);
     for (const step of plan.steps) {
       out.push(
-        `| ${label(plan, i)} | ${cell(step.entity ?? '—')} | ${ttlChangeReadable(step.ttl)} | ${step.action} | ${step.class} | ${step.effect?.kind ?? '—'} | ${takesEffect(step)} | ${affected(step)} |`,
+        `| ${label(plan, i)} | ${cell(step.entity ?? '—')} | ${ttlChangeReadable(step.ttl)} | ${step.action} | ${step.class} | ${effectFamily(step)} | ${takesEffect(step)} | ${affected(step)} |`,
       );
     }
   });

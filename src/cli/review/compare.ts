@@ -98,6 +98,7 @@ function step(
       affected: null,
       verified: false,
       ...(stampedByCode(now) ? { stampedAtWrite: true } : {}),
+      ...(perDocument(now) ? { perDocument: true } : {}),
     },
     payload: null,
   };
@@ -106,6 +107,15 @@ function step(
 /** Relational emulation and MongoDB's expiry-date field are stamped by the application on each write. */
 function stampedByCode(now: SnapshotEntry): boolean {
   return effectKind(now) === 'new-writes-only' && (now.store === 'relational' || now.store === 'mongodb');
+}
+
+/**
+ * Each record's own expiry decides: a TTL index counting from a date member of each document (a
+ * change is retroactive, over each document's own date), or an expiry the code stamps into each
+ * record (a change reaches only records written after deploy).
+ */
+function perDocument(now: SnapshotEntry): boolean {
+  return effectKind(now) !== 'none' && (now.countsFrom?.startsWith('member:') === true || stampedByCode(now));
 }
 
 function effectKind(now: SnapshotEntry): 'retroactive' | 'new-writes-only' | 'none' {
