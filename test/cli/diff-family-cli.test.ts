@@ -1,32 +1,11 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { buildCli } from './build-cli';
-import { runCli, type CliRun } from './fixture-project';
+import { useOfflineCli } from './offline-cli';
 
 /**
  * The offline `lifespan diff` names the per-document effect family (issue 12, Build: "retroactive /
  * new-writes-only / per-document"): where each record's own date or stored expiry decides.
  */
-let cli: ReturnType<typeof buildCli>;
-let work: string;
-beforeAll(() => {
-  cli = buildCli('diff-family-cli');
-  work = path.join(cli.outDir, 'work');
-}, 120_000);
-beforeEach(() => {
-  fs.rmSync(work, { recursive: true, force: true });
-  fs.mkdirSync(work, { recursive: true });
-});
-
-const MODEL = path.join(__dirname, 'fixtures', 'ttl-model.js');
-
-function lifespan(ttl: string, ...args: string[]): Promise<CliRun> {
-  return runCli(cli.main, work, [...args, '--models', MODEL], {
-    LIFESPAN_UNDER_TEST: cli.index,
-    E2E_TTL: ttl,
-    E2E_COLLECTION: 'sessions',
-  });
-}
+const offline = useOfflineCli('diff-family-cli');
+const { lifespan } = offline;
 
 describe('diff names the per-document family', () => {
   test('json: a MongoDB index on createdAt is retroactive and per-document; Cosmos and Cassandra are not', async () => {

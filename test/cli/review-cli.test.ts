@@ -1,44 +1,28 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildCli, ROOT } from './build-cli';
-import { runCli, type CliRun } from './fixture-project';
+import { ROOT } from './build-cli';
+import { runCli } from './fixture-project';
+import { TTL_MODEL, useOfflineCli } from './offline-cli';
 
 /**
  * Review findings on `lifespan snapshot` / `lifespan diff` (issue 12 review, items 7, 10, 11), with the
  * built CLI as a subprocess and no store at all.
  */
-let cli: ReturnType<typeof buildCli>;
-let work: string;
-beforeAll(() => {
-  cli = buildCli('review-cli');
-  work = path.join(cli.outDir, 'work');
-}, 120_000);
-beforeEach(() => {
-  fs.rmSync(work, { recursive: true, force: true });
-  fs.mkdirSync(work, { recursive: true });
-});
-
-const MODEL = path.join(__dirname, 'fixtures', 'ttl-model.js');
-
-function lifespan(ttl: string, ...args: string[]): Promise<CliRun> {
-  return runCli(cli.main, work, [...args, '--models', MODEL], {
-    LIFESPAN_UNDER_TEST: cli.index,
-    E2E_TTL: ttl,
-    E2E_COLLECTION: 'sessions',
-  });
-}
+const offline = useOfflineCli('review-cli');
+const { lifespan } = offline;
+const MODEL = TTL_MODEL;
 
 describe('snapshot --file (item 7)', () => {
   test('writes into a folder that does not exist yet, through a temporary file', async () => {
     const run = await lifespan('1h', 'snapshot', '--file', 'review/deep/lifespan.snapshot.json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(fs.readdirSync(path.join(work, 'review', 'deep'))).toEqual(['lifespan.snapshot.json']);
+    expect(fs.readdirSync(path.join(offline.work(), 'review', 'deep'))).toEqual(['lifespan.snapshot.json']);
   });
 
   test('a folder that cannot be made is a typed usage error, not a raw ENOENT', async () => {
-    fs.writeFileSync(path.join(work, 'blocker'), '');
+    fs.writeFileSync(path.join(offline.work(), 'blocker'), '');
     const run = await lifespan('1h', 'snapshot', '--file', 'blocker/x.json');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('[CLI_SNAPSHOT_WRITE]');
@@ -78,7 +62,7 @@ describe('a broken snapshot file is CLI_BAD_SNAPSHOT, exit 2 (item 7)', () => {
       /entries\[0\]: seconds/,
     ],
   ])('%s', async (_name, content, problem) => {
-    fs.writeFileSync(path.join(work, 'lifespan.snapshot.json'), JSON.stringify(content));
+    fs.writeFileSync(path.join(offline.work(), 'lifespan.snapshot.json'), JSON.stringify(content));
     const run = await lifespan('1h', 'diff', '--store', 'cosmos');
     expect(run.stderr).toContain('[CLI_BAD_SNAPSHOT]');
     expect(run.stderr).toMatch(problem);
@@ -136,16 +120,21 @@ describe('diff shows what it knows offline, not a creation command as the change
 
 describe('diff --base failures are typed (item 4)', () => {
   test('no tar on the PATH: CLI_GIT_FAILED with a hint, exit 2, and no temporary folder left', async () => {
-    const bin = path.join(work, 'bin');
+    const bin = path.join(offline.work(), 'bin');
     fs.mkdirSync(bin);
     const gitPath = execFileSync('which', ['git'], { encoding: 'utf8' }).trim();
     fs.symlinkSync(gitPath, path.join(bin, 'git'));
-    const run = await runCli(cli.main, work, ['diff', '--base', 'HEAD', '--store', 'cosmos', '--models', MODEL], {
-      LIFESPAN_UNDER_TEST: cli.index,
-      E2E_TTL: '1h',
-      E2E_COLLECTION: 'sessions',
-      PATH: bin,
-    });
+    const run = await runCli(
+      offline.cli().main,
+      offline.work(),
+      ['diff', '--base', 'HEAD', '--store', 'cosmos', '--models', MODEL],
+      {
+        LIFESPAN_UNDER_TEST: offline.cli().index,
+        E2E_TTL: '1h',
+        E2E_COLLECTION: 'sessions',
+        PATH: bin,
+      },
+    );
     expect(run.stderr).toContain('[CLI_GIT_FAILED]');
     expect(run.stderr).toContain('tar');
     expect(run.code).toBe(2);
