@@ -2,9 +2,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const SRC = path.resolve(__dirname, '..', 'src');
-const STORE_NEUTRAL = ['model', 'decorators', 'explain'];
-const STORE_WORDS = /mongo|cassandra|cosmos|knex/i;
-const PROVIDERS = ['cosmos', 'cassandra', 'mongodb', 'relational'];
+const PROVIDERS_DIR = path.join(SRC, 'providers');
+const STORE_NEUTRAL = ['model', 'decorators', 'explain', 'core', 'runtime'];
+const STORE_WORDS = /mongo|cassandra|cosmos|knex|redis/i;
+/** Every folder under src/providers is a store: a new one is covered without editing this file. */
+const PROVIDERS = fs
+  .readdirSync(PROVIDERS_DIR, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 function tsFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -17,7 +22,28 @@ function tsFiles(dir: string): string[] {
 
 function importsOf(file: string): string[] {
   const source = fs.readFileSync(file, 'utf8');
-  return [...source.matchAll(/(?:from\s+|require\(|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
+  // `from '…'`, `require('…')`, `import('…')` and a bare side-effect `import '…'`.
+  return [...source.matchAll(/(?:from\s+|require\(|import\(|import\s+)\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
+}
+
+/** The relative imports of every file under `folder`, resolved to absolute paths (no extension). */
+function resolvedImports(folder: string): Array<{ file: string; target: string }> {
+  return tsFiles(path.join(SRC, folder)).flatMap((file) =>
+    importsOf(file)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => ({ file, target: path.resolve(path.dirname(file), spec) })),
+  );
+}
+
+function isInside(target: string, folder: string): boolean {
+  return target === folder || target.startsWith(folder + path.sep);
+}
+
+/** Imports from `folder` into a provider's own folder (only src/providers/*.ts are shared). */
+function providerInternalImports(folder: string): string[] {
+  return resolvedImports(folder)
+    .filter(({ target }) => isInside(target, PROVIDERS_DIR) && path.dirname(target) !== PROVIDERS_DIR)
+    .map(({ file, target }) => `${path.relative(SRC, file)} imports ${path.relative(SRC, target)}`);
 }
 
 describe('layering', () => {
@@ -44,7 +70,7 @@ describe('layering', () => {
   });
 
   test('store drivers are imported only inside their provider folder', () => {
-    const drivers = /^(knex|better-sqlite3|pg|mysql2|mongodb|cassandra-driver|@azure\/cosmos)$/;
+    const drivers = /^(knex|better-sqlite3|pg|mysql2|mongodb|cassandra-driver|@azure\/cosmos|redis|ioredis)$/;
     const offenders = tsFiles(SRC)
       .filter((file) => !PROVIDERS.some((p) => file.startsWith(path.join(SRC, 'providers', p) + path.sep)))
       .flatMap((file) =>
@@ -55,8 +81,24 @@ describe('layering', () => {
     expect(offenders).toEqual([]);
   });
 
+  test('src/model never imports src/decorators (decorators write into the model, not the other way)', () => {
+    const decorators = path.join(SRC, 'decorators');
+    const offenders = resolvedImports('model')
+      .filter(({ target }) => isInside(target, decorators))
+      .map(({ file, target }) => `${path.relative(SRC, file)} imports ${path.relative(SRC, target)}`);
+    expect(offenders).toEqual([]);
+  });
+
+  // The CLI and the store-neutral layers reach a store only through the shared src/providers/*.ts
+  // files (contract, connection-target, connection-errors, url-openers, catalog).
+  test.each(['cli', ...STORE_NEUTRAL])('src/%s imports no provider internals', (folder) => {
+    expect(providerInternalImports(folder)).toEqual([]);
+  });
+
   test('the checks see the files they guard', () => {
     expect(tsFiles(path.join(SRC, 'model')).length).toBeGreaterThan(3);
+    expect(PROVIDERS).toEqual(expect.arrayContaining(['cosmos', 'cassandra', 'mongodb', 'relational']));
+    expect(resolvedImports('cli').length).toBeGreaterThan(10);
     expect(importsOf(path.join(SRC, 'providers', 'catalog.ts'))).toContain('./cosmos/explainer');
   });
 });

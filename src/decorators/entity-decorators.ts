@@ -1,7 +1,7 @@
 import { ttlDraftFrom, type TtlOptions } from '../model/draft';
 import type { DurationInput } from '../model/duration';
 import type { MemberDecorator } from './field-decorators';
-import { markEntity } from './metadata';
+import { markEntity } from '../model/class-metadata';
 import { classSite, isStandardContext, memberSite } from './standard';
 
 /** A class decorator usable with either TypeScript standard (legacy `(class)`, TC39 `(class, context)`). */

@@ -8,7 +8,8 @@
 import { ModelError } from '../errors';
 import type { EntityDraft, FieldDraft } from '../model/draft';
 import { fieldDraft } from '../model/draft';
-import { classOf, designTypeOf, ownDraft, ownStandardDraft } from './metadata';
+import { ownDraft, ownStandardDraft } from '../model/class-metadata';
+import { classOf, designTypeOf } from './metadata';
 
 export const TSCONFIG_HINT =
   'lifespan supports TypeScript legacy decorators ("experimentalDecorators": true, with "emitDecoratorMetadata": true ' +

@@ -1,5 +1,5 @@
 import { ModelError, ProblemList } from '../errors';
-import { decoratedDraft, isDecoratedEntity } from '../decorators/metadata';
+import { decoratedDraft, isDecoratedEntity } from './class-metadata';
 import { cloneDraft, emptyDraft } from './draft';
 import { EntityConfigurator } from './entity-configurator';
 import { resolveEntity } from './resolve-entity';

@@ -4,9 +4,9 @@ import type { EntityModel } from '../model/types';
 
 /**
  * Resolves a per-write TTL and refuses one on an entity that did not declare `perWrite`. The rule
- * is the same on every store: Cosmos DB and MongoDB need the declaration to set up the container
- * or the expiry index, so a store that could do without it (Cassandra, relational emulation) still
- * asks for it — code tested there must not break on a store that needs it.
+ * is the same on every store: some stores need the declaration to set up their container or
+ * expiry index, so a store that could do without it (one stamping expiry per write) still asks
+ * for it — code tested there must not break on a store that needs it.
  */
 export function writeTtlFor(entity: EntityModel, requested: PerWriteTtl | undefined, store: string): ResolvedWriteTtl {
   const ttl = resolveWriteTtl(requested);
