@@ -1,6 +1,5 @@
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError } from '../../errors';
 import type { EntityClass } from '../../model/types';
+import { entityLookup } from '../../runtime/entity-lookup';
 import type { CompiledModel, EntityMapping } from './compile';
 import type { Executor } from './executor';
 import { STORE } from './semantics';
@@ -10,6 +9,7 @@ import type { TtlClock } from './ttl-limits';
 /** What repositories and units of work of one session share. */
 export class SessionContext {
   private readonly statementsByTable = new Map<EntityMapping, TableStatements>();
+  private readonly lookup: (target: unknown) => EntityMapping;
 
   constructor(
     readonly executor: Executor,
@@ -17,7 +17,12 @@ export class SessionContext {
     readonly compiled: CompiledModel,
     private readonly nowFn: () => Date,
     private readonly ceiling: Date | null,
-  ) {}
+  ) {
+    this.lookup = entityLookup(
+      STORE,
+      compiled.mappings.map((m) => [m.entity, m] as const),
+    );
+  }
 
   now(): Date {
     return this.nowFn();
@@ -28,15 +33,7 @@ export class SessionContext {
   }
 
   mappingOf(target: EntityClass | undefined): EntityMapping {
-    const mapping = this.compiled.mappings.find((m) => m.entity.target === target);
-    if (!mapping) {
-      const name = typeof target === 'function' && target.name ? target.name : String(target);
-      throw new LifespanError(ErrorCodes.UNKNOWN_ENTITY, `${name} is not an entity of this model`, {
-        store: STORE,
-        hint: `pass one of ${this.compiled.mappings.map((m) => m.entity.name).join(', ')}, or add the class to the ModelBuilder the store was opened with`,
-      });
-    }
-    return mapping;
+    return this.lookup(target);
   }
 
   statements(mapping: EntityMapping): TableStatements {

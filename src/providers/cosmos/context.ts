@@ -2,7 +2,8 @@ import type { Container, Database } from '@azure/cosmos';
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import { showValue } from '../../model/duration';
-import { findEntity, type EntityClass, type EntityModel, type Model } from '../../model/types';
+import type { EntityClass, EntityModel, Model } from '../../model/types';
+import { entityLookup } from '../../runtime/entity-lookup';
 import type { CosmosSchema, EntityLayout } from './compile';
 import { clientNowSeconds, type ContainerTtl } from './expiry';
 import { inspectContainer } from './inspect';
@@ -23,13 +24,19 @@ export interface EntityAccess {
 export class CosmosContext {
   private readonly ttlByContainer = new Map<string, Promise<ContainerTtl>>();
   readonly clock = new ServerClock();
+  private readonly entityOf: (target: unknown) => EntityModel;
 
   constructor(
     readonly model: Model,
     readonly schema: CosmosSchema,
     readonly database: Database,
     readonly hideExpired: boolean,
-  ) {}
+  ) {
+    this.entityOf = entityLookup(
+      STORE,
+      model.entities.map((e) => [e, e] as const),
+    );
+  }
 
   /**
    * The live DefaultTimeToLive of a container, read once per session (the service decides expiry by
@@ -67,14 +74,7 @@ export class CosmosContext {
   }
 
   access(target: EntityClass): EntityAccess {
-    const entity = typeof target === 'function' ? findEntity(this.model, target) : undefined;
-    if (!entity) {
-      const name = typeof target === 'function' ? target.name || 'this class' : showValue(target);
-      throw new LifespanError(ErrorCodes.UNKNOWN_ENTITY, `${name} is not an entity of this model`, {
-        store: STORE,
-        hint: `pass one of the model's classes (${this.model.entities.map((e) => e.name).join(', ')}), or add it with new ModelBuilder().entity(...) before build()`,
-      });
-    }
+    const entity = this.entityOf(target);
     const layout = this.schema.layouts.find((l) => l.entity === entity.name) as EntityLayout;
     return {
       entity,

@@ -46,6 +46,8 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending> {
   }
 
   protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Pending {
+    // Checked at the call like an insert's class, not first at commit().
+    this.context.access(target);
     return { kind: 'delete', target, key };
   }
 

@@ -2,8 +2,8 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
-import { showValue } from '../../model/duration';
 import type { EntityClass } from '../../model/types';
+import { entityLookup } from '../../runtime/entity-lookup';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import { applyPlan, countAffected, isConflict } from './apply';
 import type { CollectionMapping, CompiledModel } from './compile';
@@ -20,13 +20,19 @@ const REPLAN_CODES = new Set(['MONGO_INDEX_OPTIONS_CONFLICT', 'MONGO_INDEX_NAME_
 
 export class MongoSession implements StoreSession {
   readonly store = STORE;
+  private readonly mappingOf: (target: unknown) => CollectionMapping;
 
   constructor(
     private readonly db: MongoDbLike,
     private readonly compiled: CompiledModel,
     private readonly hideExpired: boolean,
     private readonly target: string,
-  ) {}
+  ) {
+    this.mappingOf = entityLookup(
+      STORE,
+      compiled.mappings.map((m) => [m.entity, m] as const),
+    );
+  }
 
   explain(): ExplainEntry[] {
     return this.compiled.mappings.map((m) => explainMapping(m, { hideExpired: this.hideExpired }));
@@ -134,18 +140,5 @@ export class MongoSession implements StoreSession {
 
   async close(): Promise<void> {
     // The Db and its MongoClient belong to the caller; lifespan holds nothing else.
-  }
-
-  private mappingOf(target: unknown): CollectionMapping {
-    const mapping =
-      typeof target === 'function' ? this.compiled.mappings.find((m) => m.entity.target === target) : undefined;
-    if (!mapping) {
-      const what = typeof target === 'function' ? target.name || 'this class' : showValue(target);
-      throw new LifespanError(ErrorCodes.UNKNOWN_ENTITY, `${what} is not an entity of this model`, {
-        store: STORE,
-        hint: `pass a class of the model (${this.compiled.mappings.map((m) => m.entity.name).join(', ')}), or add it with new ModelBuilder().entity(...)`,
-      });
-    }
-    return mapping;
   }
 }

@@ -5,7 +5,8 @@ import { LifespanError } from '../../errors';
 import { wrongStorePlan } from '../../plan-errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
-import { findEntity, type EntityClass, type Model } from '../../model/types';
+import type { EntityClass, Model } from '../../model/types';
+import { entityLookup } from '../../runtime/entity-lookup';
 import type {
   ApplyOptions,
   EnsureOptions,
@@ -38,6 +39,7 @@ import { RelationalUnitOfWork } from './unit-of-work';
 export class RelationalSession implements StoreSession {
   readonly store = 'relational' as const;
   private readonly tables = new Map<EntityClass, EntityTable>();
+  private readonly tableOf: (target: unknown) => EntityTable;
   private readonly repositories = new Map<EntityClass, RelationalRepository<unknown>>();
   private closed = false;
 
@@ -54,6 +56,10 @@ export class RelationalSession implements StoreSession {
       if (spec)
         this.tables.set(entity.target, new EntityTable(entity, spec, schema.dialect, schema.ttl, options.clock));
     }
+    this.tableOf = entityLookup(
+      RELATIONAL_STORE,
+      [...this.tables.values()].map((t) => [t.entity, t] as const),
+    );
   }
 
   private get knex(): Knex {
@@ -195,24 +201,6 @@ export class RelationalSession implements StoreSession {
         hint: 'connect again',
       });
     }
-  }
-
-  private tableOf(target: EntityClass): EntityTable {
-    const table = this.tables.get(target);
-    if (!table) {
-      const known = findEntity(this.model, target?.name ?? '');
-      throw new LifespanError(
-        ErrorCodes.UNKNOWN_ENTITY,
-        `${target?.name ?? String(target)} is not an entity of this model`,
-        {
-          store: RELATIONAL_STORE,
-          hint: known
-            ? 'pass the same class the model was built with'
-            : `add it to the ModelBuilder; the model has ${this.model.entities.map((e) => e.name).join(', ')}`,
-        },
-      );
-    }
-    return table;
   }
 
   private async diff(runner: SchemaRunner, options: PlanOptions): Promise<RelationalStep[]> {
