@@ -1,6 +1,7 @@
 import { Double, Int32 } from 'mongodb';
 import { connect, LifespanError, ModelBuilder, StoreError } from '../../src';
 import { MongoStore } from '../../src/providers/mongodb';
+import { ENSURE_ROUNDS } from '../../src/runtime/ensure-collections';
 import { Cart, model, Session } from './fixtures';
 import { MemoryDb } from './fake/memory-db';
 import { RecordingDb, schemaResponder, serverError, type SchemaScript } from './recording-db';
@@ -291,6 +292,27 @@ describe('ensureCollections()', () => {
       collMod: 'sessions',
       index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: 3600 },
     });
+  });
+
+  test('a race lost on every round: re-planned as often as on every store (ENSURE_ROUNDS), then reported', async () => {
+    let creates = 0;
+    const db = new RecordingDb(
+      schemaResponder({
+        indexes: { sessions: [] },
+        createIndexes: () => {
+          creates += 1;
+          throw serverError(
+            85,
+            'IndexOptionsConflict',
+            'An equivalent index already exists with the same name but different options.',
+          );
+        },
+        other: (call) => (call.op === 'countDocuments' ? 0 : undefined),
+      }),
+    );
+    const ctx = await connect(sessionsOnly, new MongoStore({ db }));
+    await expect(ctx.ensureCollections()).rejects.toMatchObject({ code: 'MONGO_INDEX_OPTIONS_CONFLICT' });
+    expect(creates).toBe(ENSURE_ROUNDS);
   });
 
   test('never destructive: a conflict stops it before any change', async () => {

@@ -2,6 +2,7 @@ import { StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
+import { ensureCollections } from '../../runtime/ensure-collections';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import { applyPlan, refuseConflicts, runStep } from './apply';
 import type { SessionContext } from './context';
@@ -13,9 +14,6 @@ import type { KeyspaceSchema } from './schema';
 import { DEFAULT_GC_GRACE_SECONDS, STORE } from './semantics';
 import { qualified } from './cql';
 import { CassandraUnitOfWork } from './unit-of-work';
-
-/** How often ensureCollections() re-inspects after losing a race with another process. */
-const ENSURE_ROUNDS = 3;
 
 export class CassandraSession implements StoreSession {
   readonly store = 'cassandra' as const;
@@ -43,26 +41,33 @@ export class CassandraSession implements StoreSession {
    * so no step ensureCollections() runs (a new table or column, a new default_time_to_live) can make
    * a row already stored expire sooner.
    */
-  async ensureCollections(_options: EnsureOptions = {}): Promise<ApplyResult> {
-    const applied: PlanStep[] = [];
-    let lastRace: unknown;
-    for (let round = 0; round < ENSURE_ROUNDS; round++) {
-      const steps = diffSchema(this.ctx.compiled.mappings, await this.inspect());
-      refuseConflicts(steps);
-      let raced = false;
-      for (const step of steps) {
-        try {
-          await runStep(this.ctx.executor, step);
-          applied.push(step);
-        } catch (error) {
-          if (step.payload.op !== 'add-column' || !(error instanceof StoreError)) throw error;
-          raced = true;
-          lastRace = error;
-        }
-      }
-      if (!raced) return { applied };
-    }
-    throw lastRace;
+  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+    // A failed ADD of a column another process added first: the other steps still run, then the
+    // keyspace is inspected again (the column is found there, or the failure was real).
+    const races = new WeakSet<object>();
+    return ensureCollections<CassandraPlanStep>(
+      {
+        store: STORE,
+        plan: async () => diffSchema(this.ctx.compiled.mappings, await this.inspect()),
+        refuseConflicts,
+        apply: async (steps, applied: PlanStep[]) => {
+          let race: StoreError | undefined;
+          for (const step of steps) {
+            try {
+              await runStep(this.ctx.executor, step);
+              applied.push(step);
+            } catch (error) {
+              if (step.payload.op !== 'add-column' || !(error instanceof StoreError)) throw error;
+              races.add(error);
+              race = error;
+            }
+          }
+          if (race) throw race;
+        },
+        lostRace: (error) => error instanceof StoreError && races.has(error),
+      },
+      options,
+    );
   }
 
   async plan(options: PlanOptions = {}): Promise<MigrationPlan> {

@@ -3,6 +3,7 @@ import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
+import { ensureCollections } from '../../runtime/ensure-collections';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import { applySteps } from './apply';
 import type { CosmosContext } from './context';
@@ -15,9 +16,6 @@ import { CosmosRepository } from './repository';
 import { STORE } from './semantics';
 import { checkedSteps } from './step-check';
 import { CosmosUnitOfWork } from './unit-of-work';
-
-/** ensureCollections() re-plans after losing a race with a concurrent creator or replacer. */
-const ENSURE_ROUNDS = 3;
 
 export class CosmosSession implements StoreSession {
   readonly store = STORE;
@@ -63,21 +61,21 @@ export class CosmosSession implements StoreSession {
    * that can make stored items expire sooner is applied only to an empty container, or with
    * allowRetroactive; otherwise nothing of the plan is applied (ENSURE_NEEDS_REVIEW).
    */
-  async ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
-    const applied: PlanStep[] = [];
-    for (let round = 1; ; round += 1) {
-      const plan = await this.plan();
-      if (plan.steps.length === 0) return { applied };
-      const steps = checkedSteps(plan, this.context.database.id);
-      refuseConflicts(steps);
-      if (!options?.allowRetroactive) await this.refuseRetroactive(steps);
-      try {
-        applied.push(...(await this.apply(plan)).applied);
-      } catch (error) {
-        const lostRace = error instanceof LifespanError && error.code === 'COSMOS_PLAN_STALE';
-        if (!lostRace || round >= ENSURE_ROUNDS) throw error;
-      }
-    }
+  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+    return ensureCollections<CosmosStep>(
+      {
+        store: STORE,
+        plan: async () => checkedSteps(await this.plan(), this.context.database.id),
+        refuseConflicts,
+        refuseRetroactive: (steps) => this.refuseRetroactive(steps),
+        apply: async (steps, applied: PlanStep[]) => {
+          applied.push(...(await this.apply({ store: STORE, target: this.target, steps })).applied);
+        },
+        // A concurrent creator or replacer changed a container between plan and apply.
+        lostRace: (error) => error instanceof LifespanError && error.code === 'COSMOS_PLAN_STALE',
+      },
+      options,
+    );
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {

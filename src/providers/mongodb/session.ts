@@ -1,8 +1,9 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan } from '../../explain/plan';
+import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
+import { ensureCollections } from '../../runtime/ensure-collections';
 import { entityLookup } from '../../runtime/entity-lookup';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import { applyPlan, countAffected, isConflict } from './apply';
@@ -15,7 +16,7 @@ import { MongoRepository } from './repository';
 import { STORE } from './semantics';
 import { MongoUnitOfWork } from './unit-of-work';
 
-/** Codes that mean the collection changed between plan and apply; ensureCollections plans once more. */
+/** Codes that mean the collection changed between plan and apply; ensureCollections plans again. */
 const REPLAN_CODES = new Set(['MONGO_INDEX_OPTIONS_CONFLICT', 'MONGO_INDEX_NAME_CONFLICT', 'MONGO_INDEX_GONE']);
 
 export class MongoSession implements StoreSession {
@@ -55,32 +56,21 @@ export class MongoSession implements StoreSession {
     return applyPlan(this.db, plan, options);
   }
 
-  async ensureCollections(options: EnsureOptions = {}): Promise<ApplyResult> {
-    try {
-      return await this.ensureOnce(options);
-    } catch (error) {
-      if (!(error instanceof StoreError && REPLAN_CODES.has(error.code))) throw error;
-      return this.ensureOnce(options);
-    }
-  }
-
   /** Checks the whole plan first (conflicts, steps over stored documents), then applies it. */
-  private async ensureOnce(options: EnsureOptions): Promise<ApplyResult> {
-    const steps = await this.planSteps(false);
-    const conflicts = steps.filter(isConflict);
-    if (conflicts.length > 0) {
-      throw new LifespanError(
-        ErrorCodes.PLAN_CONFLICT,
-        `MongoDB cannot reach the model in place: ${conflicts.map((c) => c.summary).join('; ')}`,
-        {
-          store: STORE,
-          entity: conflicts[0]?.entity ?? undefined,
-          hint: 'nothing was changed; review plan({ allowDestructive: true }) and apply it with { allowDestructive: true }',
+  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+    return ensureCollections<MongoPlanStep>(
+      {
+        store: STORE,
+        plan: () => this.planSteps(false),
+        refuseConflicts,
+        refuseRetroactive: (steps) => this.refuseRetroactive(steps),
+        apply: async (steps, applied: PlanStep[]) => {
+          applied.push(...(await applyPlan(this.db, { store: STORE, target: this.target, steps })).applied);
         },
-      );
-    }
-    if (options.allowRetroactive !== true) await this.refuseRetroactive(steps);
-    return applyPlan(this.db, { store: STORE, target: this.target, steps });
+        lostRace: (error) => error instanceof StoreError && REPLAN_CODES.has(error.code),
+      },
+      options,
+    );
   }
 
   /**
@@ -141,4 +131,18 @@ export class MongoSession implements StoreSession {
   async close(): Promise<void> {
     // The Db and its MongoClient belong to the caller; lifespan holds nothing else.
   }
+}
+
+function refuseConflicts(steps: readonly MongoPlanStep[]): void {
+  const conflicts = steps.filter(isConflict);
+  if (conflicts.length === 0) return;
+  throw new LifespanError(
+    ErrorCodes.PLAN_CONFLICT,
+    `MongoDB cannot reach the model in place: ${conflicts.map((c) => c.summary).join('; ')}`,
+    {
+      store: STORE,
+      entity: conflicts[0]?.entity ?? undefined,
+      hint: 'nothing was changed; review plan({ allowDestructive: true }) and apply it with { allowDestructive: true }',
+    },
+  );
 }

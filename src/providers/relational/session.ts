@@ -6,6 +6,7 @@ import { wrongStorePlan } from '../../plan-errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import type { EntityClass, Model } from '../../model/types';
+import { ensureCollections } from '../../runtime/ensure-collections';
 import { entityLookup } from '../../runtime/entity-lookup';
 import type {
   ApplyOptions,
@@ -85,20 +86,32 @@ export class RelationalSession implements StoreSession {
         );
       }
     }
-    return withSchemaLock(this.knex, this.executor, async (runner) => {
-      const steps = await this.diff(runner, {});
-      const blocking = steps.filter(isBlocking);
-      if (blocking.length > 0) {
-        throw planConflict(blocking, 'see db.plan() for the differences; migrate them yourself');
-      }
-      for (const step of steps.filter((s) => s.class === 'conflict')) {
-        this.options.logger.warn(`lifespan [relational] ${step.summary}`);
-      }
-      return applySteps(
-        runner,
-        steps.filter((s) => (s.class === 'additive' || s.class === 'in-place') && !isDestructive(s)),
-      );
-    });
+    return withSchemaLock(this.knex, this.executor, (runner) =>
+      ensureCollections<RelationalStep>(
+        {
+          store: RELATIONAL_STORE,
+          plan: () => this.diff(runner, {}),
+          refuseConflicts: (steps) => {
+            const blocking = steps.filter(isBlocking);
+            if (blocking.length > 0) {
+              throw planConflict(blocking, 'see db.plan() for the differences; migrate them yourself');
+            }
+          },
+          apply: async (steps, applied) => {
+            for (const step of steps.filter((s) => s.class === 'conflict')) {
+              this.options.logger.warn(`lifespan [relational] ${step.summary}`);
+            }
+            const additive = steps.filter(
+              (s) => (s.class === 'additive' || s.class === 'in-place') && !isDestructive(s),
+            );
+            applied.push(...(await applySteps(runner, additive)).applied);
+          },
+          // The schema lock held around the whole run keeps other processes out: no race to lose.
+          lostRace: () => false,
+        },
+        options,
+      ),
+    );
   }
 
   async plan(given?: PlanOptions): Promise<MigrationPlan> {

@@ -1,0 +1,57 @@
+import type { ApplyResult, PlanStep } from '../explain/plan';
+import type { EnsureOptions } from '../providers/contract';
+import { optionsArgument } from './arguments';
+
+/**
+ * How many times ensureCollections() inspects and applies before giving up on a race. Losing a race
+ * means another process changed the same schema between this one's inspection and its apply (two
+ * instances starting at once): the next inspection sees that work, so a second round normally has
+ * nothing left to do, and a third absorbs one more overlapping process. A race lost three times
+ * in a row is not two starts overlapping (e.g. two models fighting over one collection), so it is
+ * reported instead of looped on. The same number on every store: nothing about the race differs.
+ */
+export const ENSURE_ROUNDS = 3;
+
+/** What one store supplies to ensureCollections(); the order and the retry are the same everywhere. */
+export interface EnsureFlow<Step extends PlanStep> {
+  readonly store: string;
+  /** Inspects the store: the steps from what is live to the model, destructive ones left out. */
+  plan(): Promise<readonly Step[]>;
+  /** Throws (nothing applied yet) when a step cannot be made in place. */
+  refuseConflicts(steps: readonly Step[]): void;
+  /**
+   * Throws ENSURE_NEEDS_REVIEW (nothing applied yet) when a step would make records already stored
+   * expire at once; skipped with `allowRetroactive`. Absent on a store where no step can do that.
+   */
+  refuseRetroactive?(steps: readonly Step[]): Promise<void>;
+  /** Applies the steps, adding each one applied to `applied` as it goes. */
+  apply(steps: readonly Step[], applied: PlanStep[]): Promise<void>;
+  /** Whether a failure of apply() means another process changed the schema since plan(). */
+  lostRace(error: unknown): boolean;
+}
+
+/** Creates what is missing and changes what can change in place, never dropping anything. */
+export async function ensureCollections<Step extends PlanStep>(
+  flow: EnsureFlow<Step>,
+  given: unknown,
+): Promise<ApplyResult> {
+  const options = optionsArgument<EnsureOptions>(
+    given,
+    'ensureCollections()',
+    { store: flow.store },
+    '{ allowRetroactive: true }',
+  );
+  const applied: PlanStep[] = [];
+  for (let round = 1; ; round += 1) {
+    const steps = await flow.plan();
+    if (steps.length === 0) return { applied };
+    flow.refuseConflicts(steps);
+    if (options.allowRetroactive !== true) await flow.refuseRetroactive?.(steps);
+    try {
+      await flow.apply(steps, applied);
+      return { applied };
+    } catch (error) {
+      if (!flow.lostRace(error) || round >= ENSURE_ROUNDS) throw error;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Contract: ensureCollections() is one flow on every store (issue 14): its options argument is
+ * checked the same way (BAD_ARGUMENT naming the call, before anything is inspected or changed), and
+ * a run over a schema that is already in place applies nothing.
+ */
+import { ErrorCodes, LifespanError } from '../../src';
+import { contractModel } from './models';
+import { forEachStore } from './stores';
+
+const prefix = `ce${process.pid % 10000}`;
+
+forEachStore('ensureCollections', contractModel(prefix), prefix, (store, db) => {
+  test.each([
+    ['a number', 5],
+    ['null', null],
+    ['a string', 'yes'],
+    ['an array', []],
+  ])('ensureCollections(%s) is BAD_ARGUMENT naming the call', async (_label, options) => {
+    const failure = db().ensureCollections(options as never);
+    await expect(failure).rejects.toBeInstanceOf(LifespanError);
+    await expect(failure).rejects.toMatchObject({
+      code: ErrorCodes.BAD_ARGUMENT,
+      store: store.can.storeName,
+      detail: expect.stringContaining('ensureCollections()'),
+    });
+  });
+
+  test.each([
+    ['no options', undefined],
+    ['an empty object', {}],
+    ['allowRetroactive', { allowRetroactive: true }],
+  ])('with %s, a second run applies nothing', async (_label, options) => {
+    await expect(db().ensureCollections(options)).resolves.toEqual({ applied: [] });
+  });
+});
