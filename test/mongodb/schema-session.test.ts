@@ -266,6 +266,15 @@ describe('ensureCollections()', () => {
     expect((await ctx.ensureCollections()).applied).toEqual([]);
   });
 
+  /** Another process created the index with other options between our listIndexes and createIndexes. */
+  const lostIndexRace = (): never => {
+    throw serverError(
+      85,
+      'IndexOptionsConflict',
+      'An equivalent index already exists with the same name but different options.',
+    );
+  };
+
   test('IndexOptionsConflict (85) in a race: plans once more and converges with collMod', async () => {
     let listed = 0;
     const db = new RecordingDb(
@@ -274,13 +283,7 @@ describe('ensureCollections()', () => {
           // Another process created the index with another TTL between our listIndexes and createIndexes.
           return { sessions: listed++ === 0 ? [] : [{ ...TTL_3600, expireAfterSeconds: 60 }] };
         },
-        createIndexes: () => {
-          throw serverError(
-            85,
-            'IndexOptionsConflict',
-            'An equivalent index already exists with the same name but different options.',
-          );
-        },
+        createIndexes: lostIndexRace,
         // The collection exists but is empty: creating the TTL index affects no stored document.
         other: (call) => (call.op === 'countDocuments' ? 0 : undefined),
       }),
@@ -301,11 +304,7 @@ describe('ensureCollections()', () => {
         indexes: { sessions: [] },
         createIndexes: () => {
           creates += 1;
-          throw serverError(
-            85,
-            'IndexOptionsConflict',
-            'An equivalent index already exists with the same name but different options.',
-          );
+          return lostIndexRace();
         },
         other: (call) => (call.op === 'countDocuments' ? 0 : undefined),
       }),
