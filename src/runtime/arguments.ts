@@ -67,3 +67,44 @@ export function entityClassOf(entity: unknown, call: string, store: string): Ent
   }
   return target as EntityClass;
 }
+
+/** The keys handed to getMany(): an array, checked before any read is sent. */
+export function keysArgument<K>(value: unknown, call: string, place: ErrorPlace): readonly K[] {
+  if (Array.isArray(value)) return value as readonly K[];
+  throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} got ${showValue(value)}, not an array of keys`, {
+    ...place,
+    hint: "pass an array, e.g. getMany(['a', 'b']); for one key use get(key)",
+  });
+}
+
+/**
+ * find()'s limit: absent, or a whole number from 1 to `max`. `max` is the store's own ceiling where
+ * it has one (e.g. a 32-bit LIMIT); past 2^53 a number is no longer exact, so no store takes more.
+ */
+export function limitArgument(
+  value: unknown,
+  call: string,
+  place: ErrorPlace,
+  max: number = Number.MAX_SAFE_INTEGER,
+): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= max) return value;
+  throw new LifespanError(
+    ErrorCodes.BAD_ARGUMENT,
+    `${call} got limit ${showValue(value)}, not a whole number from 1 to ${max}`,
+    { ...place, hint: 'pass { limit: n } with a positive whole number n, or leave limit out for every match' },
+  );
+}
+
+/** A member named where the entity has none by that name (a find() filter, a member read or written). */
+export function unknownMember(
+  member: string,
+  members: readonly string[],
+  place: ErrorPlace & { readonly entity: string },
+): LifespanError {
+  return new LifespanError(ErrorCodes.UNKNOWN_MEMBER, `${showValue(member)} is not a member of ${place.entity}`, {
+    ...place,
+    member,
+    hint: `use one of ${members.join(', ')}`,
+  });
+}

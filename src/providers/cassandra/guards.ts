@@ -28,12 +28,3 @@ export function optionsArgument<O extends WriteOptions | FindOptions>(
 ): O {
   return sharedOptions<O>(value, method, { ...place, store: STORE }, '{ ttl: 60 }');
 }
-
-export function arrayArgument<V>(value: readonly V[], place: ErrorPlace, method: string): readonly V[] {
-  if (Array.isArray(value)) return value;
-  throw badArgument(
-    place,
-    `${method} got ${showValue(value)}, not an array of keys`,
-    'pass an array, e.g. [key1, key2]',
-  );
-}

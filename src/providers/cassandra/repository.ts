@@ -1,15 +1,16 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { keysArgument, limitArgument, unknownMember } from '../../runtime/arguments';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { toCql } from './codec';
 import type { ColumnMapping, EntityMapping } from './compile';
 import type { SessionContext } from './context';
 import { keepStoredCreatedAt } from './created-at';
 import type { Params, Row } from './executor';
-import { arrayArgument, badArgument, entityArgument, optionsArgument } from './guards';
+import { badArgument, entityArgument, optionsArgument } from './guards';
 import { keyParams, rowParams, rowToEntity, ttlParams } from './rows';
-import { STORE } from './semantics';
+import { MAX_LIMIT, STORE } from './semantics';
 import { ttlClause } from './write-ttl';
 
 /** One entity's table: every write is an INSERT of every column with one TTL (row-granular expiry). */
@@ -56,7 +57,7 @@ export class CassandraRepository<T> implements Repository<T> {
   }
 
   async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
-    const checked = arrayArgument(keys, this.place, 'getMany');
+    const checked = keysArgument<KeyInput<T>>(keys, 'getMany()', this.place);
     // Every key is checked before any read is sent.
     checked.forEach((k) => keyParams(this.mapping, k));
     const found = await Promise.all(checked.map((k) => this.get(k)));
@@ -64,7 +65,7 @@ export class CassandraRepository<T> implements Repository<T> {
   }
 
   async find(where: Partial<T> = {}, options?: FindOptions): Promise<T[]> {
-    const limit = checkLimit(optionsArgument(options, this.place, 'find').limit, this.mapping);
+    const limit = limitArgument(optionsArgument(options, this.place, 'find').limit, 'find()', this.place, MAX_LIMIT);
     const { columns, params } = this.filter(where);
     const query = this.statements().selectWhere(columns, { count: false, ...(limit === undefined ? {} : { limit }) });
     const rows = await this.ctx.executor.all(query, params, this.place, 'find', limit);
@@ -184,14 +185,10 @@ export class CassandraRepository<T> implements Repository<T> {
       if (value === undefined) continue;
       const column = this.mapping.columns.find((c) => c.member === member);
       if (!column) {
-        throw new LifespanError(
-          ErrorCodes.UNKNOWN_MEMBER,
-          `'${member}' is not a member of ${this.mapping.entity.name}`,
-          {
-            ...this.place,
-            member,
-            hint: `filter on ${this.mapping.columns.map((c) => c.member).join(', ')}`,
-          },
+        throw unknownMember(
+          member,
+          this.mapping.columns.map((c) => c.member),
+          this.place,
         );
       }
       if (value === null || column.fieldType === 'json' || column.fieldType === 'counter') {
@@ -212,16 +209,4 @@ export class CassandraRepository<T> implements Repository<T> {
   private statements() {
     return this.ctx.statements(this.mapping);
   }
-}
-
-function checkLimit(limit: number | undefined, mapping: EntityMapping): number | undefined {
-  if (limit === undefined) return undefined;
-  if (!Number.isInteger(limit) || limit <= 0 || limit > 2_147_483_647) {
-    throw badArgument(
-      { entity: mapping.entity.name },
-      `limit ${String(limit)} is not a positive whole number`,
-      'pass { limit: n } with n from 1 to 2147483647, or no limit',
-    );
-  }
-  return limit;
 }

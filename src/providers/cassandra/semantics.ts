@@ -57,3 +57,6 @@ function ceilingSource(ceiling: Date): string {
 export function isoSeconds(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/** CQL's LIMIT is a 32-bit int: find({}, { limit }) takes no more. */
+export const MAX_LIMIT = 2_147_483_647;

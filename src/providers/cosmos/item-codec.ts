@@ -3,6 +3,7 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import { fieldOf, type EntityModel, type FieldModel } from '../../model/types';
+import { unknownMember } from '../../runtime/arguments';
 import type { EntityLayout } from './compile';
 import { FORBIDDEN_ID_CHARACTERS, MAX_ID_LENGTH, STORE, TYPE_PROPERTY } from './semantics';
 
@@ -136,12 +137,11 @@ export class ItemCodec {
   private field(member: string): FieldModel {
     const field = fieldOf(this.entity, member);
     if (!field) {
-      throw new LifespanError(ErrorCodes.UNKNOWN_MEMBER, `'${member}' is not a member of ${this.entity.name}`, {
-        entity: this.entity.name,
+      throw unknownMember(
         member,
-        store: STORE,
-        hint: `use one of: ${this.entity.fields.map((f) => f.member).join(', ')}`,
-      });
+        this.entity.fields.map((f) => f.member),
+        { entity: this.entity.name, store: STORE },
+      );
     }
     return field;
   }

@@ -2,6 +2,7 @@ import type { SqlQuerySpec } from '@azure/cosmos';
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
+import { limitArgument } from '../../runtime/arguments';
 import type { SqlFilter } from './expiry';
 import type { ItemCodec } from './item-codec';
 import { STORE, TYPE_PROPERTY } from './semantics';
@@ -53,13 +54,6 @@ export function entityQuery(codec: ItemCodec, where: object | undefined, shape: 
 }
 
 function topOf(codec: ItemCodec, limit: number | undefined): string {
-  if (limit === undefined) return '';
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `limit ${showValue(limit)} is not a positive whole number`, {
-      entity: codec.entity.name,
-      store: STORE,
-      hint: 'pass { limit: 10 }, or leave it out for every match',
-    });
-  }
-  return ` TOP ${limit}`;
+  const checked = limitArgument(limit, 'find()', { entity: codec.entity.name, store: STORE });
+  return checked === undefined ? '' : ` TOP ${checked}`;
 }

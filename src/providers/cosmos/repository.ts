@@ -4,7 +4,7 @@ import { LifespanError, StoreError } from '../../errors';
 import { showValue } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
-import { writeOptions } from '../../runtime/arguments';
+import { keysArgument, writeOptions } from '../../runtime/arguments';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
@@ -43,13 +43,7 @@ export class CosmosRepository<T> implements Repository<T> {
   }
 
   async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
-    if (!Array.isArray(keys)) {
-      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `getMany() needs an array of keys, not ${showValue(keys)}`, {
-        entity: this.name,
-        store: STORE,
-        hint: "pass an array, e.g. getMany(['a', 'b']), or use get(key) for one key",
-      });
-    }
+    keysArgument(keys, 'getMany()', { entity: this.name, store: STORE });
     const found = await Promise.all(keys.map((key) => this.get(key)));
     return found.filter((item) => item !== undefined) as T[];
   }

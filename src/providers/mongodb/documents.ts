@@ -2,6 +2,7 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import { fieldOf, type FieldModel, type FieldType } from '../../model/types';
+import { unknownMember } from '../../runtime/arguments';
 import { keyValues } from '../../runtime/entity-values';
 import type { KeyInput } from '../contract';
 import type { Doc } from './commands';
@@ -107,15 +108,10 @@ export function whereFilter(mapping: CollectionMapping, where: unknown): Doc {
     } else if (field) {
       filter[field.storedName] = equalTo(toStored(mapping, member, value));
     } else {
-      throw new LifespanError(
-        ErrorCodes.UNKNOWN_MEMBER,
-        `cannot filter on ${showValue(member)}: it is not a stored member`,
-        {
-          entity: mapping.entity.name,
-          store: STORE,
-          hint: `filter on: ${[...mapping.key.map((k) => k.member), ...mapping.fields.map((f) => f.member)].join(', ')}`,
-        },
-      );
+      throw unknownMember(member, [...mapping.key.map((k) => k.member), ...mapping.fields.map((f) => f.member)], {
+        entity: mapping.entity.name,
+        store: STORE,
+      });
     }
   }
   return filter;

@@ -2,6 +2,7 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { keysArgument, limitArgument, unknownMember } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { keyText } from './codec';
@@ -62,7 +63,7 @@ export class RelationalRepository<T> implements Repository<T> {
   }
 
   async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
-    if (!Array.isArray(keys)) throw badArgument(this.t, 'getMany', keys, 'an array of keys');
+    keysArgument(keys, 'getMany()', { entity: this.t.entity.name, store: RELATIONAL_STORE });
     const t = this.t;
     const encoded = keys.map((k) => encodeKey(t, k));
     const found = new Map<string, T>();
@@ -90,10 +91,8 @@ export class RelationalRepository<T> implements Repository<T> {
   async find(where: Partial<T> = {}, options?: FindOptions): Promise<T[]> {
     const t = this.t;
     const { filters, args } = this.filters(where, 'find');
-    const limit = checkFindOptions(options, 'find()').limit;
-    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) {
-      throw badArgument(t, 'find', limit, 'a positive whole number as limit');
-    }
+    const place = { entity: t.entity.name, store: RELATIONAL_STORE };
+    const limit = limitArgument(checkFindOptions(options, 'find()').limit, 'find()', place);
     const shape = `find:${shapeOf(filters)}:${limit === undefined ? '' : 'L'}`;
     const statement = t.statement(shape, () => findWhere(t.sql, t.nowMode, filters, limit !== undefined));
     if (limit !== undefined) args.push(limit);
@@ -200,12 +199,7 @@ export class RelationalRepository<T> implements Repository<T> {
       if (value === undefined) continue;
       const index = t.members.indexOf(member);
       if (index < 0) {
-        throw new LifespanError(ErrorCodes.UNKNOWN_MEMBER, `'${member}' is not a stored member of ${t.entity.name}`, {
-          entity: t.entity.name,
-          member,
-          store: RELATIONAL_STORE,
-          hint: `filter on: ${t.members.join(', ')}`,
-        });
+        throw unknownMember(member, t.members, { entity: t.entity.name, store: RELATIONAL_STORE });
       }
       const column = t.sql.dataColumns[index]?.name as string;
       if (value === null) {
