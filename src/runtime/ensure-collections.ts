@@ -1,3 +1,5 @@
+import { ErrorCodes } from '../error-codes';
+import { LifespanError, type ErrorPlace } from '../errors';
 import type { ApplyResult, PlanStep } from '../explain/plan';
 import type { EnsureOptions } from '../providers/contract';
 import { optionsArgument } from './arguments';
@@ -54,4 +56,12 @@ export async function ensureCollections<Step extends PlanStep>(
       if (!flow.lostRace(error) || round >= ENSURE_ROUNDS) throw error;
     }
   }
+}
+
+/** The refusal of a step over stored records (see EnsureFlow.refuseRetroactive), worded once. */
+export function ensureNeedsReview(why: string, place: ErrorPlace): LifespanError {
+  return new LifespanError(ErrorCodes.ENSURE_NEEDS_REVIEW, `ensureCollections() applied nothing: ${why}`, {
+    ...place,
+    hint: 'use plan() + apply() after review, or ensureCollections({ allowRetroactive: true })',
+  });
 }

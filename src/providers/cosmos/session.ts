@@ -3,7 +3,7 @@ import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
-import { ensureCollections } from '../../runtime/ensure-collections';
+import { ensureCollections, ensureNeedsReview } from '../../runtime/ensure-collections';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import { applySteps } from './apply';
 import type { CosmosContext } from './context';
@@ -102,15 +102,10 @@ export class CosmosSession implements StoreSession {
       const payload = step.payload;
       if (payload.kind !== 'set-default-ttl' || !canExpireSooner(payload.from, payload.to)) continue;
       if (!(await holdsItems(this.context.database, payload.container))) continue;
-      throw new LifespanError(
-        ErrorCodes.ENSURE_NEEDS_REVIEW,
-        `ensureCollections() applied nothing: the step "${step.summary}" can make items already stored in ` +
+      throw ensureNeedsReview(
+        `the step "${step.summary}" can make items already stored in ` +
           `container '${payload.container}' expire at once (${step.effect?.text ?? 'retroactive'})`,
-        {
-          store: STORE,
-          entity: step.entity ?? undefined,
-          hint: 'use plan() + apply() after review, or ensureCollections({ allowRetroactive: true })',
-        },
+        { store: STORE, entity: step.entity ?? undefined },
       );
     }
   }

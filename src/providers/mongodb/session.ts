@@ -3,7 +3,7 @@ import { LifespanError, StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
-import { ensureCollections } from '../../runtime/ensure-collections';
+import { ensureCollections, ensureNeedsReview } from '../../runtime/ensure-collections';
 import { entityLookup } from '../../runtime/entity-lookup';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import { applyPlan, countAffected, isConflict } from './apply';
@@ -89,16 +89,11 @@ export class MongoSession implements StoreSession {
       if (holds.get(step.collection)) review.push(step);
     }
     if (review.length === 0) return;
-    throw new LifespanError(
-      ErrorCodes.ENSURE_NEEDS_REVIEW,
-      `ensureCollections applied nothing: ${review
+    throw ensureNeedsReview(
+      review
         .map((s) => `${s.entity ?? s.collection}: ${s.summary} would make documents already stored expire`)
-        .join('; ')}`,
-      {
-        store: STORE,
-        entity: review[0]?.entity ?? undefined,
-        hint: 'use plan() + apply() after review, or ensureCollections({ allowRetroactive: true })',
-      },
+        .join('; '),
+      { store: STORE, entity: review[0]?.entity ?? undefined },
     );
   }
 
