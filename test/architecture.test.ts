@@ -23,7 +23,9 @@ function tsFiles(dir: string): string[] {
 function importsOf(file: string): string[] {
   const source = fs.readFileSync(file, 'utf8');
   // `from '…'`, `require('…')`, `import('…')` and a bare side-effect `import '…'`.
-  return [...source.matchAll(/(?:from\s+|require\(|import\(|import\s+)\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
+  return [...source.matchAll(/(?:from\s+|require\(|import\(|import\s+)\s*['"]([^'"]+)['"]/g)].map(
+    (m) => m[1] as string,
+  );
 }
 
 /** The relative imports of every file under `folder`, resolved to absolute paths (no extension). */
