@@ -1,7 +1,7 @@
 import { LifespanError } from '../../errors';
 import { fieldOf, keyMembers, type EntityModel } from '../../model/types';
 import { decoderFor, encodeInstant, encoderFor, type Decoder, type Encoder } from './codec';
-import { duplicateKey } from './driver-errors';
+import { duplicateKey } from './drivers/driver-errors';
 import type { TableSpec } from './compile';
 import type { RelationalDialect } from './dialect';
 import { RELATIONAL_STORE, type RelationalTtlMode } from './options';

@@ -1,5 +1,5 @@
 import type { EntityTable } from './entity-table';
-import type { Executor } from './executor';
+import type { Executor } from './drivers/executor';
 import { isLockConflict } from './purge-pacing';
 import type { NowMode } from './sql-context';
 import {

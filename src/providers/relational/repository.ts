@@ -6,7 +6,7 @@ import { instanceOf } from '../../runtime/entity-values';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { keyText } from './codec';
 import type { EntityTable } from './entity-table';
-import type { BatchOp, Executor } from './executor';
+import type { BatchOp, Executor } from './drivers/executor';
 import { checkFindOptions, checkWriteOptions } from './arguments';
 import { RELATIONAL_STORE } from './options';
 import { runSetTtl, runTtl } from './ttl-ops';

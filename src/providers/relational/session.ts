@@ -21,7 +21,7 @@ import type { CompiledSchema } from './compile';
 import { encodeInstant } from './codec';
 import { EXPIRY_COLUMN, expirySql, familyOf, quote } from './dialect';
 import { EntityTable } from './entity-table';
-import type { Executor } from './executor';
+import type { Executor } from './drivers/executor';
 import { explainSchema, tablesByEntity } from './explainer';
 import { inspectTables } from './inspect';
 import { RELATIONAL_STORE, type CheckedOptions } from './options';
@@ -30,7 +30,7 @@ import { readRecords, TTL_RECORD_TABLE } from './ttl-record';
 import { checkPurgeOptions, purgeTable, type PurgeHooks, type RelationalPurgeResult } from './purge';
 import { RelationalRepository } from './repository';
 import { knexRunner, sqliteRunner, withSchemaLock, type SchemaRunner } from './schema-runner';
-import type { SqliteExecutor } from './sqlite-executor';
+import type { SqliteExecutor } from './drivers/sqlite-executor';
 import { NO_NATIVE_TTL } from './semantics';
 import { RelationalUnitOfWork } from './unit-of-work';
 

@@ -2,7 +2,7 @@ import { LifespanError } from '../../errors';
 import { formatDuration } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityTable } from './entity-table';
-import type { Executor } from './executor';
+import type { Executor } from './drivers/executor';
 import { ALREADY_EXPIRED, resolveTtl } from './expiry';
 import { RELATIONAL_STORE } from './options';
 import { existsByKey, ttlByKey } from './sql-read';

@@ -5,7 +5,7 @@ import { keyValues } from '../../runtime/entity-values';
 import type { KeyInput } from '../contract';
 import type { Encoder } from './codec';
 import type { EntityTable } from './entity-table';
-import type { BatchOp } from './executor';
+import type { BatchOp } from './drivers/executor';
 import { resolveTtl, writeExpiry, type WriteExpiry } from './expiry';
 import { RELATIONAL_STORE } from './options';
 import { deleteByKey } from './sql-read';
