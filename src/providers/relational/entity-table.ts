@@ -1,6 +1,6 @@
 import { LifespanError } from '../../errors';
 import { fieldOf, keyMembers, type EntityModel } from '../../model/types';
-import { decoderFor, encodeInstant, encoderFor, type Decoder, type Encoder } from './codec';
+import { decoderFor, encoderFor, type Decoder, type Encoder } from './codec';
 import { duplicateKey } from './drivers/driver-errors';
 import type { TableSpec } from './compile';
 import type { RelationalDialect } from './dialect';
@@ -87,11 +87,11 @@ export class EntityTable {
 
   /** The bound value of "now" for statements in 'param' mode; undefined on the database clock. */
   nowParam(): unknown {
-    return this.clock ? encodeInstant(this.sql.family, this.now()) : undefined;
+    return this.clock ? this.sql.family.encodeInstant(this.now()) : undefined;
   }
 
   encodeInstant(date: Date): unknown {
-    return encodeInstant(this.sql.family, date);
+    return this.sql.family.encodeInstant(date);
   }
 
   /** The object of member values a row read back holds, in column order. */

@@ -1,3 +1,4 @@
+import type { DialectFamily } from './dialect';
 import type { EntityTable } from './entity-table';
 import type { Executor } from './drivers/executor';
 import { isLockConflict } from './purge-pacing';
@@ -53,15 +54,15 @@ const MYSQL_MAX_PLACEHOLDERS = 65_535;
 const MIN_DUE_FOR_BLOCK_WALK = 4_096;
 
 export async function batchRunner(c: PurgeContext): Promise<BatchRunner> {
-  switch (c.t.sql.family) {
-    case 'sqlite':
-      return sqliteRunner(c);
-    case 'postgres':
-      return (await pgBlockWalk(c)) ?? pgIndexRunner(c);
-    case 'mysql':
-      return mysqlRunner(c, await supportsSkipLocked(c.executor, c.t));
-  }
+  return BATCH_RUNNERS[c.t.sql.family.name](c);
 }
+
+/** How each family walks its due rows batch by batch. */
+const BATCH_RUNNERS: Record<DialectFamily, (c: PurgeContext) => Promise<BatchRunner>> = {
+  sqlite: async (c) => sqliteRunner(c),
+  postgres: async (c) => (await pgBlockWalk(c)) ?? pgIndexRunner(c),
+  mysql: async (c) => mysqlRunner(c, await supportsSkipLocked(c.executor, c.t)),
+};
 
 function modeOf(c: PurgeContext): NowMode {
   return c.now === undefined ? 'db' : 'param';

@@ -1,5 +1,5 @@
 import type { ColumnSpec, TableSpec } from './compile';
-import { expirySql, familyOf, quote, type DialectFamily, type ExpirySql, type RelationalDialect } from './dialect';
+import { sqlFamily, type ExpirySql, type RelationalDialect, type SqlFamily } from './dialect';
 import { SqlWriter, type Statement } from './statement';
 
 /** Where "now" comes from in a statement: the database clock, or a bound parameter. */
@@ -7,7 +7,7 @@ export type NowMode = 'db' | 'param';
 
 /** Everything the SQL builders of one table need, computed once. */
 export class TableSql {
-  readonly family: DialectFamily;
+  readonly family: SqlFamily;
   readonly expiry: ExpirySql;
   readonly table: string;
   /** Columns holding model members, in model order: the order of `cols` and of selected rows. */
@@ -24,8 +24,8 @@ export class TableSql {
     /** The @CreatedAt column: kept when an upsert overwrites a live row. */
     readonly createdAtColumn: string | null,
   ) {
-    this.family = familyOf(dialect);
-    this.expiry = expirySql(dialect);
+    this.family = sqlFamily(dialect);
+    this.expiry = this.family.expiry;
     this.table = this.q(spec.table);
     this.dataColumns = spec.columns.filter((c) => c.member !== null);
     this.keyColumns = spec.primaryKey;
@@ -35,7 +35,7 @@ export class TableSql {
   }
 
   q(name: string): string {
-    return quote(this.dialect, name);
+    return this.family.quote(name);
   }
 
   writer(): SqlWriter {

@@ -80,7 +80,7 @@ export function insertOps(t: EntityTable, row: EncodedRow, requested: PerWriteTt
   const statement = t.statement(INSERT_SHAPE[source], () => insertRow(t.sql, t.nowMode, source));
   const ctx = context(t, row, expiry);
   const insert: BatchOp = { statement, params: bind(statement, ctx) };
-  if (t.sql.family === 'mysql') {
+  if (!t.sql.family.conditionalInsert) {
     if (!t.expiryColumn) return [insert];
     const ex = t.expiryColumn;
     const clear = t.statement('delete-expired', () => deleteExpiredByKey(t.sql, t.nowMode, ex));
