@@ -60,3 +60,40 @@ describe('layering', () => {
     expect(importsOf(path.join(SRC, 'providers', 'catalog.ts'))).toContain('./cosmos/explainer');
   });
 });
+
+describe('relational provider by SQL family', () => {
+  const RELATIONAL = path.join(SRC, 'providers', 'relational');
+  const inside = (file: string, folder: string) => file.startsWith(path.join(RELATIONAL, folder) + path.sep);
+
+  test('branches on the SQL family only inside families/ (elsewhere: the family object, or a Record by family)', () => {
+    const branch = /(===|!==)\s*'(sqlite|postgres|mariadb|mysql)'|case\s+'(sqlite|postgres|mariadb|mysql)'/;
+    const offenders = tsFiles(RELATIONAL)
+      .filter((file) => !inside(file, 'families'))
+      .flatMap((file) =>
+        fs
+          .readFileSync(file, 'utf8')
+          .split('\n')
+          .map((line, i) => ({ line, where: `${path.relative(SRC, file)}:${i + 1}` }))
+          .filter(({ line }) => branch.test(line))
+          .map(({ where, line }) => `${where}: ${line.trim()}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  test('only drivers/ imports a database driver', () => {
+    const drivers = /^(better-sqlite3|pg|mysql2)(\/|$)/;
+    const offenders = tsFiles(RELATIONAL)
+      .filter((file) => !inside(file, 'drivers'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((spec) => drivers.test(spec))
+          .map((spec) => `${path.relative(SRC, file)} imports ${spec}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  test('the checks see the files they guard', () => {
+    expect(tsFiles(path.join(RELATIONAL, 'families')).length).toBeGreaterThan(3);
+    expect(tsFiles(path.join(RELATIONAL, 'drivers')).length).toBeGreaterThan(5);
+  });
+});

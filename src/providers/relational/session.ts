@@ -28,7 +28,7 @@ import { planSteps, type RelationalStep } from './plan';
 import { readRecords, TTL_RECORD_TABLE } from './ttl-record';
 import { checkPurgeOptions, purgeTable, type PurgeHooks, type RelationalPurgeResult } from './purge';
 import { RelationalRepository } from './repository';
-import { schemaRunnerFor, withSchemaLock, type SchemaRunner } from './schema-runner';
+import { schemaRunnerFor, withSchemaLock, type SchemaRunner } from './drivers/schema-runner';
 import { NO_NATIVE_TTL } from './semantics';
 import { RelationalUnitOfWork } from './unit-of-work';
 

@@ -5,7 +5,7 @@ import type { Executor } from './executor';
 import { MysqlExecutor } from './mysql-executor';
 import { RELATIONAL_STORE } from '../options';
 import { PgExecutor } from './pg-executor';
-import { knexRunner } from '../schema-runner';
+import { knexRunner } from './schema-runner';
 import { SqliteExecutor } from './sqlite-executor';
 
 /** knex's client fields that name the driver and dialect. */

@@ -1,11 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
-import { StoreError } from '../../errors';
-import { sqlFamily, type DialectFamily, type RelationalDialect } from './dialect';
-import { wrapDriverError } from './drivers/driver-errors';
-import type { Executor } from './drivers/executor';
-import { RELATIONAL_STORE } from './options';
-import type { SqliteExecutor } from './drivers/sqlite-executor';
+import { StoreError } from '../../../errors';
+import { sqlFamily, type DialectFamily, type RelationalDialect } from '../dialect';
+import { wrapDriverError } from './driver-errors';
+import type { Executor } from './executor';
+import { RELATIONAL_STORE } from '../options';
+import type { SqliteExecutor } from './sqlite-executor';
 
 /** Runs introspection queries and DDL: knex for PostgreSQL and MariaDB/MySQL, the raw connection for SQLite. */
 export interface SchemaRunner {
