@@ -42,7 +42,11 @@ function converterFor(family: SqlFamily, type: FieldType): (value: unknown) => u
       return family.bindsBoolean ? identity : (v) => (v ? 1 : 0);
     case 'date':
       return (v) => family.encodeInstant(v as Date);
-    default:
+    case 'string':
+    case 'uuid':
+    case 'number':
+    case 'integer':
+    case 'counter':
       return identity;
   }
 }

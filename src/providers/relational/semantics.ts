@@ -125,7 +125,7 @@ export function emulatedClause(entity: EntityModel, dialect: RelationalDialect, 
         `each row expires ${s} after its last write: every insert/upsert stamps ${EXPIRY_COLUMN} = ${now} + ${s}; ` +
         `it does not count from ${ttl.anchor.member}, so an upsert renews the row`
       );
-    default:
+    case undefined:
       return `each row expires ${s} after its last write: every insert/upsert stamps ${EXPIRY_COLUMN} = ${now} + ${s}`;
   }
 }

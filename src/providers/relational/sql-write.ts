@@ -121,7 +121,8 @@ export function setExpiry(t: TableSql, mode: NowMode, form: SetTtlForm, ex: stri
     case 'anchorPlus':
       value = t.expiry.plusSeconds(t.q(anchor as string), w.param({ kind: 'seconds' }));
       break;
-    default: {
+    case 'extendValue':
+    case 'extendNowPlus': {
       const next = () =>
         form === 'extendValue'
           ? w.param({ kind: 'expiry' })
@@ -129,6 +130,7 @@ export function setExpiry(t: TableSql, mode: NowMode, form: SetTtlForm, ex: stri
       const a = next();
       const b = next();
       value = `CASE WHEN ${e} IS NULL THEN NULL WHEN ${e} > ${a} THEN ${e} ELSE ${b} END`;
+      break;
     }
   }
   let where = t.keyMatch(w) + t.live(w, mode);
