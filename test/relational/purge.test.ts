@@ -10,7 +10,7 @@ import type { PurgeHooks } from '../../src/providers/relational/purge';
 import { PurgeInterruptedError } from '../../src/providers/relational/purge-pacing';
 import { encodeInstant } from '../../src/providers/relational/codec';
 import { compileSchema, type TableSpec } from '../../src/providers/relational/compile';
-import { TableSql } from '../../src/providers/relational/sql-context';
+import { TableSql } from '../../src/providers/relational/entity-table';
 import { bind, type Statement } from '../../src/providers/relational/statement';
 import {
   mysqlDeleteKeys,

@@ -100,7 +100,7 @@ export function storedRowExpiry(t: EntityTable, ttl: ResolvedWriteTtl): WriteExp
 
 function fromNow(t: EntityTable, seconds: number, rule: ConflictRule): WriteExpiry {
   if (t.nowMode === 'db') return { source: 'nowPlus', seconds, rule };
-  return { source: 'value', value: t.encodeInstant(new Date(t.now().getTime() + seconds * 1000)), rule };
+  return { source: 'value', value: t.encodeInstant(new Date(t.clockNow().getTime() + seconds * 1000)), rule };
 }
 
 /** The entity default: now + TTL, anchor member + TTL, or never (no default declared). */
@@ -124,7 +124,7 @@ function fromWrittenAnchor(
   const expiry = new Date(anchor.getTime() + seconds * 1000);
   // Judged by the client clock (or the injected one): reads judge by the database clock, so a
   // row due within the clock skew still passes — documented as a limit.
-  const now = t.nowMode === 'param' ? t.now() : new Date();
+  const now = t.nowMode === 'param' ? t.clockNow() : new Date();
   if (expiry.getTime() <= now.getTime()) throw alreadyExpired(t, member, anchor, seconds, now);
   return { source: 'value', value: t.encodeInstant(expiry), rule };
 }

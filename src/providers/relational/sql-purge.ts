@@ -1,5 +1,5 @@
 import type { DialectFamily } from './dialect';
-import type { NowMode, TableSql } from './sql-context';
+import type { NowMode, TableSql } from './entity-table';
 import type { SqlWriter, Statement } from './statement';
 
 /*

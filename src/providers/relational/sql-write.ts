@@ -1,4 +1,4 @@
-import type { NowMode, TableSql } from './sql-context';
+import type { NowMode, TableSql } from './entity-table';
 import type { SqlWriter, Statement } from './statement';
 
 /**

@@ -13,7 +13,7 @@ import { bind, type BindContext } from './statement';
 export async function runTtl(t: EntityTable, executor: Executor, key: unknown[]): Promise<number | null | undefined> {
   const ex = t.expiryColumn;
   if (!ex) return (await exists(t, executor, key)) ? null : undefined;
-  const statement = t.statement('ttl', () => ttlByKey(t.sql, t.nowMode, ex));
+  const statement = t.statement('ttl', () => ttlByKey(t, t.nowMode, ex));
   const rows = await executor.rows(statement, bind(statement, { key, now: t.nowParam() }));
   const row = rows[0];
   if (!row) return undefined;
@@ -23,7 +23,7 @@ export async function runTtl(t: EntityTable, executor: Executor, key: unknown[])
 }
 
 async function exists(t: EntityTable, executor: Executor, key: unknown[]): Promise<boolean> {
-  const statement = t.statement('exists', () => existsByKey(t.sql, t.nowMode));
+  const statement = t.statement('exists', () => existsByKey(t, t.nowMode));
   return (await executor.rows(statement, bind(statement, { key, now: t.nowParam() }))).length > 0;
 }
 
@@ -47,7 +47,7 @@ export async function runSetTtl(
   const anchor = expiry.source === 'anchorPlus' ? anchorColumn(t, expiry.member) : null;
   const value = expiry.source === 'anchorPlus' ? undefined : expiry.value;
   const ctx: BindContext = { key, now: t.nowParam(), seconds: expiry.seconds, expiry: value };
-  const statement = t.statement(`set-ttl:${form}`, () => setExpiry(t.sql, t.nowMode, form, ex, anchor));
+  const statement = t.statement(`set-ttl:${form}`, () => setExpiry(t, t.nowMode, form, ex, anchor));
   if ((await executor.run(statement, bind(statement, ctx))) > 0) return true;
   // The anchored form changes nothing when the stored anchor + TTL is already due: a live row then
   // is refused loudly rather than made to vanish (or reported as missing).
@@ -85,5 +85,5 @@ function anchoredExpiryDue(t: EntityTable, member: string, seconds: number): Lif
 }
 
 function anchorColumn(t: EntityTable, member: string): string {
-  return t.sql.dataColumns[t.members.indexOf(member)]?.name ?? member;
+  return t.dataColumns[t.members.indexOf(member)]?.name ?? member;
 }
