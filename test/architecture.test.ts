@@ -20,17 +20,30 @@ function importsOf(file: string): string[] {
   return [...source.matchAll(/(?:from\s+|require\(|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
 }
 
+/** `file:line: text` of each line of `files` that matches `pattern`. */
+function linesMatching(files: readonly string[], pattern: RegExp): string[] {
+  return files.flatMap((file) =>
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line, i) => ({ line, where: `${path.relative(SRC, file)}:${i + 1}` }))
+      .filter(({ line }) => pattern.test(line))
+      .map(({ where, line }) => `${where}: ${line.trim()}`),
+  );
+}
+
+/** `file imports spec` for each import of `files` that matches `pattern`. */
+function importsMatching(files: readonly string[], pattern: RegExp): string[] {
+  return files.flatMap((file) =>
+    importsOf(file)
+      .filter((spec) => pattern.test(spec))
+      .map((spec) => `${path.relative(SRC, file)} imports ${spec}`),
+  );
+}
+
 describe('layering', () => {
   test.each(STORE_NEUTRAL)('src/%s names no store', (folder) => {
-    const offenders = tsFiles(path.join(SRC, folder)).flatMap((file) =>
-      fs
-        .readFileSync(file, 'utf8')
-        .split('\n')
-        .map((line, i) => ({ line, where: `${path.relative(SRC, file)}:${i + 1}` }))
-        .filter(({ line }) => STORE_WORDS.test(line))
-        .map(({ where, line }) => `${where}: ${line.trim()}`),
-    );
-    expect(offenders).toEqual([]);
+    expect(linesMatching(tsFiles(path.join(SRC, folder)), STORE_WORDS)).toEqual([]);
   });
 
   test.each(PROVIDERS)('src/providers/%s imports no other provider', (provider) => {
@@ -45,14 +58,10 @@ describe('layering', () => {
 
   test('store drivers are imported only inside their provider folder', () => {
     const drivers = /^(knex|better-sqlite3|pg|mysql2|mongodb|cassandra-driver|@azure\/cosmos)$/;
-    const offenders = tsFiles(SRC)
-      .filter((file) => !PROVIDERS.some((p) => file.startsWith(path.join(SRC, 'providers', p) + path.sep)))
-      .flatMap((file) =>
-        importsOf(file)
-          .filter((spec) => drivers.test(spec))
-          .map((spec) => `${path.relative(SRC, file)} imports ${spec}`),
-      );
-    expect(offenders).toEqual([]);
+    const outside = tsFiles(SRC).filter(
+      (file) => !PROVIDERS.some((p) => file.startsWith(path.join(SRC, 'providers', p) + path.sep)),
+    );
+    expect(importsMatching(outside, drivers)).toEqual([]);
   });
 
   test('the checks see the files they guard', () => {
@@ -67,29 +76,22 @@ describe('relational provider by SQL family', () => {
 
   test('branches on the SQL family only inside families/ (elsewhere: the family object, or a Record by family)', () => {
     const branch = /(===|!==)\s*'(sqlite|postgres|mariadb|mysql)'|case\s+'(sqlite|postgres|mariadb|mysql)'/;
-    const offenders = tsFiles(RELATIONAL)
-      .filter((file) => !inside(file, 'families'))
-      .flatMap((file) =>
-        fs
-          .readFileSync(file, 'utf8')
-          .split('\n')
-          .map((line, i) => ({ line, where: `${path.relative(SRC, file)}:${i + 1}` }))
-          .filter(({ line }) => branch.test(line))
-          .map(({ where, line }) => `${where}: ${line.trim()}`),
-      );
-    expect(offenders).toEqual([]);
+    expect(
+      linesMatching(
+        tsFiles(RELATIONAL).filter((file) => !inside(file, 'families')),
+        branch,
+      ),
+    ).toEqual([]);
   });
 
   test('only drivers/ imports a database driver', () => {
     const drivers = /^(better-sqlite3|pg|mysql2)(\/|$)/;
-    const offenders = tsFiles(RELATIONAL)
-      .filter((file) => !inside(file, 'drivers'))
-      .flatMap((file) =>
-        importsOf(file)
-          .filter((spec) => drivers.test(spec))
-          .map((spec) => `${path.relative(SRC, file)} imports ${spec}`),
-      );
-    expect(offenders).toEqual([]);
+    expect(
+      importsMatching(
+        tsFiles(RELATIONAL).filter((file) => !inside(file, 'drivers')),
+        drivers,
+      ),
+    ).toEqual([]);
   });
 
   test('the checks see the files they guard', () => {
