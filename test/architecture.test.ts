@@ -48,39 +48,43 @@ function providerInternalImports(folder: string): string[] {
     .map(({ file, target }) => `${path.relative(SRC, file)} imports ${path.relative(SRC, target)}`);
 }
 
+/** `file:line: text` of each line of `files` that matches `pattern`. */
+function linesMatching(files: readonly string[], pattern: RegExp): string[] {
+  return files.flatMap((file) =>
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line, i) => ({ line, where: `${path.relative(SRC, file)}:${i + 1}` }))
+      .filter(({ line }) => pattern.test(line))
+      .map(({ where, line }) => `${where}: ${line.trim()}`),
+  );
+}
+
+/** `file imports spec` for each import of `files` that matches `pattern`. */
+function importsMatching(files: readonly string[], pattern: RegExp): string[] {
+  return files.flatMap((file) =>
+    importsOf(file)
+      .filter((spec) => pattern.test(spec))
+      .map((spec) => `${path.relative(SRC, file)} imports ${spec}`),
+  );
+}
+
 describe('layering', () => {
   test.each(STORE_NEUTRAL)('src/%s names no store', (folder) => {
-    const offenders = tsFiles(path.join(SRC, folder)).flatMap((file) =>
-      fs
-        .readFileSync(file, 'utf8')
-        .split('\n')
-        .map((line, i) => ({ line, where: `${path.relative(SRC, file)}:${i + 1}` }))
-        .filter(({ line }) => STORE_WORDS.test(line))
-        .map(({ where, line }) => `${where}: ${line.trim()}`),
-    );
-    expect(offenders).toEqual([]);
+    expect(linesMatching(tsFiles(path.join(SRC, folder)), STORE_WORDS)).toEqual([]);
   });
 
   test.each(PROVIDERS)('src/providers/%s imports no other provider', (provider) => {
-    const others = PROVIDERS.filter((p) => p !== provider);
-    const offenders = tsFiles(path.join(SRC, 'providers', provider)).flatMap((file) =>
-      importsOf(file)
-        .filter((spec) => others.some((o) => new RegExp(`(^|/)${o}(/|$)`).test(spec)))
-        .map((spec) => `${path.relative(SRC, file)} imports ${spec}`),
-    );
-    expect(offenders).toEqual([]);
+    const others = new RegExp(`(^|/)(${PROVIDERS.filter((p) => p !== provider).join('|')})(/|$)`);
+    expect(importsMatching(tsFiles(path.join(SRC, 'providers', provider)), others)).toEqual([]);
   });
 
   test('store drivers are imported only inside their provider folder', () => {
     const drivers = /^(knex|better-sqlite3|pg|mysql2|mongodb|cassandra-driver|@azure\/cosmos|redis|ioredis)$/;
-    const offenders = tsFiles(SRC)
-      .filter((file) => !PROVIDERS.some((p) => file.startsWith(path.join(SRC, 'providers', p) + path.sep)))
-      .flatMap((file) =>
-        importsOf(file)
-          .filter((spec) => drivers.test(spec))
-          .map((spec) => `${path.relative(SRC, file)} imports ${spec}`),
-      );
-    expect(offenders).toEqual([]);
+    const outside = tsFiles(SRC).filter(
+      (file) => !PROVIDERS.some((p) => file.startsWith(path.join(SRC, 'providers', p) + path.sep)),
+    );
+    expect(importsMatching(outside, drivers)).toEqual([]);
   });
 
   test('src/model never imports src/decorators (decorators write into the model, not the other way)', () => {
@@ -102,5 +106,35 @@ describe('layering', () => {
     expect(PROVIDERS).toEqual(expect.arrayContaining(['cosmos', 'cassandra', 'mongodb', 'relational']));
     expect(resolvedImports('cli').length).toBeGreaterThan(10);
     expect(importsOf(path.join(SRC, 'providers', 'catalog.ts'))).toContain('./cosmos/explainer');
+  });
+});
+
+describe('relational provider by SQL family', () => {
+  const RELATIONAL = path.join(SRC, 'providers', 'relational');
+  const inside = (file: string, folder: string) => file.startsWith(path.join(RELATIONAL, folder) + path.sep);
+
+  test('branches on the SQL family only inside families/ (elsewhere: the family object, or a Record by family)', () => {
+    const branch = /(===|!==)\s*'(sqlite|postgres|mariadb|mysql)'|case\s+'(sqlite|postgres|mariadb|mysql)'/;
+    expect(
+      linesMatching(
+        tsFiles(RELATIONAL).filter((file) => !inside(file, 'families')),
+        branch,
+      ),
+    ).toEqual([]);
+  });
+
+  test('only drivers/ imports a database driver', () => {
+    const drivers = /^(better-sqlite3|pg|mysql2)(\/|$)/;
+    expect(
+      importsMatching(
+        tsFiles(RELATIONAL).filter((file) => !inside(file, 'drivers')),
+        drivers,
+      ),
+    ).toEqual([]);
+  });
+
+  test('the checks see the files they guard', () => {
+    expect(tsFiles(path.join(RELATIONAL, 'families')).length).toBeGreaterThan(3);
+    expect(tsFiles(path.join(RELATIONAL, 'drivers')).length).toBeGreaterThan(5);
   });
 });

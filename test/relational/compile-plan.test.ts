@@ -8,7 +8,7 @@ import type { LiveTable } from '../../src/providers/relational/inspect';
 import { planSteps, type PlanInput, type RelationalStep } from '../../src/providers/relational/plan';
 import { checkApplicable, isDestructive, relationalSteps } from '../../src/providers/relational/apply';
 import { recordOf } from '../../src/providers/relational/ttl-record';
-import { TableSql } from '../../src/providers/relational/sql-context';
+import { TableSql } from '../../src/providers/relational/entity-table';
 import { findWhere, selectByKey, selectByKeys } from '../../src/providers/relational/sql-read';
 import { purgeBatch } from '../../src/providers/relational/sql-purge';
 import { insertRow, setExpiry, upsertRow } from '../../src/providers/relational/sql-write';

@@ -10,7 +10,7 @@ import type { PurgeHooks } from '../../src/providers/relational/purge';
 import { PurgeInterruptedError } from '../../src/providers/relational/purge-pacing';
 import { encodeInstant } from '../../src/providers/relational/codec';
 import { compileSchema, type TableSpec } from '../../src/providers/relational/compile';
-import { TableSql } from '../../src/providers/relational/sql-context';
+import { TableSql } from '../../src/providers/relational/entity-table';
 import { bind, type Statement } from '../../src/providers/relational/statement';
 import {
   mysqlDeleteKeys,
@@ -219,7 +219,7 @@ describeEngines('relational purgeExpired', (engine) => {
     const dialect = engine === 'sqlite' ? 'sqlite' : engine === 'postgres' ? 'postgres' : 'mariadb';
     const spec = compileSchema(model, dialect, 'emulate').tables.find((x) => x.table === tokens) as TableSpec;
     const t = new TableSql(dialect, spec, 'createdAt');
-    const now = encodeInstant(t.family, new Date(clock.nowMs));
+    const now = encodeInstant(t.family.name, new Date(clock.nowMs));
     const explain = async (statement: Statement, args: unknown[] = []): Promise<string> => {
       const prefix = engine === 'sqlite' ? 'EXPLAIN QUERY PLAN ' : 'EXPLAIN ';
       // knex numbers `?` itself; PostgreSQL's $n reuse one source, so bind by slot order.

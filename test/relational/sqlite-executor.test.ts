@@ -4,7 +4,7 @@
  * and wraps the driver's.
  */
 import knexLib, { type Knex } from 'knex';
-import { SqliteExecutor } from '../../src/providers/relational/sqlite-executor';
+import { SqliteExecutor } from '../../src/providers/relational/drivers/sqlite-executor';
 import type { Statement } from '../../src/providers/relational/statement';
 
 function statement(sql: string, reads: boolean): Statement {

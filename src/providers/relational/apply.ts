@@ -2,10 +2,10 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { badPlanStep } from '../../plan-errors';
 import type { ApplyResult, PlanStep } from '../../explain/plan';
-import { isAlreadyThere } from './driver-errors';
+import { isAlreadyThere } from './drivers/driver-errors';
 import { RELATIONAL_STORE } from './options';
 import { CREATING_OPS, DESTRUCTIVE_OPS, STEP_OPS, type RelationalStep, type StepPayload } from './plan';
-import type { SchemaRunner } from './schema-runner';
+import type { SchemaRunner } from './drivers/schema-runner';
 
 const KNOWN_OPS: ReadonlySet<string> = new Set(STEP_OPS);
 

@@ -1,7 +1,7 @@
 import { checkValue } from '../../core/values';
 import type { FieldType } from '../../model/types';
 import type { ColumnSpec } from './compile';
-import { familyOf, type DialectFamily, type RelationalDialect } from './dialect';
+import { SQL_FAMILIES, sqlFamily, type DialectFamily, type RelationalDialect, type SqlFamily } from './dialect';
 import { RELATIONAL_STORE } from './options';
 
 /**
@@ -19,7 +19,7 @@ export interface Place {
 }
 
 export function encoderFor(dialect: RelationalDialect, column: ColumnSpec, place: Place): Encoder {
-  const convert = converterFor(familyOf(dialect), column.fieldType);
+  const convert = converterFor(sqlFamily(dialect), column.fieldType);
   const where = { ...place, store: RELATIONAL_STORE };
   return (value) => {
     const checked = checkValue(column.fieldType, column.nullable, value, where);
@@ -27,10 +27,10 @@ export function encoderFor(dialect: RelationalDialect, column: ColumnSpec, place
   };
 }
 
-function converterFor(family: DialectFamily, type: FieldType): (value: unknown) => unknown {
+function converterFor(family: SqlFamily, type: FieldType): (value: unknown) => unknown {
   switch (type) {
     case 'bigint':
-      return family === 'sqlite' ? identity : (v) => (v as bigint).toString();
+      return family.bindsBigint ? identity : (v) => (v as bigint).toString();
     case 'json':
       return (v) => JSON.stringify(v);
     case 'binary':
@@ -39,40 +39,37 @@ function converterFor(family: DialectFamily, type: FieldType): (value: unknown) 
         return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       };
     case 'boolean':
-      return family === 'postgres' ? identity : (v) => (v ? 1 : 0);
+      return family.bindsBoolean ? identity : (v) => (v ? 1 : 0);
     case 'date':
-      return (v) => encodeInstant(family, v as Date);
-    default:
+      return (v) => family.encodeInstant(v as Date);
+    case 'string':
+    case 'uuid':
+    case 'number':
+    case 'integer':
+    case 'counter':
       return identity;
   }
 }
 
 const identity = (v: unknown) => v;
 
-/** An instant as each dialect stores it: epoch ms, an ISO string, or a UTC DATETIME string. */
+/** An instant as each family stores it: epoch ms, an ISO string, or a UTC DATETIME string. */
 export function encodeInstant(family: DialectFamily, date: Date): unknown {
-  if (family === 'sqlite') return date.getTime();
-  const iso = date.toISOString();
-  if (family === 'postgres') return iso;
-  // MariaDB DATETIME holds years 1000..9999; toISOString of those is 'YYYY-MM-DDTHH:MM:SS.mmmZ'.
-  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
+  return SQL_FAMILIES[family].encodeInstant(date);
 }
 
-export function decodeInstant(family: DialectFamily, raw: unknown): Date {
+function decodeInstant(family: SqlFamily, raw: unknown): Date {
   if (raw instanceof Date) return raw;
   if (typeof raw === 'number' || typeof raw === 'bigint') return new Date(Number(raw));
-  const text = String(raw);
-  // DATETIME strings (mysql2 dateStrings) carry no zone: lifespan stores UTC.
-  return new Date(family === 'mysql' ? `${text.replace(' ', 'T')}Z` : text);
+  return family.parseInstantText(String(raw));
 }
 
 export function decoderFor(dialect: RelationalDialect, type: FieldType): Decoder {
-  const family = familyOf(dialect);
-  const decode = rawDecoder(family, type);
+  const decode = rawDecoder(sqlFamily(dialect), type);
   return (raw) => (raw === null || raw === undefined ? null : decode(raw));
 }
 
-function rawDecoder(family: DialectFamily, type: FieldType): Decoder {
+function rawDecoder(family: SqlFamily, type: FieldType): Decoder {
   switch (type) {
     case 'string':
     case 'uuid':
@@ -89,7 +86,7 @@ function rawDecoder(family: DialectFamily, type: FieldType): Decoder {
       return (r) => decodeInstant(family, r);
     case 'json':
       // PostgreSQL's driver parses jsonb itself; the others return the stored text.
-      return family === 'postgres' ? identity : (r) => JSON.parse(typeof r === 'string' ? r : String(r));
+      return family.parsesJson ? identity : (r) => JSON.parse(typeof r === 'string' ? r : String(r));
     case 'binary':
       return (r) => (Buffer.isBuffer(r) ? r : Buffer.from(r as Uint8Array));
   }

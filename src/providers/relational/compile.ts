@@ -6,7 +6,7 @@ import {
   columnType,
   EXPIRY_COLUMN,
   expiryIndexName,
-  familyOf,
+  sqlFamily,
   instantType,
   type ColumnType,
   type RelationalDialect,
@@ -50,9 +50,6 @@ export interface CompiledSchema {
   readonly ttl: RelationalTtlMode;
   readonly tables: readonly TableSpec[];
 }
-
-/** MariaDB/MySQL limit an index key to 3072 bytes; varchar(255) utf8mb4 keys take 1020 each. */
-const MYSQL_MAX_STRING_KEY_MEMBERS = 3;
 
 /** Compiles the model to the tables the dialect needs; throws one ModelError listing every problem. */
 export function compileSchema(model: Model, dialect: RelationalDialect, ttl: RelationalTtlMode): CompiledSchema {
@@ -121,11 +118,12 @@ function compileEntity(
   }
   const columnOf = (member: string) => entity.fields.find((f) => f.member === member)?.storedName ?? member;
   const stringKeys = entity.fields.filter((f) => keys.includes(f.member) && f.type === 'string').length;
-  if (familyOf(dialect) === 'mysql' && stringKeys > MYSQL_MAX_STRING_KEY_MEMBERS) {
+  const keyLimit = sqlFamily(dialect).keyWidthLimit;
+  if (keyLimit && stringKeys > keyLimit.members) {
     problems.add({
       ...place,
       code: 'RELATIONAL_KEY_TOO_WIDE',
-      message: `has ${stringKeys} string key members; MariaDB/MySQL index keys hold at most ${MYSQL_MAX_STRING_KEY_MEMBERS} varchar(255) utf8mb4 columns`,
+      message: `has ${stringKeys} string key members; ${keyLimit.why}`,
       hint: 'use fewer string key members, or uuid / integer keys',
     });
   }

@@ -1,5 +1,5 @@
 import type { ColumnSpec, TableSpec } from './compile';
-import { familyOf, quote, type RelationalDialect } from './dialect';
+import { quote, sqlFamily, type RelationalDialect } from './dialect';
 
 /**
  * DDL text per dialect, written by lifespan (not by knex's schema builder) so that explain()
@@ -16,24 +16,21 @@ export function createTableSql(dialect: RelationalDialect, table: TableSpec): st
   return `CREATE TABLE IF NOT EXISTS ${q(table.table)} (\n${lines.join(',\n')}\n)`;
 }
 
-/** MariaDB, PostgreSQL and SQLite know IF NOT EXISTS for indexes; MySQL does not (apply tolerates "exists"). */
+/** Without the IF NOT EXISTS guard (MySQL), apply tolerates "exists". */
 export function createIndexSql(dialect: RelationalDialect, table: string, index: string, column: string): string {
-  const ifNotExists = dialect === 'mysql' ? '' : 'IF NOT EXISTS ';
+  const ifNotExists = sqlFamily(dialect).ddlGuards(dialect).createIndexIfNotExists ? 'IF NOT EXISTS ' : '';
   return `CREATE INDEX ${ifNotExists}${quote(dialect, index)} ON ${quote(dialect, table)} (${quote(dialect, column)})`;
 }
 
-/** PostgreSQL and MariaDB know ADD COLUMN IF NOT EXISTS; SQLite and MySQL do not (apply tolerates "exists"). */
+/** Without ADD COLUMN IF NOT EXISTS (SQLite, MySQL), apply tolerates "exists". */
 export function addColumnSql(dialect: RelationalDialect, table: string, column: ColumnSpec): string {
-  const ifNotExists = dialect === 'postgres' || dialect === 'mariadb' ? 'IF NOT EXISTS ' : '';
+  const ifNotExists = sqlFamily(dialect).ddlGuards(dialect).addColumnIfNotExists ? 'IF NOT EXISTS ' : '';
   return `ALTER TABLE ${quote(dialect, table)} ADD COLUMN ${ifNotExists}${columnDefinition(dialect, column)}`;
 }
 
 export function dropIndexSql(dialect: RelationalDialect, table: string, index: string): string {
-  if (familyOf(dialect) === 'mysql') {
-    const ifExists = dialect === 'mariadb' ? 'IF EXISTS ' : '';
-    return `DROP INDEX ${ifExists}${quote(dialect, index)} ON ${quote(dialect, table)}`;
-  }
-  return `DROP INDEX IF EXISTS ${quote(dialect, index)}`;
+  const family = sqlFamily(dialect);
+  return family.dropIndexSql(family.quote(table), family.quote(index), family.ddlGuards(dialect).dropIndexIfExists);
 }
 
 export function dropColumnSql(dialect: RelationalDialect, table: string, column: string): string {

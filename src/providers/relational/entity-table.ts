@@ -1,20 +1,91 @@
 import { LifespanError } from '../../errors';
 import { fieldOf, keyMembers, type EntityModel } from '../../model/types';
-import { decoderFor, encodeInstant, encoderFor, type Decoder, type Encoder } from './codec';
-import { duplicateKey } from './driver-errors';
-import type { TableSpec } from './compile';
-import type { RelationalDialect } from './dialect';
+import { decoderFor, encoderFor, type Decoder, type Encoder } from './codec';
+import { duplicateKey } from './drivers/driver-errors';
+import type { ColumnSpec, TableSpec } from './compile';
+import { sqlFamily, type ExpirySql, type RelationalDialect, type SqlFamily } from './dialect';
 import { RELATIONAL_STORE, type RelationalTtlMode } from './options';
-import { TableSql, type NowMode } from './sql-context';
-import type { Statement } from './statement';
+import { SqlWriter, type Statement } from './statement';
 import type { WriteExpiry } from './expiry';
 
+/** Where "now" comes from in a statement: the database clock, or a bound parameter. */
+export type NowMode = 'db' | 'param';
+
 /**
- * Everything the runtime needs for one entity, computed once per session: the SQL context,
- * value codecs in column order, and the statements built so far (one per shape, built once).
+ * Everything the SQL builders of one table need, computed once from the table spec alone: the
+ * statement tests build it without an entity or a session; EntityTable adds the runtime.
  */
-export class EntityTable {
-  readonly sql: TableSql;
+export class TableSql {
+  readonly family: SqlFamily;
+  readonly expiry: ExpirySql;
+  readonly table: string;
+  /** Columns holding model members, in model order: the order of `cols` and of selected rows. */
+  readonly dataColumns: readonly ColumnSpec[];
+  readonly keyColumns: readonly string[];
+  /** Index in dataColumns of each primary key column. */
+  readonly keyIndexes: readonly number[];
+  readonly expiryColumn: string | null;
+  readonly bigints: boolean;
+
+  constructor(
+    readonly dialect: RelationalDialect,
+    readonly spec: TableSpec,
+    /** The @CreatedAt column: kept when an upsert overwrites a live row. */
+    readonly createdAtColumn: string | null,
+  ) {
+    this.family = sqlFamily(dialect);
+    this.expiry = this.family.expiry;
+    this.table = this.q(spec.table);
+    this.dataColumns = spec.columns.filter((c) => c.member !== null);
+    this.keyColumns = spec.primaryKey;
+    this.keyIndexes = spec.primaryKey.map((k) => this.dataColumns.findIndex((c) => c.name === k));
+    this.expiryColumn = spec.expiry ? spec.expiry.column : null;
+    this.bigints = spec.columns.some((c) => c.fieldType === 'bigint');
+  }
+
+  q(name: string): string {
+    return this.family.quote(name);
+  }
+
+  writer(): SqlWriter {
+    return new SqlWriter(this.dialect);
+  }
+
+  finish(w: SqlWriter, sql: string, reads: boolean): Statement {
+    return w.finish(sql, this.spec.entity, reads, this.bigints);
+  }
+
+  now(w: SqlWriter, mode: NowMode): string {
+    return mode === 'db' ? this.expiry.dbNow : this.expiry.nowParam(w.param({ kind: 'now' }));
+  }
+
+  selectList(): string {
+    return this.dataColumns.map((c) => this.q(c.name)).join(', ');
+  }
+
+  /** `"id" = ?` for every key member, bound from the key. */
+  keyMatch(w: SqlWriter, from: 'key' | 'col' = 'key'): string {
+    return this.keyColumns
+      .map(
+        (k, i) =>
+          `${this.q(k)} = ${w.param({ kind: from, index: from === 'key' ? i : (this.keyIndexes[i] as number) })}`,
+      )
+      .join(' AND ');
+  }
+
+  /** ` AND (expires_at IS NULL OR expires_at > now)`, or nothing without emulation. */
+  live(w: SqlWriter, mode: NowMode): string {
+    if (!this.expiryColumn) return '';
+    const e = this.q(this.expiryColumn);
+    return ` AND (${e} IS NULL OR ${e} > ${this.now(w, mode)})`;
+  }
+}
+
+/**
+ * Everything the runtime needs for one entity, computed once per session: the table's SQL layout,
+ * value codecs in column order, the clock, and the statements built so far (one per shape, built once).
+ */
+export class EntityTable extends TableSql {
   readonly members: readonly string[];
   readonly encoders: readonly Encoder[];
   readonly decoders: readonly Decoder[];
@@ -27,14 +98,13 @@ export class EntityTable {
 
   constructor(
     readonly entity: EntityModel,
-    readonly spec: TableSpec,
-    readonly dialect: RelationalDialect,
+    spec: TableSpec,
+    dialect: RelationalDialect,
     readonly mode: RelationalTtlMode,
     private readonly clock: (() => Date) | undefined,
   ) {
-    const createdAt = entity.createdAt ? (fieldOf(entity, entity.createdAt)?.storedName ?? null) : null;
-    this.sql = new TableSql(dialect, spec, createdAt);
-    const data = this.sql.dataColumns;
+    super(dialect, spec, entity.createdAt ? (fieldOf(entity, entity.createdAt)?.storedName ?? null) : null);
+    const data = this.dataColumns;
     this.members = data.map((c) => c.member as string);
     this.keyMembers = keyMembers(entity);
     this.encoders = data.map((c) =>
@@ -59,10 +129,6 @@ export class EntityTable {
     if (changes === 0) throw duplicateKey(this.entity.name);
   };
 
-  get expiryColumn(): string | null {
-    return this.sql.expiryColumn;
-  }
-
   statement(shape: string, build: () => Statement): Statement {
     let statement = this.statements.get(shape);
     if (!statement) {
@@ -73,7 +139,7 @@ export class EntityTable {
   }
 
   /** The injected clock's instant (only when there is one). */
-  now(): Date {
+  clockNow(): Date {
     const now = (this.clock as () => Date)();
     if (!(now instanceof Date) || Number.isNaN(now.getTime())) {
       throw new LifespanError('RELATIONAL_BAD_CLOCK', 'the clock option returned something other than a valid Date', {
@@ -87,11 +153,11 @@ export class EntityTable {
 
   /** The bound value of "now" for statements in 'param' mode; undefined on the database clock. */
   nowParam(): unknown {
-    return this.clock ? encodeInstant(this.sql.family, this.now()) : undefined;
+    return this.clock ? this.family.encodeInstant(this.clockNow()) : undefined;
   }
 
   encodeInstant(date: Date): unknown {
-    return encodeInstant(this.sql.family, date);
+    return this.family.encodeInstant(date);
   }
 
   /** The object of member values a row read back holds, in column order. */

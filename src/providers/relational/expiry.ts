@@ -18,6 +18,23 @@ export interface WriteExpiry {
   readonly value?: unknown;
 }
 
+/** setTtl on an anchored default: the stored anchor + seconds, computed by the UPDATE itself. */
+export interface StoredAnchorExpiry {
+  readonly source: 'anchorPlus';
+  readonly rule: DefaultRule;
+  readonly seconds: number;
+  readonly member: string;
+}
+
+/**
+ * Where an anchored default counts from: the member values being written, or (setTtl) the row as
+ * stored. The one thing writes and setTtl resolve differently.
+ */
+export type AnchorOf<A> = (member: string, seconds: number, rule: DefaultRule) => WriteExpiry | A;
+
+/** The rules a default expiry is written with ('extend' always counts from now). */
+type DefaultRule = Exclude<ConflictRule, 'extend'>;
+
 /** A write whose anchored expiry is not after now: refused, since no read would ever return the row. */
 export const ALREADY_EXPIRED = 'RELATIONAL_TTL_ALREADY_EXPIRED';
 
@@ -42,46 +59,74 @@ export function resolveTtl(t: EntityTable, requested: PerWriteTtl | undefined): 
 
 const DEFAULT_TTL: ResolvedWriteTtl = Object.freeze({ kind: 'default' });
 
-/** `values` are the member values written (an anchored TTL reads its anchor member). */
-export function writeExpiry(t: EntityTable, ttl: ResolvedWriteTtl, values: Record<string, unknown>): WriteExpiry {
-  checkAnchorPlaceholder(t, values);
+/**
+ * The expiry a per-write TTL gives a row, for writes and setTtl alike: now + n, never, the later
+ * of the stored expiry and now + n (rule 'extend'), the stored expiry (rule 'keep'), or the
+ * entity default — counted from where `anchored` says for a default anchored on a member.
+ */
+export function resolveExpiry<A>(t: EntityTable, ttl: ResolvedWriteTtl, anchored: AnchorOf<A>): WriteExpiry | A {
   switch (ttl.kind) {
     case 'duration':
       return fromNow(t, ttl.seconds, 'replace');
     case 'never':
-      return { source: 'value', value: null, rule: 'replace' };
+      return NEVER;
     case 'extend':
       return fromNow(t, ttl.seconds, 'extend');
     case 'keep':
-      return byDefault(t, values, 'keep');
+      return byDefault(t, 'keep', anchored);
     case 'default':
       // The common case, a plain write on the database clock, needs no new object.
-      return t.plainExpiry ?? byDefault(t, values, 'replace');
+      return t.plainExpiry ?? byDefault(t, 'replace', anchored);
   }
+}
+
+const NEVER: WriteExpiry = Object.freeze({ source: 'value', value: null, rule: 'replace' });
+
+/** A write's expiry: `values` are the member values written (an anchored TTL reads its anchor member). */
+export function writeExpiry(t: EntityTable, ttl: ResolvedWriteTtl, values: Record<string, unknown>): WriteExpiry {
+  checkAnchorPlaceholder(t, values);
+  return resolveExpiry(t, ttl, (member, seconds, rule) => fromWrittenAnchor(t, values, member, seconds, rule));
+}
+
+/** setTtl's expiry: an anchored default counts from the stored anchor. */
+export function storedRowExpiry(t: EntityTable, ttl: ResolvedWriteTtl): WriteExpiry | StoredAnchorExpiry {
+  return resolveExpiry(t, ttl, (member, seconds, rule): StoredAnchorExpiry => ({
+    source: 'anchorPlus',
+    seconds,
+    member,
+    rule,
+  }));
 }
 
 function fromNow(t: EntityTable, seconds: number, rule: ConflictRule): WriteExpiry {
   if (t.nowMode === 'db') return { source: 'nowPlus', seconds, rule };
-  return { source: 'value', value: t.encodeInstant(new Date(t.now().getTime() + seconds * 1000)), rule };
+  return { source: 'value', value: t.encodeInstant(new Date(t.clockNow().getTime() + seconds * 1000)), rule };
 }
 
 /** The entity default: now + TTL, anchor member + TTL, or never (no default declared). */
-function byDefault(t: EntityTable, values: Record<string, unknown>, rule: ConflictRule): WriteExpiry {
+function byDefault<A>(t: EntityTable, rule: DefaultRule, anchored: AnchorOf<A>): WriteExpiry | A {
   const declared = t.entity.ttl;
   if (!declared || declared.seconds === null) return { source: 'value', value: null, rule };
-  if (declared.anchor?.source === 'explicit') {
-    const member = declared.anchor.member;
-    const anchor = values[member];
-    // A null anchor (only a nullable member gets here: the codec refused it otherwise) never expires.
-    if (!(anchor instanceof Date)) return { source: 'value', value: null, rule };
-    const expiry = new Date(anchor.getTime() + declared.seconds * 1000);
-    // Judged by the client clock (or the injected one): reads judge by the database clock, so a
-    // row due within the clock skew still passes — documented as a limit.
-    const now = t.nowMode === 'param' ? t.now() : new Date();
-    if (expiry.getTime() <= now.getTime()) throw alreadyExpired(t, member, anchor, declared.seconds, now);
-    return { source: 'value', value: t.encodeInstant(expiry), rule };
-  }
+  if (declared.anchor?.source === 'explicit') return anchored(declared.anchor.member, declared.seconds, rule);
   return fromNow(t, declared.seconds, rule);
+}
+
+function fromWrittenAnchor(
+  t: EntityTable,
+  values: Record<string, unknown>,
+  member: string,
+  seconds: number,
+  rule: DefaultRule,
+): WriteExpiry {
+  const anchor = values[member];
+  // A null anchor (only a nullable member gets here: the codec refused it otherwise) never expires.
+  if (!(anchor instanceof Date)) return { source: 'value', value: null, rule };
+  const expiry = new Date(anchor.getTime() + seconds * 1000);
+  // Judged by the client clock (or the injected one): reads judge by the database clock, so a
+  // row due within the clock skew still passes — documented as a limit.
+  const now = t.nowMode === 'param' ? t.clockNow() : new Date();
+  if (expiry.getTime() <= now.getTime()) throw alreadyExpired(t, member, anchor, seconds, now);
+  return { source: 'value', value: t.encodeInstant(expiry), rule };
 }
 
 /**

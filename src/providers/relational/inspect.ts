@@ -1,5 +1,5 @@
-import { familyOf, normaliseLiveType, type RelationalDialect } from './dialect';
-import type { SchemaRunner } from './schema-runner';
+import { familyOf, normaliseLiveType, type DialectFamily, type RelationalDialect } from './dialect';
+import type { SchemaRunner } from './drivers/schema-runner';
 
 /** A live table in the same terms as the desired TableSpec. */
 export interface LiveColumn {
@@ -57,19 +57,25 @@ function requestedName(tables: readonly string[]): (catalogName: string) => stri
   return (name) => (exact.has(name) ? name : folded.get(name.toLowerCase()));
 }
 
+type Inspector = (
+  runner: SchemaRunner,
+  dialect: RelationalDialect,
+  tables: readonly string[],
+) => Promise<Map<string, LiveTable>>;
+
+/** Each family's catalog queries. */
+const INSPECTORS: Record<DialectFamily, Inspector> = {
+  sqlite: (runner, _dialect, tables) => inspectSqlite(runner, tables),
+  postgres: (runner, _dialect, tables) => inspectPostgres(runner, tables),
+  mysql: inspectMysql,
+};
+
 function inspectAll(
   runner: SchemaRunner,
   dialect: RelationalDialect,
   tables: readonly string[],
 ): Promise<Map<string, LiveTable>> {
-  switch (familyOf(dialect)) {
-    case 'sqlite':
-      return inspectSqlite(runner, tables);
-    case 'postgres':
-      return inspectPostgres(runner, tables);
-    default:
-      return inspectMysql(runner, dialect, tables);
-  }
+  return INSPECTORS[familyOf(dialect)](runner, dialect, tables);
 }
 
 function placeholders(tables: readonly string[]): string {

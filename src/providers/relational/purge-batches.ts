@@ -1,7 +1,8 @@
+import type { DialectFamily } from './dialect';
 import type { EntityTable } from './entity-table';
-import type { Executor } from './executor';
+import type { Executor } from './drivers/executor';
 import { isLockConflict } from './purge-pacing';
-import type { NowMode } from './sql-context';
+import type { NowMode } from './entity-table';
 import {
   dueCountUpTo,
   lockedDueCount,
@@ -53,15 +54,15 @@ const MYSQL_MAX_PLACEHOLDERS = 65_535;
 const MIN_DUE_FOR_BLOCK_WALK = 4_096;
 
 export async function batchRunner(c: PurgeContext): Promise<BatchRunner> {
-  switch (c.t.sql.family) {
-    case 'sqlite':
-      return sqliteRunner(c);
-    case 'postgres':
-      return (await pgBlockWalk(c)) ?? pgIndexRunner(c);
-    case 'mysql':
-      return mysqlRunner(c, await supportsSkipLocked(c.executor, c.t));
-  }
+  return BATCH_RUNNERS[c.t.family.name](c);
 }
+
+/** How each family walks its due rows batch by batch. */
+const BATCH_RUNNERS: Record<DialectFamily, (c: PurgeContext) => Promise<BatchRunner>> = {
+  sqlite: async (c) => sqliteRunner(c),
+  postgres: async (c) => (await pgBlockWalk(c)) ?? pgIndexRunner(c),
+  mysql: async (c) => mysqlRunner(c, await supportsSkipLocked(c.executor, c.t)),
+};
 
 function modeOf(c: PurgeContext): NowMode {
   return c.now === undefined ? 'db' : 'param';
@@ -71,7 +72,7 @@ function sqliteRunner(c: PurgeContext): BatchRunner {
   const { t, executor, ex, now } = c;
   const mode = modeOf(c);
   const keyed = async (n: number): Promise<BatchOutcome> => {
-    const s = t.statement(`purge:sqlite-keyed:${mode}:${n}`, () => sqliteKeyedBatch(t.sql, mode, ex, n));
+    const s = t.statement(`purge:sqlite-keyed:${mode}:${n}`, () => sqliteKeyedBatch(t, mode, ex, n));
     const rows = await executor.run(s, bind(s, { now }));
     return { rows, done: rows < n, full: rows === n };
   };
@@ -79,7 +80,7 @@ function sqliteRunner(c: PurgeContext): BatchRunner {
     initial: 1024,
     cap: c.rowCap ?? MAX_ROWS,
     async next(n) {
-      const s = t.statement(`purge:sqlite-range:${mode}:${n}`, () => sqliteRangeBatch(t.sql, mode, ex, n));
+      const s = t.statement(`purge:sqlite-range:${mode}:${n}`, () => sqliteRangeBatch(t, mode, ex, n));
       const rows = await executor.run(s, bind(s, { now }));
       // Nothing below the boundary: the oldest due rows share one instant, or none is left.
       if (rows === 0) return keyed(n);
@@ -96,7 +97,7 @@ function pgIndexRunner(c: PurgeContext): BatchRunner {
     initial: 512,
     cap: c.rowCap ?? MAX_ROWS,
     async next(n) {
-      const s = t.statement(`purge:pg-index:${mode}:${n}`, () => pgIndexBatch(t.sql, mode, ex, n));
+      const s = t.statement(`purge:pg-index:${mode}:${n}`, () => pgIndexBatch(t, mode, ex, n));
       const rows = await executor.run(s, bind(s, { now }));
       // A short batch was the last (rows a writer held locked are left to the next run).
       return { rows, done: rows < n, full: rows === n };
@@ -112,16 +113,16 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   if (c.rowCap !== undefined) return null;
   const { t, executor, ex, now } = c;
   const mode = modeOf(c);
-  const countBlocks = t.statement('purge:pg-blocks', () => pgBlockCount(t.sql));
+  const countBlocks = t.statement('purge:pg-blocks', () => pgBlockCount(t));
   const blockCount = async () =>
-    Number((await executor.rows(countBlocks, bind(countBlocks, { args: [t.sql.table] })))[0]?.[0] ?? 0);
+    Number((await executor.rows(countBlocks, bind(countBlocks, { args: [t.table] })))[0]?.[0] ?? 0);
   let blocks = await blockCount();
   const cap = Math.max(blocks, MIN_DUE_FOR_BLOCK_WALK);
-  const count = t.statement(`purge:due-count:${mode}`, () => dueCountUpTo(t.sql, mode, ex));
+  const count = t.statement(`purge:due-count:${mode}`, () => dueCountUpTo(t, mode, ex));
   const due = Number((await executor.rows(count, bind(count, { args: [cap], now })))[0]?.[0] ?? 0);
   if (due < cap) return null;
-  const fast = t.statement(`purge:pg-range:${mode}`, () => pgBlocksBatch(t.sql, mode, ex));
-  const skipping = t.statement(`purge:pg-range-skip:${mode}`, () => pgBlocksSkipLockedBatch(t.sql, mode, ex));
+  const fast = t.statement(`purge:pg-range:${mode}`, () => pgBlocksBatch(t, mode, ex));
+  const skipping = t.statement(`purge:pg-range-skip:${mode}`, () => pgBlocksSkipLockedBatch(t, mode, ex));
   // Waiting on a writer's row lock is bounded by the budget and by half of deadlock_timeout (1 s by
   // default), read on the batch's own connection: the purge gives up before any deadlock check
   // runs, so a lock cycle with a writer never makes the writer the one rolled back.
@@ -159,14 +160,14 @@ function pgLockTimeout(budgetMs: number): string {
 async function lockedLeft(c: PurgeContext, opening?: readonly string[]): Promise<number> {
   const { t, executor, ex, now } = c;
   const mode = modeOf(c);
-  const s = t.statement(`purge:locked-due:${mode}`, () => lockedDueCount(t.sql, mode, ex));
+  const s = t.statement(`purge:locked-due:${mode}`, () => lockedDueCount(t, mode, ex));
   const rows = await executor.transaction((tx) => tx.rows(s, bind(s, { now })), opening);
   return Number(rows[0]?.[0] ?? 0);
 }
 
 /** MariaDB 10.6+ and MySQL 8 can pass over locked rows. */
 async function supportsSkipLocked(executor: Executor, t: EntityTable): Promise<boolean> {
-  const s = t.statement('purge:version', () => t.sql.finish(t.sql.writer(), 'SELECT VERSION()', true));
+  const s = t.statement('purge:version', () => t.finish(t.writer(), 'SELECT VERSION()', true));
   const version = String((await executor.rows(s, []))[0]?.[0] ?? '');
   const [major = 0, minor = 0] = version.split(/[.-]/).map(Number);
   if (/mariadb/i.test(version)) return major > 10 || (major === 10 && minor >= 6);
@@ -182,7 +183,7 @@ function mysqlRunner(c: PurgeContext, skipLocked: boolean): BatchRunner {
   const { t, executor, ex, now } = c;
   const mode = modeOf(c);
   const opening = ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACTION'];
-  const width = t.sql.keyColumns.length;
+  const width = t.keyColumns.length;
   // The key DELETE binds width values per row plus `now`: the largest power of two that fits.
   const fits = 2 ** Math.floor(Math.log2((MYSQL_MAX_PLACEHOLDERS - 1) / width));
   return {
@@ -192,13 +193,13 @@ function mysqlRunner(c: PurgeContext, skipLocked: boolean): BatchRunner {
     cap: Math.min(c.rowCap ?? MAX_ROWS, fits),
     async next(n) {
       const pick = t.statement(`purge:my-pick:${mode}:${n}:${skipLocked}`, () =>
-        mysqlPickBatch(t.sql, mode, ex, n, skipLocked),
+        mysqlPickBatch(t, mode, ex, n, skipLocked),
       );
       const outcome = await executor.transaction(async (tx) => {
         const keys = await tx.rows(pick, bind(pick, { now }));
         if (keys.length === 0) return { picked: 0, rows: 0 };
         const size = Math.min(n, 2 ** Math.ceil(Math.log2(keys.length)));
-        const remove = t.statement(`purge:my-delete:${mode}:${size}`, () => mysqlDeleteKeys(t.sql, mode, ex, size));
+        const remove = t.statement(`purge:my-delete:${mode}:${size}`, () => mysqlDeleteKeys(t, mode, ex, size));
         const args = new Array<unknown>(size * width);
         for (let i = 0; i < size; i++) {
           const key = keys[Math.min(i, keys.length - 1)] as unknown[];

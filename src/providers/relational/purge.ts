@@ -4,7 +4,7 @@ import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import type { PurgeBatchInfo, PurgeOptions, PurgeResult } from '../contract';
 import type { EntityTable } from './entity-table';
-import type { Executor } from './executor';
+import type { Executor } from './drivers/executor';
 import { RELATIONAL_STORE } from './options';
 import { batchRunner, type BatchOutcome } from './purge-batches';
 import { BatchSizer, PURGE_RETRIES, PurgeInterruptedError, backoffMs, isLockConflict, sleep } from './purge-pacing';

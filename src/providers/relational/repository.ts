@@ -7,7 +7,7 @@ import { instanceOf } from '../../runtime/entity-values';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { keyText } from './codec';
 import type { EntityTable } from './entity-table';
-import type { BatchOp, Executor } from './executor';
+import type { BatchOp, Executor } from './drivers/executor';
 import { checkFindOptions, checkWriteOptions } from './arguments';
 import { RELATIONAL_STORE } from './options';
 import { runSetTtl, runTtl } from './ttl-ops';
@@ -52,7 +52,7 @@ export class RelationalRepository<T> implements Repository<T> {
   get(key: KeyInput<T>): Promise<T | undefined> {
     try {
       const t = this.t;
-      const statement = (this.getStatement ??= selectByKey(t.sql, t.nowMode));
+      const statement = (this.getStatement ??= selectByKey(t, t.nowMode));
       const params = bind(statement, { key: encodeKey(t, key), now: t.nowParam() });
       const sync = this.executor.trySync();
       if (sync) return Promise.resolve(this.instanceOfRow(sync.rowSync(statement, params)));
@@ -70,7 +70,7 @@ export class RelationalRepository<T> implements Repository<T> {
     for (let start = 0; start < encoded.length; start += MAX_BUCKET) {
       const chunk = encoded.slice(start, start + MAX_BUCKET);
       const size = KEY_BUCKETS.find((b) => b >= chunk.length) ?? MAX_BUCKET;
-      const statement = t.statement(`many:${size}`, () => selectByKeys(t.sql, t.nowMode, size));
+      const statement = t.statement(`many:${size}`, () => selectByKeys(t, t.nowMode, size));
       const last = chunk[chunk.length - 1] as unknown[];
       const args: unknown[] = [];
       for (let i = 0; i < size; i++) args.push(...(chunk[i] ?? last));
@@ -94,7 +94,7 @@ export class RelationalRepository<T> implements Repository<T> {
     const place = { entity: t.entity.name, store: RELATIONAL_STORE };
     const limit = limitArgument(checkFindOptions(options, 'find()').limit, 'find()', place);
     const shape = `find:${shapeOf(filters)}:${limit === undefined ? '' : 'L'}`;
-    const statement = t.statement(shape, () => findWhere(t.sql, t.nowMode, filters, limit !== undefined));
+    const statement = t.statement(shape, () => findWhere(t, t.nowMode, filters, limit !== undefined));
     if (limit !== undefined) args.push(limit);
     const rows = await this.executor.rows(statement, bind(statement, { args, now: t.nowParam() }));
     return rows.map((row) => instanceOf<T>(t.entity, t.decodeRow(row)));
@@ -103,7 +103,7 @@ export class RelationalRepository<T> implements Repository<T> {
   exists(key: KeyInput<T>): Promise<boolean> {
     try {
       const t = this.t;
-      const statement = t.statement('exists', () => existsByKey(t.sql, t.nowMode));
+      const statement = t.statement('exists', () => existsByKey(t, t.nowMode));
       return this.read(statement, bind(statement, { key: encodeKey(t, key), now: t.nowParam() }), hasRows);
     } catch (error) {
       return Promise.reject(error);
@@ -113,7 +113,7 @@ export class RelationalRepository<T> implements Repository<T> {
   async count(where: Partial<T> = {}): Promise<number> {
     const t = this.t;
     const { filters, args } = this.filters(where, 'count');
-    const statement = t.statement(`count:${shapeOf(filters)}`, () => countWhere(t.sql, t.nowMode, filters));
+    const statement = t.statement(`count:${shapeOf(filters)}`, () => countWhere(t, t.nowMode, filters));
     const rows = await this.executor.rows(statement, bind(statement, { args, now: t.nowParam() }));
     return Number(rows[0]?.[0] ?? 0);
   }
@@ -143,7 +143,7 @@ export class RelationalRepository<T> implements Repository<T> {
         hint: 'pass the members to match, e.g. deleteWhere({ sensorId: "s1" })',
       });
     }
-    const statement = t.statement(`delete-where:${shapeOf(filters)}`, () => deleteWhere(t.sql, t.nowMode, filters));
+    const statement = t.statement(`delete-where:${shapeOf(filters)}`, () => deleteWhere(t, t.nowMode, filters));
     return this.executor.run(statement, bind(statement, { args, now: t.nowParam() }));
   }
 
@@ -201,7 +201,7 @@ export class RelationalRepository<T> implements Repository<T> {
       if (index < 0) {
         throw unknownMember(member, t.members, { entity: t.entity.name, store: RELATIONAL_STORE });
       }
-      const column = t.sql.dataColumns[index]?.name as string;
+      const column = t.dataColumns[index]?.name as string;
       if (value === null) {
         filters.push({ column, isNull: true });
         continue;
@@ -220,7 +220,7 @@ export class RelationalRepository<T> implements Repository<T> {
   private keyTextOf(values: Record<string, unknown>): string {
     const t = this.t;
     return t.keyMembers
-      .map((m) => keyText(t.sql.dataColumns[t.members.indexOf(m)]?.fieldType ?? 'string', values[m]))
+      .map((m) => keyText(t.dataColumns[t.members.indexOf(m)]?.fieldType ?? 'string', values[m]))
       .join('\u0000');
   }
 }

@@ -11,32 +11,18 @@ import type { PerWriteRow } from '../../explain/entry';
 import type { WriteTtlKind } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
-import { clockName, dialectLabel, EXPIRY_COLUMN, familyOf, type RelationalDialect } from './dialect';
+import { clockName, dialectLabel, EXPIRY_COLUMN, sqlFamily, type RelationalDialect } from './dialect';
 import type { RelationalTtlMode } from './options';
 
 export const NO_NATIVE_TTL = 'no native TTL; the declaration is ignored — schedule deletes yourself';
 
 /** How each dialect's users usually schedule a purge (§4.1). */
 export function schedulerHint(dialect: RelationalDialect): string {
-  switch (familyOf(dialect)) {
-    case 'postgres':
-      return 'a cron job, a timer in your service or pg_cron';
-    case 'mysql':
-      return 'a cron job, a timer in your service or the Event Scheduler';
-    default:
-      return 'a cron job or a timer in your service; SQLite has no scheduler';
-  }
+  return sqlFamily(dialect).schedulerHint;
 }
 
 export function instantStorage(dialect: RelationalDialect): string {
-  switch (familyOf(dialect)) {
-    case 'sqlite':
-      return `${EXPIRY_COLUMN} INTEGER holds epoch milliseconds (UTC)`;
-    case 'postgres':
-      return `${EXPIRY_COLUMN} timestamptz (an absolute instant)`;
-    default:
-      return `${EXPIRY_COLUMN} DATETIME(3) holds UTC, computed with UTC_TIMESTAMP(3)`;
-  }
+  return `${EXPIRY_COLUMN} ${sqlFamily(dialect).instantStorage}`;
 }
 
 /**
@@ -139,7 +125,7 @@ export function emulatedClause(entity: EntityModel, dialect: RelationalDialect, 
         `each row expires ${s} after its last write: every insert/upsert stamps ${EXPIRY_COLUMN} = ${now} + ${s}; ` +
         `it does not count from ${ttl.anchor.member}, so an upsert renews the row`
       );
-    default:
+    case undefined:
       return `each row expires ${s} after its last write: every insert/upsert stamps ${EXPIRY_COLUMN} = ${now} + ${s}`;
   }
 }

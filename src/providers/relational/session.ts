@@ -20,10 +20,9 @@ import type {
 import { applySteps, checkApplicable, isBlocking, isDestructive, planConflict, relationalSteps } from './apply';
 import { checkEnsureOptions, optionsObject } from './arguments';
 import type { CompiledSchema } from './compile';
-import { encodeInstant } from './codec';
-import { EXPIRY_COLUMN, expirySql, familyOf, quote } from './dialect';
+import { EXPIRY_COLUMN, expirySql, quote, sqlFamily } from './dialect';
 import { EntityTable } from './entity-table';
-import type { Executor } from './executor';
+import type { Executor } from './drivers/executor';
 import { explainSchema, tablesByEntity } from './explainer';
 import { inspectTables } from './inspect';
 import { RELATIONAL_STORE, type CheckedOptions } from './options';
@@ -31,8 +30,7 @@ import { planSteps, type RelationalStep } from './plan';
 import { readRecords, TTL_RECORD_TABLE } from './ttl-record';
 import { checkPurgeOptions, purgeTable, type PurgeHooks, type RelationalPurgeResult } from './purge';
 import { RelationalRepository } from './repository';
-import { knexRunner, sqliteRunner, withSchemaLock, type SchemaRunner } from './schema-runner';
-import type { SqliteExecutor } from './sqlite-executor';
+import { schemaRunnerFor, withSchemaLock, type SchemaRunner } from './drivers/schema-runner';
 import { NO_NATIVE_TTL } from './semantics';
 import { RelationalUnitOfWork } from './unit-of-work';
 
@@ -183,7 +181,7 @@ export class RelationalSession implements StoreSession {
     const { now } = checkPurgeOptions({ ...(given?.now ? { now: given.now } : {}) });
     const { dialect } = this.schema;
     const sql = expirySql(dialect);
-    const bound = now === undefined ? undefined : encodeInstant(familyOf(dialect), now);
+    const bound = now === undefined ? undefined : sqlFamily(dialect).encodeInstant(now);
     const tables = this.schema.tables.filter((t) => t.expiry);
     if (tables.length === 0) return 0;
     const at = bound === undefined ? sql.dbNow : sql.nowParam('?');
@@ -196,9 +194,7 @@ export class RelationalSession implements StoreSession {
   }
 
   private runner(): SchemaRunner {
-    return this.executor.dialect === 'sqlite'
-      ? sqliteRunner((this.executor as SqliteExecutor).connection)
-      : knexRunner(this.knex, this.executor.dialect);
+    return schemaRunnerFor(this.knex, this.executor);
   }
 
   async close(): Promise<void> {

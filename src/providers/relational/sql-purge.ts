@@ -1,4 +1,5 @@
-import type { NowMode, TableSql } from './sql-context';
+import type { DialectFamily } from './dialect';
+import type { NowMode, TableSql } from './entity-table';
 import type { SqlWriter, Statement } from './statement';
 
 /*
@@ -108,7 +109,7 @@ export function lockedDueCount(t: TableSql, mode: NowMode, ex: string): Statemen
   const w = t.writer();
   const all = `SELECT count(*) FROM ${t.table} WHERE ${due(t, w, mode, ex)}`;
   const free = `SELECT count(*) FROM (SELECT 1 FROM ${t.table} WHERE ${due(t, w, mode, ex)} FOR UPDATE SKIP LOCKED) AS l`;
-  return t.finish(w, `SELECT CAST((${all}) - (${free}) AS ${t.family === 'mysql' ? 'SIGNED' : 'integer'})`, true);
+  return t.finish(w, `SELECT CAST((${all}) - (${free}) AS ${t.family.integerCast})`, true);
 }
 
 /**
@@ -145,14 +146,15 @@ export function mysqlDeleteKeys(t: TableSql, mode: NowMode, ex: string, n: numbe
   return t.finish(w, sql, false);
 }
 
-/** The statement that opens a batch of n rows on the family's index walk (what explain and the plan snapshots show). */
+type BatchOpener = (t: TableSql, mode: NowMode, ex: string, n: number) => Statement;
+
+/** The statement that opens a batch of n rows on each family's index walk (what explain and the plan snapshots show). */
+const BATCH_OPENERS: Record<DialectFamily, BatchOpener> = {
+  sqlite: sqliteRangeBatch,
+  postgres: pgIndexBatch,
+  mysql: (t, mode, ex, n) => mysqlPickBatch(t, mode, ex, n, true),
+};
+
 export function purgeBatch(t: TableSql, mode: NowMode, ex: string, n: number): Statement {
-  switch (t.family) {
-    case 'sqlite':
-      return sqliteRangeBatch(t, mode, ex, n);
-    case 'postgres':
-      return pgIndexBatch(t, mode, ex, n);
-    case 'mysql':
-      return mysqlPickBatch(t, mode, ex, n, true);
-  }
+  return BATCH_OPENERS[t.family.name](t, mode, ex, n);
 }

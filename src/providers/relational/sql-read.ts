@@ -1,4 +1,4 @@
-import type { NowMode, TableSql } from './sql-context';
+import type { NowMode, TableSql } from './entity-table';
 import type { Statement } from './statement';
 
 /** An equality filter of find/count/deleteWhere: the column, and whether the value is NULL. */

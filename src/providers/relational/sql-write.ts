@@ -1,4 +1,4 @@
-import type { NowMode, TableSql } from './sql-context';
+import type { NowMode, TableSql } from './entity-table';
 import type { SqlWriter, Statement } from './statement';
 
 /**
@@ -28,24 +28,24 @@ function insertHead(t: TableSql, w: SqlWriter, mode: NowMode, source: ExpirySour
 
 /** The new row's value of a column inside the conflict clause. */
 function incoming(t: TableSql, column: string): string {
-  return t.family === 'mysql' ? `VALUES(${t.q(column)})` : `excluded.${t.q(column)}`;
+  return t.family.incoming(t.q(column));
 }
 
 /** The stored row's value of a column inside the conflict clause. */
 function stored(t: TableSql, column: string): string {
-  return t.family === 'mysql' ? t.q(column) : `${t.table}.${t.q(column)}`;
+  return t.family.stored(t.table, t.q(column));
 }
 
 /**
  * Insert that fails (0 rows changed) on a live row with the same key but replaces an expired
  * one: an expired row is absent to every read, so it must not block an insert.
- * MariaDB/MySQL have no conditional ON DUPLICATE KEY: there, `deleteExpiredByKey` runs first and
- * a duplicate key error means the key is live.
+ * A family without a conditional conflict clause (MariaDB/MySQL ON DUPLICATE KEY): there,
+ * `deleteExpiredByKey` runs first and a duplicate key error means the key is live.
  */
 export function insertRow(t: TableSql, mode: NowMode, source: ExpirySource): Statement {
   const w = t.writer();
   const head = insertHead(t, w, mode, source);
-  if (t.family === 'mysql') return t.finish(w, head, false);
+  if (!t.family.conditionalInsert) return t.finish(w, head, false);
   if (!t.expiryColumn) return t.finish(w, `${head} ON CONFLICT DO NOTHING`, false);
   const sets = [...t.dataColumns.map((c) => c.name).filter((n) => !t.keyColumns.includes(n)), t.expiryColumn].map(
     (n) => `${t.q(n)} = ${incoming(t, n)}`,
@@ -55,7 +55,7 @@ export function insertRow(t: TableSql, mode: NowMode, source: ExpirySource): Sta
   return t.finish(w, head + conflict, false);
 }
 
-/** MariaDB/MySQL: removes an expired row holding the key about to be inserted. */
+/** Without a conditional insert (MariaDB/MySQL): removes an expired row holding the key about to be inserted. */
 export function deleteExpiredByKey(t: TableSql, mode: NowMode, expiryColumn: string): Statement {
   const w = t.writer();
   const where = `${t.keyMatch(w, 'col')} AND ${t.q(expiryColumn)} <= ${t.now(w, mode)}`;
@@ -83,14 +83,11 @@ export function upsertRow(t: TableSql, mode: NowMode, source: ExpirySource, rule
     if (t.keyColumns.includes(c.name) || c.name === t.createdAtColumn) continue;
     sets.push(`${t.q(c.name)} = ${incoming(t, c.name)}`);
   }
-  if (t.family === 'mysql') {
-    const first = t.q(t.keyColumns[0] as string);
-    const update = sets.length > 0 ? sets.join(', ') : `${first} = ${first}`;
-    return t.finish(w, `${head} ON DUPLICATE KEY UPDATE ${update}`, false);
-  }
-  const target = `(${t.keyColumns.map((k) => t.q(k)).join(', ')})`;
-  const action = sets.length > 0 ? `DO UPDATE SET ${sets.join(', ')}` : 'DO NOTHING';
-  return t.finish(w, `${head} ON CONFLICT ${target} ${action}`, false);
+  const conflict = t.family.onConflictUpdate(
+    t.keyColumns.map((k) => t.q(k)),
+    sets,
+  );
+  return t.finish(w, `${head} ${conflict}`, false);
 }
 
 function conflictExpiry(t: TableSql, w: SqlWriter, mode: NowMode, rule: ConflictRule, ex: string): string {
@@ -124,7 +121,8 @@ export function setExpiry(t: TableSql, mode: NowMode, form: SetTtlForm, ex: stri
     case 'anchorPlus':
       value = t.expiry.plusSeconds(t.q(anchor as string), w.param({ kind: 'seconds' }));
       break;
-    default: {
+    case 'extendValue':
+    case 'extendNowPlus': {
       const next = () =>
         form === 'extendValue'
           ? w.param({ kind: 'expiry' })
@@ -132,6 +130,7 @@ export function setExpiry(t: TableSql, mode: NowMode, form: SetTtlForm, ex: stri
       const a = next();
       const b = next();
       value = `CASE WHEN ${e} IS NULL THEN NULL WHEN ${e} > ${a} THEN ${e} ELSE ${b} END`;
+      break;
     }
   }
   let where = t.keyMatch(w) + t.live(w, mode);

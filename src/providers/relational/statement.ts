@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { familyOf, type RelationalDialect } from './dialect';
+import { sqlFamily, type RelationalDialect } from './dialect';
 
 /**
  * Where a bound value comes from. `col`: the encoded value of column i of a row; `key`: key member
@@ -70,7 +70,7 @@ export class SqlWriter {
   private readonly numbered: boolean;
 
   constructor(dialect: RelationalDialect) {
-    this.numbered = familyOf(dialect) === 'postgres';
+    this.numbered = sqlFamily(dialect).numberedParams;
   }
 
   param(slot: Slot): string {

@@ -1,7 +1,7 @@
 import type { Model } from '../../model/types';
 import type { Store, StoreSession } from '../contract';
 import { compileSchema } from './compile';
-import { describeKnex, openExecutor } from './connection';
+import { describeKnex, openExecutor } from './drivers/connection';
 import { checkStoreOptions, type CheckedOptions, type RelationalStoreOptions } from './options';
 import { RelationalSession } from './session';
 

@@ -2,8 +2,8 @@ import { LifespanError } from '../../errors';
 import { formatDuration } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityTable } from './entity-table';
-import type { Executor } from './executor';
-import { ALREADY_EXPIRED, resolveTtl } from './expiry';
+import type { Executor } from './drivers/executor';
+import { ALREADY_EXPIRED, resolveTtl, storedRowExpiry, type StoredAnchorExpiry, type WriteExpiry } from './expiry';
 import { RELATIONAL_STORE } from './options';
 import { existsByKey, ttlByKey } from './sql-read';
 import { setExpiry, type SetTtlForm } from './sql-write';
@@ -13,7 +13,7 @@ import { bind, type BindContext } from './statement';
 export async function runTtl(t: EntityTable, executor: Executor, key: unknown[]): Promise<number | null | undefined> {
   const ex = t.expiryColumn;
   if (!ex) return (await exists(t, executor, key)) ? null : undefined;
-  const statement = t.statement('ttl', () => ttlByKey(t.sql, t.nowMode, ex));
+  const statement = t.statement('ttl', () => ttlByKey(t, t.nowMode, ex));
   const rows = await executor.rows(statement, bind(statement, { key, now: t.nowParam() }));
   const row = rows[0];
   if (!row) return undefined;
@@ -23,7 +23,7 @@ export async function runTtl(t: EntityTable, executor: Executor, key: unknown[])
 }
 
 async function exists(t: EntityTable, executor: Executor, key: unknown[]): Promise<boolean> {
-  const statement = t.statement('exists', () => existsByKey(t.sql, t.nowMode));
+  const statement = t.statement('exists', () => existsByKey(t, t.nowMode));
   return (await executor.rows(statement, bind(statement, { key, now: t.nowParam() }))).length > 0;
 }
 
@@ -39,49 +39,35 @@ export async function runSetTtl(
 ): Promise<boolean> {
   const ttl = resolveTtl(t, requested);
   const ex = t.expiryColumn;
-  if (!ex || ttl.kind === 'keep') return exists(t, executor, key);
-  const ctx: BindContext = { key, now: t.nowParam() };
-  const declared = t.entity.ttl;
-  let form: SetTtlForm;
-  const fromNow = (seconds: number, extend: boolean): SetTtlForm => {
-    if (t.nowMode === 'db') {
-      ctx.seconds = seconds;
-      return extend ? 'extendNowPlus' : 'nowPlus';
-    }
-    ctx.expiry = t.encodeInstant(new Date(t.now().getTime() + seconds * 1000));
-    return extend ? 'extendValue' : 'value';
-  };
-  switch (ttl.kind) {
-    case 'never':
-      ctx.expiry = null;
-      form = 'value';
-      break;
-    case 'duration':
-      form = fromNow(ttl.seconds, false);
-      break;
-    case 'extend':
-      form = fromNow(ttl.seconds, true);
-      break;
-    default:
-      if (!declared || declared.seconds === null) {
-        ctx.expiry = null;
-        form = 'value';
-      } else if (declared.anchor?.source === 'explicit') {
-        ctx.seconds = declared.seconds;
-        form = 'anchorPlus';
-      } else {
-        form = fromNow(declared.seconds, false);
-      }
-  }
-  const anchor = declared?.anchor?.source === 'explicit' ? anchorColumn(t, declared.anchor.member) : null;
-  const statement = t.statement(`set-ttl:${form}`, () => setExpiry(t.sql, t.nowMode, form, ex, anchor));
+  if (!ex) return exists(t, executor, key);
+  const expiry = storedRowExpiry(t, ttl);
+  // Only a live row changes, and 'keep' leaves a live row's expiry as it is: nothing to write.
+  if (expiry.rule === 'keep') return exists(t, executor, key);
+  const form = setTtlForm(expiry);
+  const anchor = expiry.source === 'anchorPlus' ? anchorColumn(t, expiry.member) : null;
+  const value = expiry.source === 'anchorPlus' ? undefined : expiry.value;
+  const ctx: BindContext = { key, now: t.nowParam(), seconds: expiry.seconds, expiry: value };
+  const statement = t.statement(`set-ttl:${form}`, () => setExpiry(t, t.nowMode, form, ex, anchor));
   if ((await executor.run(statement, bind(statement, ctx))) > 0) return true;
   // The anchored form changes nothing when the stored anchor + TTL is already due: a live row then
   // is refused loudly rather than made to vanish (or reported as missing).
-  if (form === 'anchorPlus' && declared?.anchor && (await exists(t, executor, key))) {
-    throw anchoredExpiryDue(t, declared.anchor.member, declared.seconds as number);
+  if (expiry.source === 'anchorPlus' && (await exists(t, executor, key))) {
+    throw anchoredExpiryDue(t, expiry.member, expiry.seconds);
   }
   return false;
+}
+
+/** The UPDATE form that stamps a resolved expiry (an extend keeps a later stored expiry). */
+function setTtlForm(expiry: WriteExpiry | StoredAnchorExpiry): SetTtlForm {
+  const extend = expiry.rule === 'extend';
+  switch (expiry.source) {
+    case 'value':
+      return extend ? 'extendValue' : 'value';
+    case 'nowPlus':
+      return extend ? 'extendNowPlus' : 'nowPlus';
+    case 'anchorPlus':
+      return 'anchorPlus';
+  }
 }
 
 function anchoredExpiryDue(t: EntityTable, member: string, seconds: number): LifespanError {
@@ -99,5 +85,5 @@ function anchoredExpiryDue(t: EntityTable, member: string, seconds: number): Lif
 }
 
 function anchorColumn(t: EntityTable, member: string): string {
-  return t.sql.dataColumns[t.members.indexOf(member)]?.name ?? member;
+  return t.dataColumns[t.members.indexOf(member)]?.name ?? member;
 }

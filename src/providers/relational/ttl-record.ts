@@ -1,6 +1,6 @@
 import type { TableSpec } from './compile';
-import { columnType, familyOf, quote, type RelationalDialect } from './dialect';
-import type { SchemaRunner } from './schema-runner';
+import { columnType, quote, sqlFamily, type RelationalDialect } from './dialect';
+import type { SchemaRunner } from './drivers/schema-runner';
 
 /**
  * Emulated TTL lives in lifespan's writes, not in the schema, so the declared TTL is recorded in
@@ -39,10 +39,9 @@ export function upsertRecordSql(dialect: RelationalDialect, table: string, recor
   const q = (n: string) => quote(dialect, n);
   const values = `('${table}', ${record.seconds === null ? 'NULL' : String(record.seconds)}, '${record.countsFrom}')`;
   const head = `INSERT INTO ${q(TTL_RECORD_TABLE)} (${q('table_name')}, ${q('ttl_seconds')}, ${q('counts_from')}) VALUES ${values}`;
-  if (familyOf(dialect) === 'mysql') {
-    return `${head} ON DUPLICATE KEY UPDATE ${q('ttl_seconds')} = VALUES(${q('ttl_seconds')}), ${q('counts_from')} = VALUES(${q('counts_from')})`;
-  }
-  return `${head} ON CONFLICT (${q('table_name')}) DO UPDATE SET ${q('ttl_seconds')} = excluded.${q('ttl_seconds')}, ${q('counts_from')} = excluded.${q('counts_from')}`;
+  const family = sqlFamily(dialect);
+  const sets = ['ttl_seconds', 'counts_from'].map((n) => `${q(n)} = ${family.incoming(q(n))}`);
+  return `${head} ${family.onConflictUpdate([q('table_name')], sets)}`;
 }
 
 export function deleteRecordSql(dialect: RelationalDialect, table: string): string {

@@ -2,7 +2,7 @@ import type { EntityClass } from '../../model/types';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import type { KeyInput, WriteOptions } from '../contract';
 import type { EntityTable } from './entity-table';
-import type { BatchOp, Executor } from './executor';
+import type { BatchOp, Executor } from './drivers/executor';
 import { RELATIONAL_STORE } from './options';
 import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps } from './write-ops';
 

@@ -5,7 +5,7 @@ import { keyValues } from '../../runtime/entity-values';
 import type { KeyInput } from '../contract';
 import type { Encoder } from './codec';
 import type { EntityTable } from './entity-table';
-import type { BatchOp } from './executor';
+import type { BatchOp } from './drivers/executor';
 import { resolveTtl, writeExpiry, type WriteExpiry } from './expiry';
 import { RELATIONAL_STORE } from './options';
 import { deleteByKey } from './sql-read';
@@ -77,13 +77,13 @@ export function insertOps(t: EntityTable, row: EncodedRow, requested: PerWriteTt
   const ttl = resolveTtl(t, requested);
   const expiry = t.expiryColumn ? writeExpiry(t, ttl, row.values) : null;
   const source = expiry?.source ?? 'value';
-  const statement = t.statement(INSERT_SHAPE[source], () => insertRow(t.sql, t.nowMode, source));
+  const statement = t.statement(INSERT_SHAPE[source], () => insertRow(t, t.nowMode, source));
   const ctx = context(t, row, expiry);
   const insert: BatchOp = { statement, params: bind(statement, ctx) };
-  if (t.sql.family === 'mysql') {
+  if (!t.family.conditionalInsert) {
     if (!t.expiryColumn) return [insert];
     const ex = t.expiryColumn;
-    const clear = t.statement('delete-expired', () => deleteExpiredByKey(t.sql, t.nowMode, ex));
+    const clear = t.statement('delete-expired', () => deleteExpiredByKey(t, t.nowMode, ex));
     return [{ statement: clear, params: bind(clear, ctx) }, insert];
   }
   return [{ statement, params: insert.params, check: t.refuseDuplicate }];
@@ -94,12 +94,12 @@ export function upsertOps(t: EntityTable, row: EncodedRow, requested: PerWriteTt
   const expiry = t.expiryColumn ? writeExpiry(t, ttl, row.values) : null;
   const source = expiry?.source ?? 'value';
   const rule = expiry?.rule ?? 'replace';
-  const statement = t.statement(UPSERT_SHAPE[source][rule], () => upsertRow(t.sql, t.nowMode, source, rule));
+  const statement = t.statement(UPSERT_SHAPE[source][rule], () => upsertRow(t, t.nowMode, source, rule));
   return [{ statement, params: bind(statement, context(t, row, expiry)) }];
 }
 
 /** Deletes the row when it is live (an expired row is already absent; purge removes it). */
 export function deleteOp(t: EntityTable, key: unknown[]): BatchOp {
-  const statement = t.statement('delete', () => deleteByKey(t.sql, t.nowMode));
+  const statement = t.statement('delete', () => deleteByKey(t, t.nowMode));
   return { statement, params: bind(statement, { key, now: t.nowParam() }) };
 }

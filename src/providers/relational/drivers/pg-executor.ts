@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { PooledExecutor, type DriverResult, type TransactionCommand } from './pooled-executor';
-import type { Statement } from './statement';
+import type { Statement } from '../statement';
 
 /** The part of a `pg` Client lifespan uses (pg ships no types). */
 interface PgClient {

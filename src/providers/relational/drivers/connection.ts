@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { StoreError } from '../../errors';
-import type { RelationalDialect } from './dialect';
+import { StoreError } from '../../../errors';
+import type { RelationalDialect } from '../dialect';
 import type { Executor } from './executor';
 import { MysqlExecutor } from './mysql-executor';
-import { RELATIONAL_STORE } from './options';
+import { RELATIONAL_STORE } from '../options';
 import { PgExecutor } from './pg-executor';
 import { knexRunner } from './schema-runner';
 import { SqliteExecutor } from './sqlite-executor';

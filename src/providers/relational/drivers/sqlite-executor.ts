@@ -1,10 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
-import { StoreError } from '../../errors';
+import { StoreError } from '../../../errors';
 import { wrapDriverError } from './driver-errors';
 import { poolOf, type BatchOp, type Executor, type SyncExecutor, type TransactionRunner } from './executor';
-import { RELATIONAL_STORE } from './options';
-import type { Statement } from './statement';
+import { RELATIONAL_STORE } from '../options';
+import type { Statement } from '../statement';
 
 /** SQLite needs 3.42 for unixepoch('subsec'), the database clock in milliseconds. */
 const MIN_SQLITE = [3, 42, 0];

@@ -1,10 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
-import { StoreError } from '../../errors';
-import { familyOf, type RelationalDialect } from './dialect';
+import { StoreError } from '../../../errors';
+import { sqlFamily, type DialectFamily, type RelationalDialect } from '../dialect';
 import { wrapDriverError } from './driver-errors';
 import type { Executor } from './executor';
-import { RELATIONAL_STORE } from './options';
+import { RELATIONAL_STORE } from '../options';
 import type { SqliteExecutor } from './sqlite-executor';
 
 /** Runs introspection queries and DDL: knex for PostgreSQL and MariaDB/MySQL, the raw connection for SQLite. */
@@ -14,13 +14,10 @@ export interface SchemaRunner {
 }
 
 export function knexRunner(knex: Knex | Knex.Transaction, dialect: RelationalDialect): SchemaRunner {
-  const family = familyOf(dialect);
+  const family = sqlFamily(dialect);
   return {
     async rows(sql, bindings = []) {
-      const result = (await knex.raw(sql, [...bindings] as Knex.RawBinding[])) as unknown;
-      if (family === 'postgres') return (result as { rows: Record<string, unknown>[] }).rows;
-      if (family === 'mysql') return (result as [Record<string, unknown>[]])[0];
-      return result as Record<string, unknown>[];
+      return family.rowsOf(await knex.raw(sql, [...bindings] as Knex.RawBinding[]));
     },
     async exec(sql) {
       await knex.raw(sql);
@@ -54,16 +51,8 @@ export async function withSchemaLock<T>(
   executor: Executor,
   fn: (runner: SchemaRunner) => Promise<T>,
 ): Promise<T> {
-  const family = familyOf(executor.dialect);
   try {
-    if (family === 'sqlite') return await sqliteLocked(executor as SqliteExecutor, fn);
-    if (family === 'postgres') {
-      return await knex.transaction(async (trx) => {
-        await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [LOCK_NAME]);
-        return fn(knexRunner(trx, executor.dialect));
-      });
-    }
-    return await mysqlLocked(knex, executor.dialect, fn);
+    return await SCHEMA_ACCESS[sqlFamily(executor.dialect).name].locked(knex, executor, fn);
   } catch (error) {
     throw wrapDriverError(error, undefined, 'a schema change');
   }
@@ -140,4 +129,34 @@ async function mysqlLocked<T>(
   } finally {
     await trx.commit();
   }
+}
+
+/** Where each family runs schema work, and how it holds the schema lock meanwhile. */
+interface SchemaAccess {
+  runner(knex: Knex, executor: Executor): SchemaRunner;
+  locked<T>(knex: Knex, executor: Executor, fn: (runner: SchemaRunner) => Promise<T>): Promise<T>;
+}
+
+const SCHEMA_ACCESS: Record<DialectFamily, SchemaAccess> = {
+  sqlite: {
+    runner: (_knex, executor) => sqliteRunner((executor as SqliteExecutor).connection),
+    locked: (_knex, executor, fn) => sqliteLocked(executor as SqliteExecutor, fn),
+  },
+  postgres: {
+    runner: (knex, executor) => knexRunner(knex, executor.dialect),
+    locked: (knex, executor, fn) =>
+      knex.transaction(async (trx) => {
+        await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [LOCK_NAME]);
+        return fn(knexRunner(trx, executor.dialect));
+      }),
+  },
+  mysql: {
+    runner: (knex, executor) => knexRunner(knex, executor.dialect),
+    locked: (knex, executor, fn) => mysqlLocked(knex, executor.dialect, fn),
+  },
+};
+
+/** The runner for schema reads outside the lock: SQLite's own connection, knex elsewhere. */
+export function schemaRunnerFor(knex: Knex, executor: Executor): SchemaRunner {
+  return SCHEMA_ACCESS[sqlFamily(executor.dialect).name].runner(knex, executor);
 }

@@ -1,6 +1,6 @@
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
-import { RELATIONAL_STORE } from './options';
+import { ErrorCodes } from '../../../error-codes';
+import { LifespanError, StoreError } from '../../../errors';
+import { RELATIONAL_STORE } from '../options';
 
 /** Fields the three drivers put on their errors. */
 interface DriverError {

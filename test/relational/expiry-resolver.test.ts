@@ -1,0 +1,53 @@
+/** One expiry resolver for writes and setTtl: they agree on every per-write kind but where an anchored default counts from. */
+import 'reflect-metadata';
+import { findEntity } from '../../src/model/types';
+import type { ResolvedWriteTtl, WriteTtlKind } from '../../src/model/per-write-ttl';
+import { compileSchema, type TableSpec } from '../../src/providers/relational/compile';
+import { EntityTable } from '../../src/providers/relational/entity-table';
+import { storedRowExpiry, writeExpiry } from '../../src/providers/relational/expiry';
+import { Session, Visit, testModel } from './support/models';
+
+const model = testModel('resolver');
+const schema = compileSchema(model, 'sqlite', 'emulate');
+const NOW = Date.UTC(2030, 0, 1);
+
+function tableOf(target: typeof Session | typeof Visit, clock: (() => Date) | undefined): EntityTable {
+  const entity = findEntity(model, target);
+  if (!entity) throw new Error('entity missing from the test model');
+  const spec = schema.tables.find((t) => t.entity === entity.name) as TableSpec;
+  return new EntityTable(entity, spec, 'sqlite', 'emulate', clock);
+}
+
+/** One value of each kind: a new kind fails to compile here until it is resolved in both places. */
+const KINDS: Record<WriteTtlKind, ResolvedWriteTtl> = {
+  duration: { kind: 'duration', seconds: 60 },
+  default: { kind: 'default' },
+  never: { kind: 'never' },
+  keep: { kind: 'keep' },
+  extend: { kind: 'extend', seconds: 120 },
+};
+
+describe.each([
+  ['database clock', undefined],
+  ['injected clock', () => new Date(NOW)],
+] as const)('%s', (_name, clock) => {
+  test.each(Object.values(KINDS))('a write and setTtl resolve %o alike (entity default counts from now)', (ttl) => {
+    const t = tableOf(Session, clock);
+    expect(storedRowExpiry(t, ttl)).toEqual(writeExpiry(t, ttl, { id: 's', createdAt: new Date(NOW) }));
+  });
+
+  test.each(Object.values(KINDS))('anchored entity: %o differs only for the default', (ttl) => {
+    const t = tableOf(Visit, clock);
+    const lastSeenAt = new Date(NOW + 60_000);
+    const written = writeExpiry(t, ttl, { id: 'v', page: '/', lastSeenAt });
+    const stored = storedRowExpiry(t, ttl);
+    if (ttl.kind === 'default' || ttl.kind === 'keep') {
+      // A write counts from the anchor it writes; setTtl from the anchor stored in the row.
+      const rule = ttl.kind === 'keep' ? 'keep' : 'replace';
+      expect(written).toEqual({ source: 'value', value: NOW + 60_000 + 3600_000, rule });
+      expect(stored).toEqual({ source: 'anchorPlus', seconds: 3600, member: 'lastSeenAt', rule });
+    } else {
+      expect(stored).toEqual(written);
+    }
+  });
+});
