@@ -4,12 +4,13 @@ import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
 import { ensureCollections } from '../../runtime/ensure-collections';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
-import { applyPlan, refuseConflicts, runStep } from './apply';
+import { applyPlan, checkedSteps } from './apply';
 import type { SessionContext } from './context';
 import { explainMapping } from './explain-entry';
 import { inspectKeyspace } from './inspect';
 import { diffSchema, type CassandraPlanStep } from './plan';
 import { CassandraRepository } from './repository';
+import { runStatements } from './steps';
 import type { KeyspaceSchema } from './schema';
 import { DEFAULT_GC_GRACE_SECONDS, STORE } from './semantics';
 import { qualified } from './cql';
@@ -49,12 +50,15 @@ export class CassandraSession implements StoreSession {
       {
         store: STORE,
         plan: async () => diffSchema(this.ctx.compiled.mappings, await this.inspect()),
-        refuseConflicts,
+        // The plan gate parses every step and refuses a conflict before anything runs; no step
+        // ensureCollections() makes expires a stored row sooner (expiry is stamped at write).
+        refuseConflicts: (steps) =>
+          void checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
         apply: async (steps, applied: PlanStep[]) => {
           let race: StoreError | undefined;
           for (const step of steps) {
             try {
-              await runStep(this.ctx.executor, step);
+              await runStatements(this.ctx.executor, step);
               applied.push(step);
             } catch (error) {
               if (step.payload.op !== 'add-column' || !(error instanceof StoreError)) throw error;
@@ -79,6 +83,10 @@ export class CassandraSession implements StoreSession {
       steps = diffSchema(this.ctx.compiled.mappings, live, { ...diffOptions, rowCounts });
     }
     return { store: STORE, target: this.target, steps };
+  }
+
+  checkPlan(plan: MigrationPlan, options: ApplyOptions = {}): void {
+    checkedSteps(plan, options);
   }
 
   apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {

@@ -1,11 +1,10 @@
-import { ErrorCodes } from '../../error-codes';
+import { runSteps } from '../../core/plan-gate';
 import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
 import { ensureCollections, ensureNeedsReview } from '../../runtime/ensure-collections';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
-import { applySteps } from './apply';
 import type { CosmosContext } from './context';
 import { canExpireSooner } from './expiry';
 import { cosmosExplainer } from './explainer';
@@ -14,7 +13,7 @@ import { databaseExists, holdsItems, inspectContainers, type LiveContainer } fro
 import { createDatabaseStep, planSteps, withAffectedCount, type CosmosStep } from './plan';
 import { CosmosRepository } from './repository';
 import { STORE } from './semantics';
-import { checkedSteps } from './step-check';
+import { checkedSteps, COSMOS_STEPS } from './steps';
 import { CosmosUnitOfWork } from './unit-of-work';
 
 export class CosmosSession implements StoreSession {
@@ -46,11 +45,14 @@ export class CosmosSession implements StoreSession {
     return { store: STORE, target: this.target, steps };
   }
 
-  async apply(plan: MigrationPlan, _options: ApplyOptions = {}): Promise<ApplyResult> {
-    const steps = checkedSteps(plan, this.context.database.id);
-    refuseConflicts(steps);
+  checkPlan(plan: MigrationPlan, options: ApplyOptions = {}): void {
+    checkedSteps(plan, this.context.database.id, options);
+  }
+
+  async apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
+    const steps = checkedSteps(plan, this.context.database.id, options);
     try {
-      return { applied: await applySteps(this.context.database, steps) };
+      return await runSteps(COSMOS_STEPS, steps, this.context.database);
     } finally {
       this.context.forgetContainerSettings();
     }
@@ -62,14 +64,19 @@ export class CosmosSession implements StoreSession {
    * allowRetroactive; otherwise nothing of the plan is applied (ENSURE_NEEDS_REVIEW).
    */
   ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+    const databaseId = this.context.database.id;
     return ensureCollections<CosmosStep>(
       {
         store: STORE,
-        plan: async () => checkedSteps(await this.plan(), this.context.database.id),
-        refuseConflicts,
+        plan: async () => (await this.plan()).steps as readonly CosmosStep[],
+        // The plan gate parses every step and refuses a conflict; steps over stored items are
+        // judged by ensureCollections' own rule (refuseRetroactive), not the gate's.
+        refuseConflicts: (steps) =>
+          void checkedSteps({ store: STORE, target: this.target, steps }, databaseId, { allowRetroactive: true }),
         refuseRetroactive: (steps) => this.refuseRetroactive(steps),
         apply: async (steps, applied: PlanStep[]) => {
-          applied.push(...(await this.apply({ store: STORE, target: this.target, steps })).applied);
+          const plan = { store: STORE, target: this.target, steps };
+          applied.push(...(await this.apply(plan, { allowRetroactive: true })).applied);
         },
         // A concurrent creator or replacer changed a container between plan and apply.
         lostRace: (error) => error instanceof LifespanError && error.code === 'COSMOS_PLAN_STALE',
@@ -116,20 +123,4 @@ export class CosmosSession implements StoreSession {
     const affected = await countExpiringAtOnce(container, step.payload.from, step.payload.to, now);
     return withAffectedCount(step, affected, now);
   }
-}
-
-/** Refuses a plan with a conflict, judged by each step's payload (and, to be safe, its label too). */
-function refuseConflicts(steps: readonly CosmosStep[]): void {
-  const conflicts = steps.filter((s) => s.payload.kind === 'conflict' || s.class === 'conflict');
-  if (conflicts.length === 0) return;
-  throw new LifespanError(
-    ErrorCodes.PLAN_CONFLICT,
-    `the plan has ${conflicts.length} step(s) Cosmos DB cannot make in place, so nothing was applied: ` +
-      conflicts.map((s) => s.summary).join('; '),
-    {
-      store: STORE,
-      entity: conflicts[0]?.entity ?? undefined,
-      hint: 'a partition key change needs a new container and a copy of the items; lifespan never drops a container, allowDestructive or not',
-    },
-  );
 }

@@ -1,12 +1,12 @@
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
+import { runSteps } from '../../core/plan-gate';
+import { StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
 import { ensureCollections, ensureNeedsReview } from '../../runtime/ensure-collections';
 import { entityLookup } from '../../runtime/entity-lookup';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
-import { applyPlan, countAffected, isConflict } from './apply';
+import { countAffected } from './apply';
 import type { CollectionMapping, CompiledModel } from './compile';
 import { explainMapping } from './explain-entry';
 import { serverMessage, type MongoDbLike } from './gateway';
@@ -14,6 +14,7 @@ import { inspectSchema } from './inspect';
 import { expiresStoredDocuments, planSchema, type MongoPlanStep } from './plan';
 import { MongoRepository } from './repository';
 import { STORE } from './semantics';
+import { applyPlan, checkedSteps, MONGODB_STEPS } from './steps';
 import { MongoUnitOfWork } from './unit-of-work';
 
 /** Codes that mean the collection changed between plan and apply; ensureCollections plans again. */
@@ -52,6 +53,10 @@ export class MongoSession implements StoreSession {
     return planSchema(this.compiled.mappings, live, { allowDestructive });
   }
 
+  checkPlan(plan: MigrationPlan, options: ApplyOptions = {}): void {
+    checkedSteps(plan, options);
+  }
+
   apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
     return applyPlan(this.db, plan, options);
   }
@@ -62,10 +67,12 @@ export class MongoSession implements StoreSession {
       {
         store: STORE,
         plan: () => this.planSteps(false),
-        refuseConflicts,
+        // The gate refuses conflicts; steps over stored documents are judged by ensureCollections' own rule.
+        refuseConflicts: (steps) =>
+          void checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
         refuseRetroactive: (steps) => this.refuseRetroactive(steps),
         apply: async (steps, applied: PlanStep[]) => {
-          applied.push(...(await applyPlan(this.db, { store: STORE, target: this.target, steps })).applied);
+          applied.push(...(await runSteps(MONGODB_STEPS, steps, this.db)).applied);
         },
         lostRace: (error) => error instanceof StoreError && REPLAN_CODES.has(error.code),
       },
@@ -126,18 +133,4 @@ export class MongoSession implements StoreSession {
   async close(): Promise<void> {
     // The Db and its MongoClient belong to the caller; lifespan holds nothing else.
   }
-}
-
-function refuseConflicts(steps: readonly MongoPlanStep[]): void {
-  const conflicts = steps.filter(isConflict);
-  if (conflicts.length === 0) return;
-  throw new LifespanError(
-    ErrorCodes.PLAN_CONFLICT,
-    `MongoDB cannot reach the model in place: ${conflicts.map((c) => c.summary).join('; ')}`,
-    {
-      store: STORE,
-      entity: conflicts[0]?.entity ?? undefined,
-      hint: 'nothing was changed; review plan({ allowDestructive: true }) and apply it with { allowDestructive: true }',
-    },
-  );
 }

@@ -1,8 +1,10 @@
+import { renderStep } from '../../core/plan-gate';
 import type { PlanStep, StepEffect } from '../../explain/plan';
 import type { ColumnSpec, CompiledSchema, TableSpec } from './compile';
 import { addColumnSql, createIndexSql, createTableCommands, dropColumnSql, dropIndexSql } from './ddl';
 import { EXPIRY_COLUMN, type RelationalDialect } from './dialect';
 import type { LiveTable } from './inspect';
+import { RELATIONAL_STEPS } from './steps';
 import {
   createRecordTableSql,
   deleteRecordSql,
@@ -32,18 +34,6 @@ export const STEP_OPS = [
 ] as const;
 
 export type StepOp = (typeof STEP_OPS)[number];
-
-/** Operations that create something: a repeated or concurrent run may find it already there. */
-export const CREATING_OPS: ReadonlySet<StepOp> = new Set([
-  'create-table',
-  'add-column',
-  'add-expiry-column',
-  'create-expiry-index',
-  'record-ttl',
-]);
-
-/** Operations that drop something (only with allowDestructive). */
-export const DESTRUCTIVE_OPS: ReadonlySet<StepOp> = new Set(['drop-expiry-column']);
 
 /**
  * What apply() runs for a step: its operation and DDL statements. `blocking`: a conflict that
@@ -93,17 +83,19 @@ function step(
   extra: Partial<Pick<RelationalStep, 'ttl' | 'effect'>> & { blocking?: boolean } = {},
 ): RelationalStep {
   const { blocking = false, ...rest } = extra;
+  const payload: StepPayload = { op: action, sql, blocking };
   return {
     entity: table.entity,
     collection: table.table,
     action,
     class: cls,
     summary,
-    command: sql.length > 0 ? sql.join(';\n') : '-- nothing is run',
     ...rest,
     // The public flag, for the CLI and reports: set on every conflict, true or false.
     ...(cls === 'conflict' ? { blocking } : {}),
-    payload: { op: action, sql, blocking },
+    payload,
+    // The command text people review is rendered from the payload apply() runs, by the step table.
+    command: renderStep(RELATIONAL_STEPS, payload),
   };
 }
 

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
-import { ErrorCodes } from '../../error-codes';
+import { runSteps } from '../../core/plan-gate';
+import { planConflict } from '../../core/plan-refusals';
 import { LifespanError } from '../../errors';
-import { wrongStorePlan } from '../../plan-errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import type { EntityClass, Model } from '../../model/types';
@@ -17,7 +17,6 @@ import type {
   StoreSession,
   UnitOfWork,
 } from '../contract';
-import { applySteps, checkApplicable, isBlocking, isDestructive, planConflict, relationalSteps } from './apply';
 import { checkEnsureOptions, optionsObject } from './arguments';
 import type { CompiledSchema } from './compile';
 import { EXPIRY_COLUMN, expirySql, quote, sqlFamily } from './dialect';
@@ -31,6 +30,7 @@ import { readRecords, TTL_RECORD_TABLE } from './ttl-record';
 import { checkPurgeOptions, purgeTable, type PurgeHooks, type RelationalPurgeResult } from './purge';
 import { RelationalRepository } from './repository';
 import { schemaRunnerFor, withSchemaLock, type SchemaRunner } from './drivers/schema-runner';
+import { checkedSteps, isDestructive, RELATIONAL_STEPS } from './steps';
 import { NO_NATIVE_TTL } from './semantics';
 import { RelationalUnitOfWork } from './unit-of-work';
 
@@ -90,9 +90,13 @@ export class RelationalSession implements StoreSession {
           store: RELATIONAL_STORE,
           plan: () => this.diff(runner, {}),
           refuseConflicts: (steps) => {
-            const blocking = steps.filter(isBlocking);
+            const blocking = steps.filter((s) => s.payload.blocking);
             if (blocking.length > 0) {
-              throw planConflict(blocking, 'see db.plan() for the differences; migrate them yourself');
+              throw planConflict(
+                RELATIONAL_STORE,
+                blocking,
+                'see db.plan() for the differences; migrate them yourself',
+              );
             }
           },
           apply: async (steps, applied) => {
@@ -102,7 +106,7 @@ export class RelationalSession implements StoreSession {
             const additive = steps.filter(
               (s) => (s.class === 'additive' || s.class === 'in-place') && !isDestructive(s),
             );
-            applied.push(...(await applySteps(runner, additive)).applied);
+            applied.push(...(await runSteps(RELATIONAL_STEPS, additive, runner)).applied);
           },
           // The schema lock held around the whole run keeps other processes out: no race to lose.
           lostRace: () => false,
@@ -121,19 +125,13 @@ export class RelationalSession implements StoreSession {
 
   async apply(plan: MigrationPlan, given?: ApplyOptions): Promise<ApplyResult> {
     this.checkOpen();
-    const options = optionsObject<ApplyOptions>(given, 'apply()', '{ allowDestructive: true }');
-    if (typeof plan !== 'object' || plan === null || !Array.isArray((plan as Partial<MigrationPlan>).steps)) {
-      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, 'apply() needs the plan that plan() returned', {
-        store: RELATIONAL_STORE,
-        hint: 'const plan = await db.plan(); review it; await db.apply(plan)',
-      });
-    }
-    if (plan.store !== RELATIONAL_STORE) {
-      throw wrongStorePlan(plan.store, RELATIONAL_STORE);
-    }
-    const steps = relationalSteps(plan.steps);
-    checkApplicable(steps, options.allowDestructive === true);
-    return withSchemaLock(this.knex, this.executor, (runner) => applySteps(runner, steps));
+    const steps = checkedSteps(plan, optionsObject<ApplyOptions>(given, 'apply()', '{ allowDestructive: true }'));
+    return withSchemaLock(this.knex, this.executor, (runner) => runSteps(RELATIONAL_STEPS, steps, runner));
+  }
+
+  checkPlan(plan: MigrationPlan, given?: ApplyOptions): void {
+    this.checkOpen();
+    checkedSteps(plan, optionsObject<ApplyOptions>(given, 'apply()', '{ allowDestructive: true }'));
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {

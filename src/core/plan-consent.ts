@@ -1,6 +1,6 @@
-import { ErrorCodes } from './error-codes';
-import { LifespanError } from './errors';
-import type { MigrationPlan, PlanStep } from './explain/plan';
+import { ErrorCodes } from '../error-codes';
+import { LifespanError } from '../errors';
+import type { MigrationPlan, PlanStep } from '../explain/plan';
 
 /** Cosmos DB's "TTL on, no default" value: items expire only by their own ttl. */
 const ON_WITHOUT_DEFAULT = -1;
