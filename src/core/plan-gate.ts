@@ -1,0 +1,155 @@
+import type { ApplyResult, MigrationPlan, PlanStep } from '../explain/plan';
+import { refuseUnconsentedRetroactive } from './plan-consent';
+import { badPlanStep, destructiveNotAllowed, notAPlan, planConflict, wrongStorePlan } from './plan-refusals';
+
+/**
+ * The one plan gate: every store's apply() and the CLI's `lifespan apply` judge a plan here, before
+ * any step runs. A plan is plain data a caller may have edited, so each step is judged by its
+ * payload, parsed by the store's step table; the public labels (`class`, `blocking`) can only add
+ * to a refusal, never lift one.
+ */
+
+/** The consent flags of apply() (ApplyOptions; the CLI's --allow-destructive / --allow-retroactive). */
+export interface PlanConsent {
+  readonly allowDestructive?: boolean;
+  readonly allowRetroactive?: boolean;
+}
+
+/** Why a payload of a known kind is refused (it was edited, or made by something else). */
+export interface StepRefusal {
+  readonly refused: string;
+}
+
+export function refuse(why: string): StepRefusal {
+  return { refused: why };
+}
+
+/**
+ * What a store does with one step kind. The table of a store maps every kind of its payload union
+ * to one of these, so a kind without a parser, an applier, a renderer or an explain line does not
+ * compile.
+ */
+export interface StepHandler<P, Run, Scope> {
+  /** Checks a payload of this kind (plain, editable data): the typed payload, or why it is refused. */
+  parse(payload: Readonly<Record<string, unknown>>, scope: Scope): P | StepRefusal;
+  /** True when the step stops the whole plan: a change the store cannot make in place. */
+  blocks(payload: P): boolean;
+  /** True when running it can lose data (it needs allowDestructive), judged by what it runs. */
+  destroys(payload: P): boolean;
+  /** Runs the step; false when its outcome already held (then it is not listed as applied). */
+  apply(payload: P, step: PlanStep<P>, run: Run): Promise<boolean>;
+  /** The native command text the step runs (the plan's `command`). */
+  render(payload: P): string;
+  /** One line: what a step of this kind does to the store (listed when a step is refused). */
+  readonly explain: string;
+}
+
+/** A store's steps, keyed by the payload's discriminant (`kind`, `op`, …). */
+export type StepTable<Payload, D extends keyof Payload, Run, Scope = undefined> = {
+  readonly [K in Payload[D] & string]: StepHandler<Extract<Payload, { readonly [F in D]: K }>, Run, Scope>;
+};
+
+/** Everything the gate knows of one store. */
+export interface StepRules<Payload, D extends keyof Payload & string, Run, Scope = undefined> {
+  /** The store name plans carry (MigrationPlan.store). */
+  readonly store: string;
+  /** The payload field that names its kind. */
+  readonly discriminant: D;
+  readonly table: StepTable<Payload, D, Run, Scope>;
+  /** What to do about a blocking conflict on this store. */
+  readonly conflictHint: string;
+}
+
+/**
+ * Checks a whole plan for `rules.store` and returns its steps with typed payloads, or throws one
+ * refusal before anything runs: not a plan (BAD_ARGUMENT), another store's plan (PLAN_WRONG_STORE),
+ * a step whose payload this store did not make (PLAN_BAD_STEP), a blocking conflict (PLAN_CONFLICT),
+ * a destructive step without allowDestructive (PLAN_DESTRUCTIVE_NOT_ALLOWED), a step that makes
+ * stored records expire at once without allowRetroactive (PLAN_RETROACTIVE_NOT_ALLOWED).
+ */
+export function checkPlan<Payload, D extends keyof Payload & string, Run, Scope>(
+  rules: StepRules<Payload, D, Run, Scope>,
+  plan: unknown,
+  consent: PlanConsent,
+  scope: Scope,
+): PlanStep<Payload>[] {
+  if (typeof plan !== 'object' || plan === null) throw notAPlan(rules.store);
+  const given = plan as Partial<MigrationPlan>;
+  if (given.store !== rules.store) throw wrongStorePlan(given.store, rules.store);
+  if (!Array.isArray(given.steps)) throw notAPlan(rules.store);
+  const steps = given.steps.map((step: unknown) => parseStep(rules, step, scope));
+  const conflicts = steps.filter(
+    (s) => handlerOf(rules, s.payload).blocks(s.payload) || (s.class === 'conflict' && s.blocking !== false),
+  );
+  if (conflicts.length > 0) throw planConflict(rules.store, conflicts, rules.conflictHint);
+  const destructive = steps.filter((s) => s.class === 'destructive' || handlerOf(rules, s.payload).destroys(s.payload));
+  if (destructive.length > 0 && consent.allowDestructive !== true) {
+    throw destructiveNotAllowed(rules.store, destructive);
+  }
+  refuseUnconsentedRetroactive({ store: rules.store, target: String(given.target), steps }, consent.allowRetroactive);
+  return steps;
+}
+
+/** Runs checked steps in order; the result lists those that changed something. */
+export async function runSteps<Payload, D extends keyof Payload & string, Run, Scope>(
+  rules: StepRules<Payload, D, Run, Scope>,
+  steps: readonly PlanStep<Payload>[],
+  run: Run,
+): Promise<ApplyResult> {
+  const applied: PlanStep[] = [];
+  for (const step of steps) {
+    if (await handlerOf(rules, step.payload).apply(step.payload, step, run)) applied.push(step);
+  }
+  return { applied };
+}
+
+/** The native command text of a payload, by its kind's renderer. */
+export function renderStep<Payload, D extends keyof Payload & string, Run, Scope>(
+  rules: StepRules<Payload, D, Run, Scope>,
+  payload: Payload,
+): string {
+  return handlerOf(rules, payload).render(payload);
+}
+
+type AnyHandler<Run, Scope> = StepHandler<unknown, Run, Scope>;
+
+function handlerOf<Payload, D extends keyof Payload & string, Run, Scope>(
+  rules: StepRules<Payload, D, Run, Scope>,
+  payload: Payload,
+): AnyHandler<Run, Scope> {
+  const table = rules.table as unknown as Record<string, AnyHandler<Run, Scope>>;
+  return table[payload[rules.discriminant] as string] as AnyHandler<Run, Scope>;
+}
+
+function parseStep<Payload, D extends keyof Payload & string, Run, Scope>(
+  rules: StepRules<Payload, D, Run, Scope>,
+  step: unknown,
+  scope: Scope,
+): PlanStep<Payload> {
+  const given = (typeof step === 'object' && step !== null ? step : {}) as Partial<PlanStep>;
+  const name = `step '${String(given.summary)}'`;
+  const payload = given.payload;
+  if (typeof payload !== 'object' || payload === null) {
+    throw badPlanStep(rules.store, `${name} carries no ${rules.store} payload`, given.entity);
+  }
+  const kind = (payload as Record<string, unknown>)[rules.discriminant];
+  const table = rules.table as unknown as Record<string, AnyHandler<Run, Scope>>;
+  const handler = typeof kind === 'string' && Object.hasOwn(table, kind) ? table[kind] : undefined;
+  if (!handler) {
+    const known = Object.entries(table).map(([k, h]) => `${k} (${h.explain})`);
+    throw badPlanStep(
+      rules.store,
+      `${name} has an operation lifespan does not run on ${rules.store} (${JSON.stringify(kind) ?? 'none'}); ` +
+        `its plans run: ${known.join(', ')}`,
+      given.entity,
+    );
+  }
+  const parsed = handler.parse(payload as Record<string, unknown>, scope);
+  if (isRefusal(parsed)) throw badPlanStep(rules.store, `${name} ${parsed.refused}`, given.entity);
+  const checked = parsed === payload ? given : { ...given, payload: parsed };
+  return checked as PlanStep<Payload>;
+}
+
+function isRefusal(value: unknown): value is StepRefusal {
+  return typeof value === 'object' && value !== null && typeof (value as StepRefusal).refused === 'string';
+}
