@@ -1,0 +1,122 @@
+import { refuse, type StepRules } from '../../core/plan-gate';
+import type { PlanStep } from '../../explain/plan';
+import type { KeyspaceMapping } from './compile';
+import { call, type RedisClientLike } from './gateway';
+import { escapePart } from './keys';
+import { SAY, STORE } from './semantics';
+
+/**
+ * Redis has no schema and no default TTL: lifespan sends EX <default> with every write. What
+ * plan() tracks is the default each collection's writes were last set up with, recorded in one
+ * hash under the prefix (`<prefix>{lifespan}:default-ttl`, field = collection; the braces never
+ * occur in an entity's key, whose parts are escaped). A change is a step that says what it does:
+ * new writes only.
+ */
+export type RedisStepPayload = {
+  readonly kind: 'set-default-ttl';
+  readonly collection: string;
+  /** The recorded default: seconds, 'none', or 'unrecorded' (no plan applied yet). */
+  readonly from: number | 'none' | 'unrecorded';
+  readonly to: number | 'none';
+};
+
+export type RedisStep = PlanStep<RedisStepPayload>;
+
+/** The recorded defaults: one hash, a field per collection. */
+export function recordKey(prefix: string): string {
+  return `${prefix}{lifespan}:default-ttl`;
+}
+
+export function recordField(collection: string): string {
+  return escapePart(collection);
+}
+
+/** The recorded defaults of the model's collections (one HMGET). */
+export async function inspectDefaults(
+  client: RedisClientLike,
+  prefix: string,
+  mappings: readonly KeyspaceMapping[],
+): Promise<Array<RedisStepPayload['from']>> {
+  if (mappings.length === 0) return [];
+  const fields = mappings.map((m) => recordField(m.collection));
+  const texts = await call<Array<string | null>>(client, ['HMGET', recordKey(prefix), ...fields], {
+    operation: 'reading the recorded default TTLs',
+  });
+  return texts.map((t) => (t === null ? 'unrecorded' : t === 'none' ? 'none' : Number(t)));
+}
+
+/** The steps that bring the recorded defaults to the model's (pure: no driver). */
+export function planSteps(
+  prefix: string,
+  mappings: readonly KeyspaceMapping[],
+  recorded: ReadonlyArray<RedisStepPayload['from']>,
+): RedisStep[] {
+  return mappings.flatMap((mapping, i) => {
+    const from = recorded[i] ?? 'unrecorded';
+    const to = mapping.defaultSeconds ?? 'none';
+    if (from === to) return [];
+    const payload: RedisStepPayload = { kind: 'set-default-ttl', collection: mapping.collection, from, to };
+    const shown = (v: number | 'none') => (v === 'none' ? 'no default TTL' : `EX ${v}`);
+    return [
+      {
+        entity: mapping.entity.name,
+        collection: mapping.collection,
+        action: 'set-default-ttl',
+        class: from === 'unrecorded' ? 'additive' : 'in-place',
+        summary:
+          from === 'unrecorded'
+            ? `writes to '${mapping.collection}' send ${shown(to)} (recorded as the collection's default)`
+            : `writes to '${mapping.collection}' change from ${shown(from)} to ${shown(to)}`,
+        command: renderSetDefault(prefix, payload),
+        ttl: { from: typeof from === 'number' ? from : null, to: typeof to === 'number' ? to : null },
+        effect: { kind: 'new-writes-only', text: `${SAY.newWritesOnly}.`, verified: true, stampedAtWrite: true },
+        payload,
+      },
+    ];
+  });
+}
+
+function renderSetDefault(prefix: string, payload: RedisStepPayload): string {
+  return `HSET ${recordKey(prefix)} ${recordField(payload.collection)} ${String(payload.to)}`;
+}
+
+/** What apply() runs with: the caller's client and the prefix. */
+export interface RedisRun {
+  readonly client: RedisClientLike;
+  readonly prefix: string;
+}
+
+const isSeconds = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+/** The plan gate's rules for Redis plans: one step kind. */
+export function redisStepRules(prefix: string): StepRules<RedisStepPayload, 'kind', RedisRun> {
+  return {
+    store: STORE,
+    discriminant: 'kind',
+    conflictHint: 'Redis plans have no conflicts: re-run plan()',
+    table: {
+      'set-default-ttl': {
+        parse(p) {
+          const { collection, from, to } = p;
+          if (typeof collection !== 'string') return refuse('names no collection');
+          if (!(isSeconds(to) || to === 'none')) return refuse(`sets ${JSON.stringify(to)}, not seconds or 'none'`);
+          if (!(isSeconds(from) || from === 'none' || from === 'unrecorded')) return refuse('has no recorded default');
+          return { kind: 'set-default-ttl', collection, from, to };
+        },
+        blocks: () => false,
+        destroys: () => false,
+        async apply(payload, _step, run) {
+          const written = await call<number>(
+            run.client,
+            ['HSET', recordKey(run.prefix), recordField(payload.collection), String(payload.to)],
+            { operation: `recording the default TTL of '${payload.collection}'` },
+          );
+          // HSET answers 0 when the field existed: it was overwritten, which still changed it unless equal.
+          return written === 1 || payload.from !== payload.to;
+        },
+        render: (payload) => renderSetDefault(prefix, payload),
+        explain: 'records the default TTL every later write sends as EX (stored keys keep their expiry)',
+      },
+    },
+  };
+}
