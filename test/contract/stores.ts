@@ -93,6 +93,15 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     mechanism: 'table-default-ttl',
   }),
   local('cosmos', cosmos),
+  local('redis', {
+    supportsKeep: true,
+    supportsExtend: true,
+    atomicUnitOfWork: true,
+    emulatesExpiry: false,
+    hasSchemaPlan: false,
+    storeName: 'redis',
+    mechanism: 'key-expiry',
+  }),
   {
     name: 'mongodb-fake',
     can: mongodb,

@@ -16,8 +16,7 @@ type Pending =
   | {
       readonly kind: 'insert' | 'upsert';
       readonly mapping: KeyspaceMapping;
-      readonly key: string;
-      readonly value: string;
+      readonly entity: object;
       readonly ttl: PerWriteTtl | undefined;
     }
   | { readonly kind: 'delete'; readonly mapping: KeyspaceMapping; readonly key: string };
@@ -38,9 +37,7 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending> {
   }
 
   protected writeOp(kind: 'insert' | 'upsert', target: EntityClass, entity: object, ttl: PerWriteTtl | undefined) {
-    const mapping = this.mappingOf(target);
-    const { key, value } = encodeEntity(this.ctx.prefix, mapping, entity, `unitOfWork().${kind}()`);
-    return { kind, mapping, key, value, ttl };
+    return { kind, mapping: this.mappingOf(target), entity, ttl };
   }
 
   protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Pending {
@@ -50,17 +47,22 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending> {
 
   protected async commitOps(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Promise<void> {
     if (pending.length === 0) return;
+    const keys: string[] = [];
     const args = pending.flatMap((op) => {
-      if (op.kind === 'delete') return scriptArgs('delete', { mode: 'persist', seconds: 0 }, '', '');
+      if (op.kind === 'delete') {
+        keys.push(op.key);
+        return scriptArgs('delete', { mode: 'persist', seconds: 0 }, '', '');
+      }
       const ttl = redisTtl(op.mapping, writeTtlFor(op.mapping.entity, op.ttl ?? commitTtl, STORE));
-      return scriptArgs(op.kind, ttl, op.value, createdAtPattern(op.mapping));
+      const { key, value } = encodeEntity(this.ctx.prefix, op.mapping, op.entity, `unitOfWork().${op.kind}()`);
+      keys.push(key);
+      return scriptArgs(op.kind, ttl, value, createdAtPattern(op.mapping));
     });
-    const keys = pending.map((op) => op.key);
     const first = pending[0] as Pending;
     const place = { entity: first.mapping.entity.name, operation: `commit of ${pending.length} operations` };
     const failed = await runScript(this.ctx.client, WRITE_SCRIPT, keys, args, place);
     if (failed === 0) return;
     const op = pending[failed - 1] as Pending;
-    throw duplicate(op.mapping, op.key, `commit wrote nothing (one script, atomic): operation ${failed} of ${pending.length}: `);
+    throw duplicate(op.mapping, keys[failed - 1] as string, `commit wrote nothing (one script, atomic): operation ${failed} of ${pending.length}: `);
   }
 }
