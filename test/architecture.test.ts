@@ -3,8 +3,8 @@ import * as path from 'node:path';
 
 const SRC = path.resolve(__dirname, '..', 'src');
 const STORE_NEUTRAL = ['model', 'decorators', 'explain'];
-const STORE_WORDS = /mongo|cassandra|cosmos|knex/i;
-const PROVIDERS = ['cosmos', 'cassandra', 'mongodb', 'relational'];
+const STORE_WORDS = /mongo|cassandra|cosmos|knex|redis/i;
+const PROVIDERS = ['cosmos', 'cassandra', 'mongodb', 'redis', 'relational'];
 
 function tsFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -44,7 +44,7 @@ describe('layering', () => {
   });
 
   test('store drivers are imported only inside their provider folder', () => {
-    const drivers = /^(knex|better-sqlite3|pg|mysql2|mongodb|cassandra-driver|@azure\/cosmos)$/;
+    const drivers = /^(knex|better-sqlite3|pg|mysql2|mongodb|cassandra-driver|@azure\/cosmos|redis)$/;
     const offenders = tsFiles(SRC)
       .filter((file) => !PROVIDERS.some((p) => file.startsWith(path.join(SRC, 'providers', p) + path.sep)))
       .flatMap((file) =>
