@@ -21,7 +21,7 @@ export function explainMapping(mapping: KeyspaceMapping, prefix: string): Explai
         '{ extend: n } (EXPIRE … GT n in the same script).'
       : 'Writes cannot carry their own TTL (perWrite is not declared).',
     seconds === null ? 'There is no default to change.' : `${SAY.newWritesOnly}.`,
-    `Eviction: ${SAY.eviction}.`,
+    'Under maxmemory, volatile-ttl / volatile-lru eviction can remove keys before their TTL.',
   ].join(' ');
   return {
     entity: mapping.entity.name,
