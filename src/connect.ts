@@ -1,4 +1,3 @@
-import { refuseUnconsentedRetroactive } from './apply-consent';
 import { LifespanError } from './errors';
 import { mappingConnectionErrors } from './providers/connection-errors';
 import { assertModel, assertStore } from './runtime/arguments';
@@ -47,15 +46,16 @@ export class StoreContext {
 
   /**
    * Applies a reviewed plan. A step that can make records already stored expire at once needs
-   * `allowRetroactive: true` (as in ensureCollections()); without it nothing is applied.
+   * `allowRetroactive: true` (as in ensureCollections()), a destructive one `allowDestructive: true`;
+   * without them nothing is applied.
    */
   apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
-    return this.talking(async () => {
-      if (typeof plan === 'object' && plan !== null && Array.isArray(plan.steps)) {
-        refuseUnconsentedRetroactive(plan, options?.allowRetroactive);
-      }
-      return this.session.apply(plan, options);
-    });
+    return this.talking(() => this.session.apply(plan, options));
+  }
+
+  /** Throws what apply(plan, options) would refuse the plan with, without touching the store. */
+  checkPlan(plan: MigrationPlan, options?: ApplyOptions): void {
+    this.session.checkPlan(plan, options);
   }
 
   /** A connection failure in a call that talks to the store, as a typed StoreError. */

@@ -144,10 +144,6 @@ export const ERROR_CODE_TABLE = {
   TTL_SET_UNSUPPORTED: { family: 'UnsupportedTtlError', exit: 'model' },
 
   // The command line
-  /** lifespan apply: the plan has steps the store cannot make in place. */
-  APPLY_CONFLICT: { family: 'LifespanError', exit: 'store' },
-  /** lifespan apply: the plan has destructive steps and --allow-destructive was not given. */
-  APPLY_DESTRUCTIVE: { family: 'LifespanError', exit: 'usage' },
   /** lifespan apply: no terminal to confirm and no --yes. */
   APPLY_NEEDS_CONSENT: { family: 'LifespanError', exit: 'usage' },
   /** lifespan apply: steps make stored records expire at once and --allow-retroactive was not given. */

@@ -44,10 +44,15 @@ export interface StepHandler<P, Run, Scope> {
   readonly explain: string;
 }
 
-/** A store's steps, keyed by the payload's discriminant (`kind`, `op`, …). */
+/**
+ * A store's steps, keyed by the payload's discriminant (`kind`, `op`, …). Each handler sees the
+ * payload narrowed to its kind: the union's member for a union, the payload with that kind otherwise.
+ */
 export type StepTable<Payload, D extends keyof Payload, Run, Scope = undefined> = {
-  readonly [K in Payload[D] & string]: StepHandler<Extract<Payload, { readonly [F in D]: K }>, Run, Scope>;
+  readonly [K in Payload[D] & string]: StepHandler<PayloadOfKind<Payload, D, K>, Run, Scope>;
 };
+
+export type PayloadOfKind<Payload, D extends keyof Payload, K> = Payload & { readonly [F in D]: K };
 
 /** Everything the gate knows of one store. */
 export interface StepRules<Payload, D extends keyof Payload & string, Run, Scope = undefined> {
@@ -82,12 +87,23 @@ export function checkPlan<Payload, D extends keyof Payload & string, Run, Scope>
     (s) => handlerOf(rules, s.payload).blocks(s.payload) || (s.class === 'conflict' && s.blocking !== false),
   );
   if (conflicts.length > 0) throw planConflict(rules.store, conflicts, rules.conflictHint);
-  const destructive = steps.filter((s) => s.class === 'destructive' || handlerOf(rules, s.payload).destroys(s.payload));
+  const destructive = steps.filter((s) => isDestructiveStep(rules, s));
   if (destructive.length > 0 && consent.allowDestructive !== true) {
     throw destructiveNotAllowed(rules.store, destructive);
   }
   refuseUnconsentedRetroactive({ store: rules.store, target: String(given.target), steps }, consent.allowRetroactive);
   return steps;
+}
+
+/**
+ * Whether running a checked step can lose data: by what its payload runs, or by its label (a
+ * relabelled class cannot lift the rule, only add to it).
+ */
+export function isDestructiveStep<Payload, D extends keyof Payload & string, Run, Scope>(
+  rules: StepRules<Payload, D, Run, Scope>,
+  step: PlanStep<Payload>,
+): boolean {
+  return step.class === 'destructive' || handlerOf(rules, step.payload).destroys(step.payload);
 }
 
 /** Runs checked steps in order; the result lists those that changed something. */

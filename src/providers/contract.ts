@@ -134,6 +134,12 @@ export interface StoreSession {
    */
   ensureCollections(options?: EnsureOptions): Promise<ApplyResult>;
   plan(options?: PlanOptions): Promise<MigrationPlan>;
+  /**
+   * Judges a plan as apply() would, touching nothing: throws the refusal apply() would throw
+   * (the plan gate, src/core/plan-gate.ts), so the CLI can check every store before applying any.
+   */
+  checkPlan(plan: MigrationPlan, options?: ApplyOptions): void;
+  /** Runs the plan's steps after the plan gate passed them all (nothing runs when it refuses). */
   apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult>;
   repository<T>(target: EntityClass<T>): Repository<T>;
   unitOfWork(): UnitOfWork;

@@ -104,14 +104,14 @@ describe('the one code table (src/error-codes.ts)', () => {
     expect(wrong).toEqual([]);
   });
 
-  test('a refused plan (wrong store, edited step) has one code and one wording on every store', () => {
+  test('a refused plan (wrong store, edited step, conflict, destructive) has one code and one wording on every store', () => {
     const refusing = (factory: string) =>
       new Set(factoryCalls.filter((c) => c.factory === factory).map((c) => c.store));
-    const stores = new Set(['cassandra', 'cosmos', 'mongodb', 'relational']);
-    expect(refusing('wrongStorePlan')).toEqual(stores);
-    expect(refusing('badPlanStep')).toEqual(stores);
-    const ownCodes = thrown.filter((r) => r.code === 'PLAN_WRONG_STORE' || r.code === 'PLAN_BAD_STEP');
-    expect(ownCodes.map((r) => r.where)).toEqual([path.normalize('plan-errors.ts'), path.normalize('plan-errors.ts')]);
+    // Every store judges plans with the one plan gate, nowhere else.
+    expect(refusing('checkPlan')).toEqual(new Set(['cassandra', 'cosmos', 'mongodb', 'relational']));
+    const gateCodes = ['PLAN_WRONG_STORE', 'PLAN_BAD_STEP', 'PLAN_CONFLICT', 'PLAN_DESTRUCTIVE_NOT_ALLOWED'];
+    const ownCodes = thrown.filter((r) => gateCodes.includes(r.code));
+    expect(new Set(ownCodes.map((r) => r.where))).toEqual(new Set([path.join('core', 'plan-refusals.ts')]));
     expect(literals.map((r) => r.code)).not.toContain('PLAN_INVALID');
   });
 });

@@ -6,7 +6,7 @@ import { compileSchema, type CompiledSchema, type TableSpec } from '../../src/pr
 import type { RelationalDialect } from '../../src/providers/relational/dialect';
 import type { LiveTable } from '../../src/providers/relational/inspect';
 import { planSteps, type PlanInput, type RelationalStep } from '../../src/providers/relational/plan';
-import { checkApplicable, isDestructive, relationalSteps } from '../../src/providers/relational/apply';
+import { checkedSteps, isDestructive } from '../../src/providers/relational/steps';
 import { recordOf } from '../../src/providers/relational/ttl-record';
 import { TableSql } from '../../src/providers/relational/sql-context';
 import { findWhere, selectByKey, selectByKeys } from '../../src/providers/relational/sql-read';
@@ -203,9 +203,10 @@ describe('plan', () => {
     const emulate = compileSchema(model, 'postgres', 'emulate');
     const [drop] = planSteps(ignore, liveMap(emulate.tables), input(emulate, { allowDestructive: true }));
     const relabel = (step: RelationalStep, change: object): RelationalStep => ({ ...step, ...change });
+    const asPlan = (steps: RelationalStep[]) => ({ store: 'relational', target: 'test', steps });
     const refused = (steps: RelationalStep[]) => {
       try {
-        checkApplicable(steps, false);
+        checkedSteps(asPlan(steps), { allowDestructive: false });
       } catch (error) {
         return (error as { code: string }).code;
       }
@@ -216,17 +217,17 @@ describe('plan', () => {
     const disguised = relabel(drop!, { class: 'in-place', payload: { ...drop!.payload, op: 'set-ttl' } });
     expect(isDestructive(disguised)).toBe(true);
     expect(refused([disguised])).toBe('PLAN_DESTRUCTIVE_NOT_ALLOWED');
-    expect(() => checkApplicable([disguised], true)).not.toThrow();
+    expect(() => checkedSteps(asPlan([disguised]), { allowDestructive: true })).not.toThrow();
     const conflict = relabel(drop!, {
       class: 'additive',
       blocking: false,
       payload: { op: 'column-type', sql: [], blocking: true },
     });
     expect(refused([conflict])).toBe('PLAN_CONFLICT');
-    expect(() => relationalSteps([{ ...drop!, payload: { sql: drop!.payload.sql } }])).toThrow(
+    expect(() => checkedSteps(asPlan([{ ...drop!, payload: { sql: drop!.payload.sql } as never }]))).toThrow(
       expect.objectContaining({ code: 'PLAN_BAD_STEP' }),
     );
-    expect(() => relationalSteps([{ ...drop!, payload: null }])).toThrow(
+    expect(() => checkedSteps(asPlan([{ ...drop!, payload: null as never }]))).toThrow(
       expect.objectContaining({ code: 'PLAN_BAD_STEP' }),
     );
   });

@@ -1,6 +1,4 @@
-import { retroactiveSteps } from '../../apply-consent';
 import { connect, type StoreContext } from '../../connect';
-import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import type { MigrationPlan } from '../../explain/plan';
 import { renderPlanText } from '../../explain/render-plan';
@@ -51,7 +49,15 @@ export async function applyCommand(options: ApplyCommandOptions, io: Io): Promis
           out.err(`note: ${target.name}: ${leftover.summary} (left as is; does not block the other steps)\n`);
         }
       }
-      for (const { target, plan } of pending) refuseUnsafe(target.name, plan, allowDestructive, allowRetroactive);
+      // The plan gate each store's apply() runs, run for every store before any is applied.
+      for (const { target, db, plan } of pending) {
+        try {
+          db.checkPlan(plan, { allowDestructive, allowRetroactive });
+        } catch (error) {
+          out.err(`not applied to any store: ${target.name} refuses its plan\n`);
+          throw error;
+        }
+      }
       if (pending.length > 0 && !options.yes && !interactive) {
         throw new LifespanError(
           'APPLY_NEEDS_CONSENT',
@@ -79,36 +85,4 @@ export async function applyCommand(options: ApplyCommandOptions, io: Io): Promis
     }
     return EXIT_OK;
   });
-}
-
-/** Throws, before anything is applied anywhere, when a store's plan needs a flag not given. */
-function refuseUnsafe(name: string, plan: MigrationPlan, allowDestructive: boolean, allowRetroactive: boolean): void {
-  const conflicts = plan.steps.filter((s) => s.class === 'conflict' && s.blocking !== false);
-  if (conflicts.length > 0) {
-    throw new LifespanError(
-      'APPLY_CONFLICT',
-      `${conflicts.length} step(s) cannot be made in place; nothing was applied`,
-      {
-        store: name,
-        hint: 'resolve them by hand, or re-run with --allow-destructive to drop and recreate (data is lost)',
-      },
-    );
-  }
-  const destructive = plan.steps.filter((s) => s.class === 'destructive');
-  if (destructive.length > 0 && !allowDestructive) {
-    throw new LifespanError('APPLY_DESTRUCTIVE', `${destructive.length} step(s) are destructive; nothing was applied`, {
-      store: name,
-      hint: 'review them and re-run with --allow-destructive',
-    });
-  }
-  const retroactive = retroactiveSteps(plan);
-  if (retroactive.length > 0 && !allowRetroactive) {
-    const counted = retroactive.map((s) => s.effect?.affected).filter((n): n is number => typeof n === 'number');
-    const impact = counted.length > 0 ? ` (${counted.reduce((a, b) => a + b, 0)} stored records)` : '';
-    throw new LifespanError(
-      ErrorCodes.PLAN_RETROACTIVE_NOT_ALLOWED,
-      `${retroactive.length} step(s) make records already stored expire at once${impact}; nothing was applied`,
-      { store: name, hint: 'review the counts above and re-run with --allow-retroactive' },
-    );
-  }
 }

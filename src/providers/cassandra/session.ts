@@ -3,12 +3,13 @@ import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
-import { applyPlan, refuseConflicts, runStep } from './apply';
+import { applyPlan, checkedSteps } from './apply';
 import type { SessionContext } from './context';
 import { explainMapping } from './explain-entry';
 import { inspectKeyspace } from './inspect';
 import { diffSchema, type CassandraPlanStep } from './plan';
 import { CassandraRepository } from './repository';
+import { runStatements } from './steps';
 import type { KeyspaceSchema } from './schema';
 import { DEFAULT_GC_GRACE_SECONDS, STORE } from './semantics';
 import { qualified } from './cql';
@@ -47,12 +48,13 @@ export class CassandraSession implements StoreSession {
     const applied: PlanStep[] = [];
     let lastRace: unknown;
     for (let round = 0; round < ENSURE_ROUNDS; round++) {
-      const steps = diffSchema(this.ctx.compiled.mappings, await this.inspect());
-      refuseConflicts(steps);
+      const diff = diffSchema(this.ctx.compiled.mappings, await this.inspect());
+      // No step ensureCollections() makes expires a stored row sooner (expiry is stamped at write).
+      const steps = checkedSteps({ store: STORE, target: this.target, steps: diff }, { allowRetroactive: true });
       let raced = false;
       for (const step of steps) {
         try {
-          await runStep(this.ctx.executor, step);
+          await runStatements(this.ctx.executor, step);
           applied.push(step);
         } catch (error) {
           if (step.payload.op !== 'add-column' || !(error instanceof StoreError)) throw error;
@@ -74,6 +76,10 @@ export class CassandraSession implements StoreSession {
       steps = diffSchema(this.ctx.compiled.mappings, live, { ...diffOptions, rowCounts });
     }
     return { store: STORE, target: this.target, steps };
+  }
+
+  checkPlan(plan: MigrationPlan, options: ApplyOptions = {}): void {
+    checkedSteps(plan, options);
   }
 
   apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {

@@ -1,43 +1,16 @@
 import type { ContainerDefinition, Database } from '@azure/cosmos';
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
-import type { PlanStep } from '../../explain/plan';
+import { StoreError } from '../../errors';
 import { describeDefaultTtl, type ContainerSpec } from './compile';
 import { createBody } from './commands';
 import { CONFLICT, PRECONDITION_FAILED, statusOf, wrapDriverError } from './driver-errors';
 import type { ContainerTtl } from './expiry';
 import { inspectContainer } from './inspect';
-import type { CosmosStep } from './plan';
 import { STORE } from './semantics';
 
 const REPLACE_ATTEMPTS = 3;
 
-/**
- * Runs additive and in-place steps in order. Conflict steps are refused by the caller before any
- * step runs. Returns the steps that changed something (a step another process already made is not listed).
- */
-export async function applySteps(database: Database, steps: readonly CosmosStep[]): Promise<PlanStep[]> {
-  const applied: PlanStep[] = [];
-  for (const step of steps) {
-    const payload = step.payload;
-    if (payload.kind === 'create-database') {
-      if (await createDatabase(database)) applied.push(step);
-    } else if (payload.kind === 'create-container') {
-      if (await createContainer(database, payload.spec)) applied.push(step);
-    } else if (payload.kind === 'set-default-ttl') {
-      if (await replaceDefaultTtl(database, payload.container, payload.from, payload.to)) applied.push(step);
-    } else {
-      throw new LifespanError(ErrorCodes.PLAN_CONFLICT, `cannot apply a conflict step: ${step.summary}`, {
-        store: STORE,
-        entity: step.entity ?? undefined,
-      });
-    }
-  }
-  return applied;
-}
-
 /** Creates the database; false when it exists (made meanwhile by another process). */
-async function createDatabase(database: Database): Promise<boolean> {
+export async function createDatabase(database: Database): Promise<boolean> {
   try {
     await database.client.databases.create({ id: database.id });
     return true;
@@ -48,7 +21,7 @@ async function createDatabase(database: Database): Promise<boolean> {
 }
 
 /** Creates the container; false when a concurrent creator made the same container first. */
-async function createContainer(database: Database, spec: ContainerSpec): Promise<boolean> {
+export async function createContainer(database: Database, spec: ContainerSpec): Promise<boolean> {
   try {
     await database.containers.create(createBody(spec) as ContainerDefinition);
     return true;
@@ -68,7 +41,7 @@ async function createContainer(database: Database, spec: ContainerSpec): Promise
  * other property) with only defaultTtl changed, sent with If-Match on the etag read, so a concurrent
  * change to the container is never overwritten with stale values.
  */
-async function replaceDefaultTtl(
+export async function replaceDefaultTtl(
   database: Database,
   id: string,
   from: ContainerTtl,

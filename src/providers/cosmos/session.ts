@@ -1,10 +1,10 @@
+import { runSteps } from '../../core/plan-gate';
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
-import { applySteps } from './apply';
 import type { CosmosContext } from './context';
 import { canExpireSooner } from './expiry';
 import { cosmosExplainer } from './explainer';
@@ -13,7 +13,7 @@ import { databaseExists, holdsItems, inspectContainers, type LiveContainer } fro
 import { createDatabaseStep, planSteps, withAffectedCount, type CosmosStep } from './plan';
 import { CosmosRepository } from './repository';
 import { STORE } from './semantics';
-import { checkedSteps } from './step-check';
+import { checkedSteps, COSMOS_STEPS } from './steps';
 import { CosmosUnitOfWork } from './unit-of-work';
 
 /** ensureCollections() re-plans after losing a race with a concurrent creator or replacer. */
@@ -48,11 +48,14 @@ export class CosmosSession implements StoreSession {
     return { store: STORE, target: this.target, steps };
   }
 
-  async apply(plan: MigrationPlan, _options: ApplyOptions = {}): Promise<ApplyResult> {
-    const steps = checkedSteps(plan, this.context.database.id);
-    refuseConflicts(steps);
+  checkPlan(plan: MigrationPlan, options: ApplyOptions = {}): void {
+    checkedSteps(plan, this.context.database.id, options);
+  }
+
+  async apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
+    const steps = checkedSteps(plan, this.context.database.id, options);
     try {
-      return { applied: await applySteps(this.context.database, steps) };
+      return await runSteps(COSMOS_STEPS, steps, this.context.database);
     } finally {
       this.context.forgetContainerSettings();
     }
@@ -68,11 +71,11 @@ export class CosmosSession implements StoreSession {
     for (let round = 1; ; round += 1) {
       const plan = await this.plan();
       if (plan.steps.length === 0) return { applied };
-      const steps = checkedSteps(plan, this.context.database.id);
-      refuseConflicts(steps);
+      // Steps over stored items are judged by ensureCollections' own rule (refuseRetroactive).
+      const steps = checkedSteps(plan, this.context.database.id, { allowRetroactive: true });
       if (!options?.allowRetroactive) await this.refuseRetroactive(steps);
       try {
-        applied.push(...(await this.apply(plan)).applied);
+        applied.push(...(await this.apply(plan, { allowRetroactive: true })).applied);
       } catch (error) {
         const lostRace = error instanceof LifespanError && error.code === 'COSMOS_PLAN_STALE';
         if (!lostRace || round >= ENSURE_ROUNDS) throw error;
@@ -123,20 +126,4 @@ export class CosmosSession implements StoreSession {
     const affected = await countExpiringAtOnce(container, step.payload.from, step.payload.to, now);
     return withAffectedCount(step, affected, now);
   }
-}
-
-/** Refuses a plan with a conflict, judged by each step's payload (and, to be safe, its label too). */
-function refuseConflicts(steps: readonly CosmosStep[]): void {
-  const conflicts = steps.filter((s) => s.payload.kind === 'conflict' || s.class === 'conflict');
-  if (conflicts.length === 0) return;
-  throw new LifespanError(
-    ErrorCodes.PLAN_CONFLICT,
-    `the plan has ${conflicts.length} step(s) Cosmos DB cannot make in place, so nothing was applied: ` +
-      conflicts.map((s) => s.summary).join('; '),
-    {
-      store: STORE,
-      entity: conflicts[0]?.entity ?? undefined,
-      hint: 'a partition key change needs a new container and a copy of the items; lifespan never drops a container, allowDestructive or not',
-    },
-  );
 }

@@ -1,3 +1,4 @@
+import { runSteps } from '../../core/plan-gate';
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
@@ -5,7 +6,7 @@ import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import { showValue } from '../../model/duration';
 import type { EntityClass } from '../../model/types';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
-import { applyPlan, countAffected, isConflict } from './apply';
+import { countAffected } from './apply';
 import type { CollectionMapping, CompiledModel } from './compile';
 import { explainMapping } from './explain-entry';
 import { serverMessage, type MongoDbLike } from './gateway';
@@ -13,6 +14,7 @@ import { inspectSchema } from './inspect';
 import { expiresStoredDocuments, planSchema, type MongoPlanStep } from './plan';
 import { MongoRepository } from './repository';
 import { STORE } from './semantics';
+import { applyPlan, checkedSteps, MONGODB_STEPS } from './steps';
 import { MongoUnitOfWork } from './unit-of-work';
 
 /** Codes that mean the collection changed between plan and apply; ensureCollections plans once more. */
@@ -45,6 +47,10 @@ export class MongoSession implements StoreSession {
     return planSchema(this.compiled.mappings, live, { allowDestructive });
   }
 
+  checkPlan(plan: MigrationPlan, options: ApplyOptions = {}): void {
+    checkedSteps(plan, options);
+  }
+
   apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
     return applyPlan(this.db, plan, options);
   }
@@ -60,21 +66,11 @@ export class MongoSession implements StoreSession {
 
   /** Checks the whole plan first (conflicts, steps over stored documents), then applies it. */
   private async ensureOnce(options: EnsureOptions): Promise<ApplyResult> {
-    const steps = await this.planSteps(false);
-    const conflicts = steps.filter(isConflict);
-    if (conflicts.length > 0) {
-      throw new LifespanError(
-        ErrorCodes.PLAN_CONFLICT,
-        `MongoDB cannot reach the model in place: ${conflicts.map((c) => c.summary).join('; ')}`,
-        {
-          store: STORE,
-          entity: conflicts[0]?.entity ?? undefined,
-          hint: 'nothing was changed; review plan({ allowDestructive: true }) and apply it with { allowDestructive: true }',
-        },
-      );
-    }
+    const planned = await this.planSteps(false);
+    // The gate refuses conflicts; steps over stored documents are judged by ensureCollections' own rule below.
+    const steps = checkedSteps({ store: STORE, target: this.target, steps: planned }, { allowRetroactive: true });
     if (options.allowRetroactive !== true) await this.refuseRetroactive(steps);
-    return applyPlan(this.db, { store: STORE, target: this.target, steps });
+    return runSteps(MONGODB_STEPS, steps, this.db);
   }
 
   /**

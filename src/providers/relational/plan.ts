@@ -33,18 +33,6 @@ export const STEP_OPS = [
 
 export type StepOp = (typeof STEP_OPS)[number];
 
-/** Operations that create something: a repeated or concurrent run may find it already there. */
-export const CREATING_OPS: ReadonlySet<StepOp> = new Set([
-  'create-table',
-  'add-column',
-  'add-expiry-column',
-  'create-expiry-index',
-  'record-ttl',
-]);
-
-/** Operations that drop something (only with allowDestructive). */
-export const DESTRUCTIVE_OPS: ReadonlySet<StepOp> = new Set(['drop-expiry-column']);
-
 /**
  * What apply() runs for a step: its operation and DDL statements. `blocking`: a conflict that
  * stops apply() and ensureCollections() (false: a difference lifespan leaves as is on purpose).

@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
+import { runSteps } from '../../core/plan-gate';
+import { planConflict } from '../../core/plan-refusals';
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
-import { wrongStorePlan } from '../../plan-errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import { findEntity, type EntityClass, type Model } from '../../model/types';
@@ -15,7 +16,6 @@ import type {
   StoreSession,
   UnitOfWork,
 } from '../contract';
-import { applySteps, checkApplicable, isBlocking, isDestructive, planConflict, relationalSteps } from './apply';
 import { checkEnsureOptions, optionsObject } from './arguments';
 import type { CompiledSchema } from './compile';
 import { encodeInstant } from './codec';
@@ -29,6 +29,7 @@ import { planSteps, type RelationalStep } from './plan';
 import { readRecords, TTL_RECORD_TABLE } from './ttl-record';
 import { checkPurgeOptions, purgeTable, type PurgeHooks, type RelationalPurgeResult } from './purge';
 import { RelationalRepository } from './repository';
+import { checkedSteps, isDestructive, RELATIONAL_STEPS } from './steps';
 import { knexRunner, sqliteRunner, withSchemaLock, type SchemaRunner } from './schema-runner';
 import type { SqliteExecutor } from './sqlite-executor';
 import { NO_NATIVE_TTL } from './semantics';
@@ -81,16 +82,17 @@ export class RelationalSession implements StoreSession {
     }
     return withSchemaLock(this.knex, this.executor, async (runner) => {
       const steps = await this.diff(runner, {});
-      const blocking = steps.filter(isBlocking);
+      const blocking = steps.filter((s) => s.payload.blocking);
       if (blocking.length > 0) {
-        throw planConflict(blocking, 'see db.plan() for the differences; migrate them yourself');
+        throw planConflict(RELATIONAL_STORE, blocking, 'see db.plan() for the differences; migrate them yourself');
       }
       for (const step of steps.filter((s) => s.class === 'conflict')) {
         this.options.logger.warn(`lifespan [relational] ${step.summary}`);
       }
-      return applySteps(
-        runner,
+      return runSteps(
+        RELATIONAL_STEPS,
         steps.filter((s) => (s.class === 'additive' || s.class === 'in-place') && !isDestructive(s)),
+        runner,
       );
     });
   }
@@ -104,19 +106,13 @@ export class RelationalSession implements StoreSession {
 
   async apply(plan: MigrationPlan, given?: ApplyOptions): Promise<ApplyResult> {
     this.checkOpen();
-    const options = optionsObject<ApplyOptions>(given, 'apply()', '{ allowDestructive: true }');
-    if (typeof plan !== 'object' || plan === null || !Array.isArray((plan as Partial<MigrationPlan>).steps)) {
-      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, 'apply() needs the plan that plan() returned', {
-        store: RELATIONAL_STORE,
-        hint: 'const plan = await db.plan(); review it; await db.apply(plan)',
-      });
-    }
-    if (plan.store !== RELATIONAL_STORE) {
-      throw wrongStorePlan(plan.store, RELATIONAL_STORE);
-    }
-    const steps = relationalSteps(plan.steps);
-    checkApplicable(steps, options.allowDestructive === true);
-    return withSchemaLock(this.knex, this.executor, (runner) => applySteps(runner, steps));
+    const steps = checkedSteps(plan, optionsObject<ApplyOptions>(given, 'apply()', '{ allowDestructive: true }'));
+    return withSchemaLock(this.knex, this.executor, (runner) => runSteps(RELATIONAL_STEPS, steps, runner));
+  }
+
+  checkPlan(plan: MigrationPlan, given?: ApplyOptions): void {
+    this.checkOpen();
+    checkedSteps(plan, optionsObject<ApplyOptions>(given, 'apply()', '{ allowDestructive: true }'));
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {

@@ -1,0 +1,76 @@
+import { refuse, type StepHandler, type StepRefusal, type StepRules } from '../../core/plan-gate';
+import type { PlanStep } from '../../explain/plan';
+import type { Executor } from './executor';
+import type { CassandraStepPayload } from './plan';
+import { STORE } from './semantics';
+
+type Op = CassandraStepPayload['op'];
+type PayloadOf<K extends Op> = Extract<CassandraStepPayload, { readonly op: K }>;
+
+/** Statements that remove stored data or schema holding it. */
+const DROPS_DATA = /\b(DROP|TRUNCATE|DELETE)\b/i;
+
+/** "drop" may be a (double-quoted) column name; only keywords count. */
+function withoutQuotedNames(statement: string): string {
+  return statement.replace(/"(?:[^"]|"")*"/g, '""');
+}
+
+/** Whatever its op, a step whose statements drop or delete is destructive (a relabelled step cannot smuggle one through). */
+function dropsData(payload: CassandraStepPayload): boolean {
+  return payload.statements.some((statement) => DROPS_DATA.test(withoutQuotedNames(statement)));
+}
+
+/** Every Cassandra step is a list of CQL schema statements, each followed by a wait for schema agreement. */
+export async function runStatements(executor: Executor, step: PlanStep<CassandraStepPayload>): Promise<void> {
+  const place = { entity: step.entity ?? undefined, store: STORE };
+  for (const statement of step.payload.statements) await executor.ddl(statement, place);
+}
+
+function parseStatements<K extends Op>(op: K) {
+  return (payload: Readonly<Record<string, unknown>>): PayloadOf<K> | StepRefusal => {
+    const statements = payload['statements'];
+    return Array.isArray(statements) && statements.every((s: unknown) => typeof s === 'string')
+      ? (payload as unknown as PayloadOf<K>)
+      : refuse(`was not made by the cassandra provider (no list of CQL statements for '${op}')`);
+  };
+}
+
+function statementsStep<K extends Op>(
+  op: K,
+  explain: string,
+  destructive: boolean,
+): StepHandler<PayloadOf<K>, Executor, undefined> {
+  return {
+    parse: parseStatements(op),
+    blocks: () => false,
+    destroys: (payload) => destructive || dropsData(payload),
+    async apply(_payload, step, executor) {
+      await runStatements(executor, step);
+      return true;
+    },
+    render: (payload) => payload.statements.join(';\n'),
+    explain,
+  };
+}
+
+export const CASSANDRA_STEPS: StepRules<CassandraStepPayload, 'op', Executor> = {
+  store: STORE,
+  discriminant: 'op',
+  conflictHint:
+    'nothing was applied; change the model back, migrate the data to a new table yourself, or plan({ allowDestructive: true }) to drop and recreate',
+  table: {
+    'create-table': statementsStep('create-table', 'CREATE TABLE IF NOT EXISTS', false),
+    'add-column': statementsStep('add-column', 'ALTER TABLE … ADD a column', false),
+    'set-default-ttl': statementsStep('set-default-ttl', 'ALTER TABLE … WITH default_time_to_live', false),
+    'recreate-table': statementsStep('recreate-table', 'DROP TABLE and CREATE TABLE (destructive)', true),
+    conflict: {
+      parse: parseStatements('conflict'),
+      blocks: () => true,
+      destroys: dropsData,
+      // Never reached: the gate refuses a plan with a conflict before any step runs.
+      apply: async () => false,
+      render: () => '-- not run: needs a new table and a copy of the data',
+      explain: 'a change Cassandra cannot make in place (never run)',
+    },
+  },
+};

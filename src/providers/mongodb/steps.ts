@@ -1,0 +1,93 @@
+import { checkPlan, refuse, runSteps, type StepRules } from '../../core/plan-gate';
+import type { ApplyResult, MigrationPlan } from '../../explain/plan';
+import type { ApplyOptions } from '../contract';
+import { runStep } from './apply';
+import { shellCommand, type Doc } from './commands';
+import type { MongoDbLike } from './gateway';
+import { checkExpireAfterSeconds, checkTtlKey } from './guards';
+import type { MongoPlanStep, MongoStepPayload } from './plan';
+import { EXPIRE_AFTER_SECONDS, STORE } from './semantics';
+
+/**
+ * The schema commands a MongoDB plan is made of, with the fields lifespan puts in them; anything
+ * else in a payload (a `drop`, a collection-level expireAfterSeconds) is refused.
+ */
+const COMMAND_FIELDS = {
+  create: ['create'],
+  createIndexes: ['createIndexes', 'indexes'],
+  collMod: ['collMod', 'index'],
+  dropIndexes: ['dropIndexes', 'index'],
+} as const;
+type CommandKind = keyof typeof COMMAND_FIELDS;
+
+function commandKind(command: Doc): CommandKind | undefined {
+  const [first] = Object.keys(command);
+  if (first === undefined || !Object.hasOwn(COMMAND_FIELDS, first)) return undefined;
+  const allowed: readonly string[] = COMMAND_FIELDS[first as CommandKind];
+  return Object.keys(command).every((k) => allowed.includes(k)) ? (first as CommandKind) : undefined;
+}
+
+/** The TTL values of a payload pass the same guards as when the plan was made (a plan is plain, editable data). */
+function guardTtlOptions(command: Doc): void {
+  const collection = String(Object.values(command)[0]);
+  const specs: unknown[] =
+    'createIndexes' in command ? (Array.isArray(command['indexes']) ? command['indexes'] : []) : [command['index']];
+  for (const spec of specs) {
+    if (typeof spec !== 'object' || spec === null || !(EXPIRE_AFTER_SECONDS in spec)) continue;
+    const s = spec as Doc;
+    checkExpireAfterSeconds(s[EXPIRE_AFTER_SECONDS], collection);
+    checkTtlKey((s['key'] ?? s['keyPattern'] ?? {}) as Doc, collection);
+  }
+}
+
+const NOT_MADE_HERE = 'carries no MongoDB schema command lifespan makes';
+
+export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
+  store: STORE,
+  discriminant: 'op',
+  conflictHint:
+    'resolve them by hand, or plan({ allowDestructive: true }) to drop and recreate, then apply with allowDestructive',
+  table: {
+    command: {
+      parse(payload) {
+        const command = payload['command'];
+        if (typeof command !== 'object' || command === null || commandKind(command as Doc) === undefined) {
+          return refuse(NOT_MADE_HERE);
+        }
+        guardTtlOptions(command as Doc);
+        return payload as unknown as Extract<MongoStepPayload, { op: 'command' }>;
+      },
+      blocks: () => false,
+      // Destructive by what the payload runs, so relabelling a step's class cannot smuggle a drop through.
+      destroys: (payload) => commandKind(payload.command) === 'dropIndexes',
+      async apply(payload, step, db) {
+        await runStep(db, step, payload.command);
+        return true;
+      },
+      render: (payload) => shellCommand(payload.command),
+      explain: 'one schema command: create, createIndexes, collMod or dropIndexes',
+    },
+    conflict: {
+      parse: (payload) =>
+        typeof payload['reason'] === 'string'
+          ? (payload as unknown as Extract<MongoStepPayload, { op: 'conflict' }>)
+          : refuse(NOT_MADE_HERE),
+      blocks: () => true,
+      destroys: () => false,
+      // Never reached: the gate refuses a plan with a conflict before any step runs.
+      apply: async () => false,
+      render: (payload) => `// not applied: ${payload.reason}`,
+      explain: 'a change MongoDB cannot make in place (never run)',
+    },
+  },
+};
+
+/** The plan's steps once the plan gate has passed them all (nothing has run). */
+export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): MongoPlanStep[] {
+  return checkPlan(MONGODB_STEPS, plan, options, undefined);
+}
+
+/** Runs a plan's steps in order, once the plan gate has passed them all. */
+export function applyPlan(db: MongoDbLike, plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
+  return runSteps(MONGODB_STEPS, checkedSteps(plan, options), db);
+}
