@@ -132,7 +132,7 @@ describeStore('redis', 'redis store [redis]', () => {
     expect(step?.command).toBe(`HSET ${prefix}{lifespan}:default-ttl note 60`);
     expect(step?.effect?.text).toMatch(/carry a TTL longer than 60s.*SCAN \+ PTTL over \d+ keys/);
     await expect(shorter.apply({ ...plan, store: 'mongodb' })).rejects.toMatchObject({ code: 'PLAN_WRONG_STORE' });
-    const edited = { ...plan, steps: [{ ...step, payload: { ...step?.payload, to: -5 } }] };
+    const edited = { ...plan, steps: [{ ...step, payload: { ...(step?.payload as object), to: -5 } }] };
     await expect(shorter.apply(edited as never)).rejects.toMatchObject({ code: 'PLAN_BAD_STEP' });
     expect((await shorter.apply(plan)).applied).toHaveLength(1);
     expect((await shorter.plan()).steps).toEqual([]);

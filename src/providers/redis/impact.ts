@@ -47,7 +47,10 @@ export async function countLonger(
       to === 'none'
         ? `${examined} stored keys keep their expiry (${persistent} have none)`
         : `${longer} of ${examined} stored keys carry a TTL longer than ${to}s and ${persistent} have none; they keep it`;
-    counted.push({ ...step, effect: { ...step.effect, affected: 0, text: `${step.effect.text} ${what}${bound} (${cost}).` } });
+    counted.push({
+      ...step,
+      effect: { ...step.effect, affected: 0, text: `${step.effect.text} ${what}${bound} (${cost}).` },
+    });
   }
   return counted;
 }

@@ -1,9 +1,8 @@
-import { refuse, type StepRules } from '../../core/plan-gate';
 import type { PlanStep } from '../../explain/plan';
 import type { KeyspaceMapping } from './compile';
 import { call, type RedisClientLike } from './gateway';
 import { escapePart } from './keys';
-import { SAY, STORE } from './semantics';
+import { SAY } from './semantics';
 
 /**
  * Redis has no schema and no default TTL: lifespan sends EX <default> with every write. What
@@ -76,47 +75,6 @@ export function planSteps(
   });
 }
 
-function renderSetDefault(prefix: string, payload: RedisStepPayload): string {
+export function renderSetDefault(prefix: string, payload: RedisStepPayload): string {
   return `HSET ${recordKey(prefix)} ${recordField(payload.collection)} ${String(payload.to)}`;
-}
-
-/** What apply() runs with: the caller's client and the prefix. */
-export interface RedisRun {
-  readonly client: RedisClientLike;
-  readonly prefix: string;
-}
-
-const isSeconds = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
-
-/** The plan gate's rules for Redis plans: one step kind. */
-export function redisStepRules(prefix: string): StepRules<RedisStepPayload, 'kind', RedisRun> {
-  return {
-    store: STORE,
-    discriminant: 'kind',
-    conflictHint: 'Redis plans have no conflicts: re-run plan()',
-    table: {
-      'set-default-ttl': {
-        parse(p) {
-          const { collection, from, to } = p;
-          if (typeof collection !== 'string') return refuse('names no collection');
-          if (!(isSeconds(to) || to === 'none')) return refuse(`sets ${JSON.stringify(to)}, not seconds or 'none'`);
-          if (!(isSeconds(from) || from === 'none' || from === 'unrecorded')) return refuse('has no recorded default');
-          return { kind: 'set-default-ttl', collection, from, to };
-        },
-        blocks: () => false,
-        destroys: () => false,
-        async apply(payload, _step, run) {
-          const written = await call<number>(
-            run.client,
-            ['HSET', recordKey(run.prefix), recordField(payload.collection), String(payload.to)],
-            { operation: `recording the default TTL of '${payload.collection}'` },
-          );
-          // HSET answers 0 when the field existed: it was overwritten, which still changed it unless equal.
-          return written === 1 || payload.from !== payload.to;
-        },
-        render: (payload) => renderSetDefault(prefix, payload),
-        explain: 'records the default TTL every later write sends as EX (stored keys keep their expiry)',
-      },
-    },
-  };
 }

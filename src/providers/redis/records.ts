@@ -33,7 +33,10 @@ export function encodeEntity(prefix: string, mapping: KeyspaceMapping, entity: u
 }
 
 /** An equality filter as stored-form text per field (find/count compare decoded JSON members). */
-export function whereForms(mapping: KeyspaceMapping, where: unknown): {
+export function whereForms(
+  mapping: KeyspaceMapping,
+  where: unknown,
+): {
   readonly values: Record<string, unknown>;
   readonly forms: ReadonlyArray<readonly [FieldModel, string]>;
 } {
@@ -51,11 +54,15 @@ export function whereForms(mapping: KeyspaceMapping, where: unknown): {
     if (value === undefined) continue;
     const field = mapping.fields.find((f) => f.member === member);
     if (!field) {
-      throw new LifespanError(ErrorCodes.UNKNOWN_MEMBER, `cannot filter on ${showValue(member)}: it is not a stored member`, {
-        entity: mapping.entity.name,
-        store: STORE,
-        hint: `filter on: ${mapping.fields.map((f) => f.member).join(', ')}`,
-      });
+      throw new LifespanError(
+        ErrorCodes.UNKNOWN_MEMBER,
+        `cannot filter on ${showValue(member)}: it is not a stored member`,
+        {
+          entity: mapping.entity.name,
+          store: STORE,
+          hint: `filter on: ${mapping.fields.map((f) => f.member).join(', ')}`,
+        },
+      );
     }
     values[member] = value;
     forms.push([field, storedForm(mapping, field, value)]);

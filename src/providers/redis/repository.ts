@@ -117,7 +117,13 @@ export class RedisRepository<T> implements Repository<T> {
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
     const target = this.key(key);
     const { mode, seconds } = this.ttlOf(ttl);
-    const done = await runScript(this.ctx.client, SET_TTL_SCRIPT, [target], [mode, String(seconds)], this.place('setTtl'));
+    const done = await runScript(
+      this.ctx.client,
+      SET_TTL_SCRIPT,
+      [target],
+      [mode, String(seconds)],
+      this.place('setTtl'),
+    );
     return done === 1;
   }
 

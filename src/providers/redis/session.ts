@@ -1,4 +1,3 @@
-import { checkPlan, runSteps } from '../../core/plan-gate';
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
@@ -10,9 +9,10 @@ import type { CompiledModel, KeyspaceMapping } from './compile';
 import { explainMapping } from './explain-entry';
 import type { RedisClientLike } from './gateway';
 import { countLonger } from './impact';
-import { inspectDefaults, planSteps, redisStepRules } from './plan';
+import { inspectDefaults, planSteps } from './plan';
 import { RedisRepository } from './repository';
 import { STORE } from './semantics';
+import { applyPlan, checkedSteps } from './steps';
 import { RedisUnitOfWork } from './unit-of-work';
 
 export class RedisSession implements StoreSession {
@@ -39,10 +39,12 @@ export class RedisSession implements StoreSession {
     };
   }
 
+  checkPlan(plan: MigrationPlan, options: ApplyOptions = {}): void {
+    checkedSteps(this.prefix, plan, options);
+  }
+
   apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
-    const rules = redisStepRules(this.prefix);
-    const steps = checkPlan(rules, plan, options, undefined);
-    return runSteps(rules, steps, { client: this.client, prefix: this.prefix });
+    return applyPlan({ client: this.client, prefix: this.prefix }, plan, options);
   }
 
   /** Records the defaults; never retroactive on Redis (stored keys keep their expiry). */

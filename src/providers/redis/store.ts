@@ -40,7 +40,8 @@ export class RedisStore implements Store {
   }
 
   describe(): string {
-    const options = (this.client as { options?: { url?: unknown; socket?: { host?: unknown; port?: unknown } } }).options;
+    const options = (this.client as { options?: { url?: unknown; socket?: { host?: unknown; port?: unknown } } })
+      .options;
     const socket = options?.socket;
     const where = typeof socket?.host === 'string' ? ` on ${socket.host}:${String(socket.port ?? 6379)}` : '';
     return `redis${where}${this.prefix ? ` (prefix '${this.prefix}')` : ''}`;

@@ -63,6 +63,10 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending> {
     const failed = await runScript(this.ctx.client, WRITE_SCRIPT, keys, args, place);
     if (failed === 0) return;
     const op = pending[failed - 1] as Pending;
-    throw duplicate(op.mapping, keys[failed - 1] as string, `commit wrote nothing (one script, atomic): operation ${failed} of ${pending.length}: `);
+    throw duplicate(
+      op.mapping,
+      keys[failed - 1] as string,
+      `commit wrote nothing (one script, atomic): operation ${failed} of ${pending.length}: `,
+    );
   }
 }

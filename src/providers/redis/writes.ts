@@ -38,7 +38,12 @@ export function redisTtl(mapping: KeyspaceMapping, ttl: ResolvedWriteTtl): Redis
  * `SET … NX [EX n]` does the whole write (null reply: the key is live, a duplicate).
  */
 export function insertCommand(key: string, value: string, ttl: RedisTtl): string[] {
-  const onNewKey: RedisTtl = ttl.mode === 'keep' ? (ttl.seconds > 0 ? { mode: 'ex', seconds: ttl.seconds } : { mode: 'persist', seconds: 0 }) : ttl;
+  const onNewKey: RedisTtl =
+    ttl.mode === 'keep'
+      ? ttl.seconds > 0
+        ? { mode: 'ex', seconds: ttl.seconds }
+        : { mode: 'persist', seconds: 0 }
+      : ttl;
   return onNewKey.mode === 'persist'
     ? ['SET', key, value, 'NX']
     : ['SET', key, value, 'NX', 'EX', String(onNewKey.seconds)];
