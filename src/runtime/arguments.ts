@@ -67,3 +67,21 @@ export function entityClassOf(entity: unknown, call: string, store: string): Ent
   }
   return target as EntityClass;
 }
+
+/** The keys of getMany(): an array, or a BAD_ARGUMENT naming what was given. */
+export function keysArgument<K>(keys: unknown, place: ErrorPlace): asserts keys is readonly K[] {
+  if (Array.isArray(keys)) return;
+  throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `getMany needs an array of keys, got ${showValue(keys)}`, {
+    ...place,
+    hint: "pass an array, e.g. getMany(['a', 'b']); for one key use get(key)",
+  });
+}
+
+/** find()'s limit: undefined or a positive whole number. */
+export function limitArgument(limit: unknown, place: ErrorPlace): number | undefined {
+  if (limit === undefined || (Number.isInteger(limit) && (limit as number) > 0)) return limit as number | undefined;
+  throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `limit ${showValue(limit)} is not a positive whole number`, {
+    ...place,
+    hint: 'pass a positive integer, or leave limit out',
+  });
+}

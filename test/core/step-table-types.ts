@@ -21,7 +21,12 @@ const create = {
 export function typeChecks(): void {
   const complete: StepTable<Payload, 'op', null> = {
     create,
-    drop: { ...create, parse: () => ({ op: 'drop', name: 'x' }), destroys: () => true, render: (p) => `DROP ${p.name}` },
+    drop: {
+      ...create,
+      parse: () => ({ op: 'drop', name: 'x' }),
+      destroys: () => true,
+      render: (p) => `DROP ${p.name}`,
+    },
   };
   // @ts-expect-error a kind of the union without a handler
   const missingKind: StepTable<Payload, 'op', null> = { create };

@@ -96,7 +96,14 @@ export const STORES: readonly StoreInfo[] = [
   },
 ];
 
-export const LOCAL_STORES: readonly LocalStoreName[] = ['sqlite', 'postgres', 'mariadb', 'cassandra', 'cosmos', 'redis'];
+export const LOCAL_STORES: readonly LocalStoreName[] = [
+  'sqlite',
+  'postgres',
+  'mariadb',
+  'cassandra',
+  'cosmos',
+  'redis',
+];
 
 export function storeInfo(name: StoreName): StoreInfo {
   const info = STORES.find((s) => s.name === name);

@@ -4,7 +4,7 @@
  * after the instant finds no key). The checks run side by side, so the file takes about 2.5 s.
  */
 import 'reflect-metadata';
-import { Entity, Field, Key, ModelBuilder, TimeToLive, type PerWriteTtl } from '../../src';
+import { Entity, Field, Key, ModelBuilder, TimeToLive } from '../../src';
 import { describeStore } from '../harness/stores';
 import { openStore, type OpenedStore } from '../stores/open-store';
 

@@ -2,7 +2,7 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError, UnsupportedTtlError } from '../../errors';
 import { showValue } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import { writeOptions } from '../../runtime/arguments';
+import { keysArgument, limitArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
@@ -72,13 +72,7 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
-    if (!Array.isArray(keys)) {
-      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `getMany needs an array of keys, got ${showValue(keys)}`, {
-        entity: this.mapping.entity.name,
-        store: STORE,
-        hint: "pass an array, e.g. getMany(['a', 'b']); for one key use get(key)",
-      });
-    }
+    keysArgument(keys, { entity: this.mapping.entity.name, store: STORE });
     if (keys.length === 0) return [];
     const ids = keys.map((k) => idOf(this.mapping, k));
     const docs = await this.findDocs(this.live({ _id: { $in: ids } }), undefined);
@@ -90,14 +84,7 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   async find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
-    const limit = options?.limit;
-    if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) {
-      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `limit ${showValue(limit)} is not a positive whole number`, {
-        entity: this.mapping.entity.name,
-        store: STORE,
-        hint: 'pass a positive integer, or leave limit out',
-      });
-    }
+    const limit = limitArgument(options?.limit, { entity: this.mapping.entity.name, store: STORE });
     const docs = await this.findDocs(this.live(whereFilter(this.mapping, where)), limit);
     return docs.map((d) => this.materialise(d));
   }

@@ -9,27 +9,20 @@ import { MAX_VALUE_BYTES, STORE } from './semantics';
  * transaction. Types JSON lacks are written as text: bigint as decimal, date as ISO 8601 (ms),
  * binary as base64.
  */
+/** The types JSON holds as they are. */
+const AS_IS = Object.fromEntries(
+  (['string', 'uuid', 'number', 'integer', 'counter', 'boolean', 'json'] as const).map((t) => [t, (v: unknown) => v]),
+) as Record<'string' | 'uuid' | 'number' | 'integer' | 'counter' | 'boolean' | 'json', (v: unknown) => unknown>;
+
 const TO_JSON: Readonly<Record<FieldType, (v: unknown) => unknown>> = {
-  string: (v) => v,
-  uuid: (v) => v,
-  number: (v) => v,
-  integer: (v) => v,
-  counter: (v) => v,
-  boolean: (v) => v,
-  json: (v) => v,
+  ...AS_IS,
   bigint: (v) => (v as bigint).toString(),
   date: (v) => (v as Date).toISOString(),
   binary: (v) => Buffer.from(v as Uint8Array).toString('base64'),
 };
 
 const FROM_JSON: Readonly<Record<FieldType, (v: unknown) => unknown>> = {
-  string: (v) => v,
-  uuid: (v) => v,
-  number: (v) => v,
-  integer: (v) => v,
-  counter: (v) => v,
-  boolean: (v) => v,
-  json: (v) => v,
+  ...AS_IS,
   bigint: (v) => BigInt(v as string),
   date: (v) => new Date(v as string),
   binary: (v) => Buffer.from(v as string, 'base64'),

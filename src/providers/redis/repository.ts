@@ -1,8 +1,8 @@
 import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
+import { StoreError } from '../../errors';
 import { showValue } from '../../model/show-value';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import { writeOptions } from '../../runtime/arguments';
+import { keysArgument, limitArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
@@ -56,13 +56,7 @@ export class RedisRepository<T> implements Repository<T> {
 
   /** One MGET: one round trip for every key. */
   async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
-    if (!Array.isArray(keys)) {
-      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `getMany needs an array of keys, got ${showValue(keys)}`, {
-        entity: this.mapping.entity.name,
-        store: STORE,
-        hint: "pass an array, e.g. getMany(['a', 'b']); for one key use get(key)",
-      });
-    }
+    keysArgument(keys, { entity: this.mapping.entity.name, store: STORE });
     if (keys.length === 0) return [];
     const names = keys.map((k) => this.key(k));
     const texts = await call<Array<string | null>>(this.ctx.client, ['MGET', ...names], this.place('getMany'));
@@ -71,14 +65,7 @@ export class RedisRepository<T> implements Repository<T> {
 
   /** A SCAN over the entity's keys (the whole keyspace is walked; see explain()). */
   async find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
-    const limit = options?.limit;
-    if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) {
-      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `limit ${showValue(limit)} is not a positive whole number`, {
-        entity: this.mapping.entity.name,
-        store: STORE,
-        hint: 'pass a positive integer, or leave limit out',
-      });
-    }
+    const limit = limitArgument(options?.limit, { entity: this.mapping.entity.name, store: STORE });
     const found: T[] = [];
     await this.scan(where, (text) => {
       found.push(this.materialise(text));
