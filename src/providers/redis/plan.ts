@@ -68,7 +68,13 @@ export function planSteps(
             : `writes to '${mapping.collection}' change from ${shown(from)} to ${shown(to)}`,
         command: renderSetDefault(prefix, payload),
         ttl: { from: typeof from === 'number' ? from : null, to: typeof to === 'number' ? to : null },
-        effect: { kind: 'new-writes-only', text: `${SAY.newWritesOnly}.`, verified: true, stampedAtWrite: true },
+        effect: {
+          kind: 'new-writes-only',
+          text: `${SAY.newWritesOnly}.`,
+          verified: true,
+          stampedAtWrite: true,
+          perDocument: true,
+        },
         payload,
       },
     ];
