@@ -49,7 +49,7 @@ describeStore('cosmos', 'apply with stored Cosmos items', () => {
     expect(refused.code).toBe(2);
     expect(refused.stdout).toContain('3 stored item(s) expire at once');
     expect(refused.stderr).toContain('[PLAN_RETROACTIVE_NOT_ALLOWED]');
-    expect(refused.stderr).toContain('(3 stored records)');
+    expect(refused.stderr).toContain('(3 stored records affected)');
     expect(refused.stderr).toContain('--allow-retroactive');
 
     const allowed = await runCli(cli.main, cjs, ['apply', '--yes', '--allow-retroactive'], shorter);

@@ -5,14 +5,18 @@
  * entry here.
  */
 import { MongoClient } from 'mongodb';
-import { connect, type Model, type StoreContext } from '../../src';
+import type { Client } from 'cassandra-driver';
+import type { Knex } from 'knex';
+import { connect, type Model, type Store, type StoreContext } from '../../src';
+import { CassandraStore } from '../../src/providers/cassandra';
 import type { Mechanism } from '../../src/explain/entry';
 import { CosmosStore } from '../../src/providers/cosmos';
 import { MongoStore } from '../../src/providers/mongodb';
+import { RelationalStore } from '../../src/providers/relational';
 import { liveCosmosClient } from '../harness/cosmos';
 import { describeLive, describeStore, type LocalStoreName } from '../harness/stores';
 import { MemoryDb } from '../mongodb/fake/memory-db';
-import { openStore } from '../stores/open-store';
+import { openStore, type OpenedStore } from '../stores/open-store';
 
 export interface Capabilities {
   /** Per-write 'keep' (leave the current expiry) is honoured; otherwise UnsupportedTtlError. */
@@ -36,7 +40,14 @@ export interface ContractStore {
   readonly can: Capabilities;
   /** Registers the describe block: a local store that must be up, or a live one that needs its env. */
   describe(title: string, fn: () => void): void;
-  open(model: Model, prefix: string): Promise<{ db: StoreContext; close(): Promise<void> }>;
+  open(model: Model, prefix: string): Promise<OpenedContract>;
+}
+
+export interface OpenedContract {
+  readonly db: StoreContext;
+  /** Another model on the same database (a later version of the app), closed by close(). */
+  sibling?(model: Model): Promise<StoreContext>;
+  close(): Promise<void>;
 }
 
 const relational: Capabilities = {
@@ -54,8 +65,37 @@ function local(name: LocalStoreName, can: Capabilities): ContractStore {
     name,
     can,
     describe: (title, fn) => describeStore(name, `${title} [${name}]`, fn),
-    open: (model, prefix) => openStore(name, model, { prefix: `${prefix}_${name}` }),
+    async open(model, prefix) {
+      const opened = await openStore(name, model, { prefix: `${prefix}_${name}` });
+      const siblings: StoreContext[] = [];
+      return {
+        db: opened.db,
+        async sibling(other) {
+          const db = await connect(other, sameDatabase(name, opened.raw));
+          siblings.push(db);
+          return db;
+        },
+        async close() {
+          for (const db of siblings) await db.close();
+          await opened.close();
+        },
+      };
+    },
   };
+}
+
+/** A store on the database an opened store uses (for a second model version on the same tables). */
+function sameDatabase(name: LocalStoreName, raw: OpenedStore['raw']): Store {
+  switch (name) {
+    case 'sqlite':
+    case 'postgres':
+    case 'mariadb':
+      return new RelationalStore({ knex: raw.knex as Knex, ttl: 'emulate', logger: { warn: () => undefined } });
+    case 'cassandra':
+      return new CassandraStore({ client: raw.client as Client, keyspace: raw.keyspace as string });
+    case 'cosmos':
+      return new CosmosStore({ database: raw.cosmos!.client.database(raw.databaseId as string) });
+  }
 }
 
 const cosmos: Capabilities = {
@@ -108,8 +148,9 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     // The evaluating fake (test/mongodb/fake) needs no server: always runs.
     describe: (title, fn) => describe(`${title} [mongodb-fake]`, fn),
     async open(model) {
-      const db = await connect(model, new MongoStore({ db: new MemoryDb(new Date()) }));
-      return { db, close: () => db.close() };
+      const memory = new MemoryDb(new Date());
+      const db = await connect(model, new MongoStore({ db: memory }));
+      return { db, sibling: (other) => connect(other, new MongoStore({ db: memory })), close: () => db.close() };
     },
   },
   {

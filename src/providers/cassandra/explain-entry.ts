@@ -1,4 +1,5 @@
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
+import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
 import type { EntityMapping } from './compile';
 import { createTable, primaryKey } from './ddl';
@@ -66,7 +67,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
           : 'no table option: each write that should expire carries USING TTL n',
       commands: [command],
     },
-    perWrite: perWriteRows(mapping, seconds),
+    perWrite: perWriteRowsOf(mapping, seconds),
     expiredVisibleUntilDeleted: false,
     deletion: { by: 'compaction', lag: `invisible at expiry; purged by ${gc}` },
     changeEffect: { kind: 'new-writes-only', text: `${SAY.changeEffect}.` },
@@ -95,40 +96,43 @@ function perWriteOnlySentence(mapping: EntityMapping): string {
     : 'rows do not expire (no TTL declared, no table default_time_to_live).';
 }
 
-function perWriteRows(mapping: EntityMapping, seconds: number | null): PerWriteRow[] {
+function perWriteRowsOf(mapping: EntityMapping, seconds: number | null): PerWriteRow[] {
   const declared = mapping.entity.ttl?.perWrite === true;
-  const notDeclared = `per-write TTL is not declared (lifespan asks for it on every store): ${perWriteDeclarationHint(mapping.entity)}`;
-  return [
-    declared
-      ? { value: 'duration', support: 'native', how: 'INSERT … USING TTL n, writing every column with one TTL' }
-      : { value: 'duration', support: 'unsupported', how: notDeclared },
-    {
-      value: 'default',
+  const notDeclared: PerWriteHow = {
+    support: 'unsupported',
+    how: `per-write TTL is not declared (lifespan asks for it on every store): ${perWriteDeclarationHint(mapping.entity)}`,
+  };
+  return perWriteRows({
+    duration: declared
+      ? { support: 'native', how: 'INSERT … USING TTL n, writing every column with one TTL' }
+      : notDeclared,
+    default: {
       support: 'native',
       how:
         seconds !== null
           ? `no USING TTL clause: the table's default_time_to_live (${seconds}) applies`
           : 'no USING TTL clause: the row does not expire (the table has no default_time_to_live)',
     },
-    declared
+    never: declared
       ? {
-          value: 'never',
           support: 'native',
           how: `USING TTL 0: the row does not expire${seconds !== null ? ', overriding the table default' : ''}`,
         }
-      : { value: 'never', support: 'unsupported', how: notDeclared },
-    { value: 'keep', support: 'unsupported', how: SAY.keepUnsupported },
-    { value: 'extend', support: 'unsupported', how: SAY.extendUnsupported },
-  ];
+      : notDeclared,
+    keep: { support: 'unsupported', how: SAY.keepUnsupported },
+    extend: { support: 'unsupported', how: SAY.extendUnsupported },
+  });
 }
 
 function counterRows(): PerWriteRow[] {
-  const how = 'counter updates cannot carry USING TTL';
-  return (['duration', 'default', 'never', 'keep', 'extend'] as const).map((value) =>
-    value === 'default'
-      ? { value, support: 'native', how: 'no USING TTL clause: counters do not expire' }
-      : { value, support: 'unsupported', how },
-  );
+  const unsupported: PerWriteHow = { support: 'unsupported', how: 'counter updates cannot carry USING TTL' };
+  return perWriteRows({
+    duration: unsupported,
+    default: { support: 'native', how: 'no USING TTL clause: counters do not expire' },
+    never: unsupported,
+    keep: unsupported,
+    extend: unsupported,
+  });
 }
 
 function limits(ctx: ExplainContext): string[] {

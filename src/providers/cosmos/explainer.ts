@@ -1,4 +1,5 @@
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
+import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import type { EntityModel, Model } from '../../model/types';
 import type { StoreExplainer } from '../contract';
 import { compileCosmos, describeDefaultTtl, type ContainerSpec, type EntityLayout } from './compile';
@@ -72,7 +73,7 @@ function explainEntity(
         `${describeDefaultTtl(container.defaultTtl)}: created by ensureCollections(), changed in place by a container replace`,
       commands: [createCommand(container)],
     },
-    perWrite: perWriteRows(entity, container.defaultTtl),
+    perWrite: perWriteRowsOf(entity, container.defaultTtl),
     expiredVisibleUntilDeleted: false,
     deletion: on ? { by: PHRASES.deletionBy, lag: PHRASES.deletionLag } : { by: 'nothing (TTL off)', lag: 'never' },
     changeEffect: {
@@ -115,32 +116,40 @@ function paragraph(entity: EntityModel, container: ContainerSpec): string {
   );
 }
 
-function perWriteRows(entity: EntityModel, defaultTtl: number | null): PerWriteRow[] {
-  const defaultHow =
-    defaultTtl === null
-      ? 'no ttl property: the container has no DefaultTimeToLive, the item never expires'
-      : defaultTtl === TTL_ON_NO_DEFAULT
-        ? 'no ttl property: DefaultTimeToLive is -1, the item never expires'
-        : `no ttl property: the container DefaultTimeToLive (${defaultTtl}) applies`;
-  const rows: PerWriteRow[] = [{ value: 'default', support: 'native', how: defaultHow }];
-  if (!entity.ttl?.perWrite) {
-    const why =
+function perWriteRowsOf(entity: EntityModel, defaultTtl: number | null): PerWriteRow[] {
+  const defaultHow: PerWriteHow = {
+    support: 'native',
+    how:
       defaultTtl === null
-        ? `the container has TTL off, so an item ttl would be ignored (${SERVICE_QUALIFIER}); declare @TimeToLive({ perWrite: true }) on ${entity.name} (DefaultTimeToLive -1)`
-        : `per-write TTL is not declared on ${entity.name}; declare @TimeToLive({ ttl: ..., perWrite: true })`;
-    for (const value of ['duration', 'never', 'keep', 'extend'] as const)
-      rows.push({ value, support: 'unsupported', how: why });
-    return sortRows(rows);
+        ? 'no ttl property: the container has no DefaultTimeToLive, the item never expires'
+        : defaultTtl === TTL_ON_NO_DEFAULT
+          ? 'no ttl property: DefaultTimeToLive is -1, the item never expires'
+          : `no ttl property: the container DefaultTimeToLive (${defaultTtl}) applies`,
+  };
+  if (!entity.ttl?.perWrite) {
+    const unsupported: PerWriteHow = {
+      support: 'unsupported',
+      how:
+        defaultTtl === null
+          ? `the container has TTL off, so an item ttl would be ignored (${SERVICE_QUALIFIER}); declare @TimeToLive({ perWrite: true }) on ${entity.name} (DefaultTimeToLive -1)`
+          : `per-write TTL is not declared on ${entity.name}; declare @TimeToLive({ ttl: ..., perWrite: true })`,
+    };
+    return perWriteRows({
+      duration: unsupported,
+      default: defaultHow,
+      never: unsupported,
+      keep: unsupported,
+      extend: unsupported,
+    });
   }
-  rows.push(
-    {
-      value: 'duration',
+  return perWriteRows({
+    duration: {
       support: 'native',
       how: "item ttl: n (overrides DefaultTimeToLive; counts from the item's _ts)",
     },
-    { value: 'never', support: 'native', how: 'item ttl: -1' },
-    {
-      value: 'keep',
+    default: defaultHow,
+    never: { support: 'native', how: 'item ttl: -1' },
+    keep: {
       support: 'emulated',
       how:
         'read the item and the server time, then replace it on its _etag (If-Match) with ttl = its remaining seconds, ' +
@@ -148,20 +157,13 @@ function perWriteRows(entity: EntityModel, defaultTtl: number | null): PerWriteR
         `an item on the container default then carries its own ttl (a later DefaultTimeToLive change no longer re-judges it; ${RETROACTIVE_QUALIFIER}); ` +
         'an item that never expires keeps its ttl property; a new or already expired item gets no ttl',
     },
-    {
-      value: 'extend',
+    extend: {
       support: 'emulated',
       how:
         'read the item and the server time, then replace it on its _etag (If-Match) with ttl = max(remaining, n): ' +
         'never shortens; may add the seconds between the read and the write; an item that never expires stays so',
     },
-  );
-  return sortRows(rows);
-}
-
-const ORDER = ['duration', 'default', 'never', 'keep', 'extend'];
-function sortRows(rows: PerWriteRow[]): PerWriteRow[] {
-  return [...rows].sort((a, b) => ORDER.indexOf(a.value) - ORDER.indexOf(b.value));
+  });
 }
 
 function warningsOf(entity: EntityModel): string[] {

@@ -1,4 +1,5 @@
-import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
+import type { ExplainEntry } from '../../explain/entry';
+import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import type { CollectionMapping, DateMemberTtl, ExpiryFieldTtl } from './compile';
 import { createIndexesCommand, shellCommand } from './commands';
 import { SAY, STORE, UNVERIFIED_NOTE } from './semantics';
@@ -59,17 +60,14 @@ function dateMember(mapping: CollectionMapping, ttl: DateMemberTtl, ctx: Explain
   const why =
     `the TTL counts from ${member} for the whole collection (one TTL index); ` +
     'declare perWrite: true to give each write its own expiry date';
-  const perWrite: PerWriteRow[] = [
-    { value: 'duration', support: 'unsupported', how: why },
-    {
-      value: 'default',
-      support: 'native',
-      how: `no per-write value: the document expires ${seconds}s after ${member}`,
-    },
-    { value: 'never', support: 'unsupported', how: why },
-    { value: 'keep', support: 'unsupported', how: why },
-    { value: 'extend', support: 'unsupported', how: why },
-  ];
+  const unsupported: PerWriteHow = { support: 'unsupported', how: why };
+  const perWrite = perWriteRows({
+    duration: unsupported,
+    default: { support: 'native', how: `no per-write value: the document expires ${seconds}s after ${member}` },
+    never: unsupported,
+    keep: unsupported,
+    extend: unsupported,
+  });
   const warnings =
     ttl.source === 'explicit'
       ? [`lifespan does not set ${member}; ${SAY.notADate(member)}, so every write must give it a Date`]
@@ -118,25 +116,23 @@ function expiryField(mapping: CollectionMapping, ttl: ExpiryFieldTtl, ctx: Expla
     defaultSeconds !== null
       ? `${defaultExpr}, stamped by the update pipeline`
       : `no ${field}: the document does not expire (an upsert removes a stored ${field})`;
-  const perWrite: PerWriteRow[] = [
-    { value: 'duration', support: 'native', how: `$set ${field}: { $add: ["$$NOW", n * 1000] } (update pipeline)` },
-    { value: 'default', support: 'native', how: defaultHow },
-    { value: 'never', support: 'native', how: `$unset ${field}: the document does not expire` },
-    {
-      value: 'keep',
+  const perWrite = perWriteRows({
+    duration: { support: 'native', how: `$set ${field}: { $add: ["$$NOW", n * 1000] } (update pipeline)` },
+    default: { support: 'native', how: defaultHow },
+    never: { support: 'native', how: `$unset ${field}: the document does not expire` },
+    keep: {
       support: 'native',
       how:
         `${field} is left as stored (a document that does not exist yet gets ` +
         `${defaultSeconds !== null ? 'the default' : `no ${field}`})`,
     },
-    {
-      value: 'extend',
+    extend: {
       support: 'native',
       how:
         `$set ${field}: { $max: ["$${field}", { $add: ["$$NOW", n * 1000] }] }; a new document gets $$NOW + n, ` +
         `a stored document without ${field} keeps never expiring`,
     },
-  ];
+  });
   return {
     ...common(mapping, ctx),
     seconds: defaultSeconds,

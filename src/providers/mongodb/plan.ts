@@ -1,3 +1,4 @@
+import { renderStep } from '../../core/plan-gate';
 import type { PlanStep, StepEffect } from '../../explain/plan';
 import { showValue } from '../../model/duration';
 import type { CollectionMapping, TtlIndexSpec } from './compile';
@@ -6,11 +7,11 @@ import {
   createCollectionCommand,
   createIndexesCommand,
   dropIndexCommand,
-  shellCommand,
   type Doc,
   type KeyPattern,
 } from './commands';
 import type { LiveCollection, LiveIndex, LiveSchema } from './inspect';
+import { MONGODB_STEPS } from './steps';
 import { COLLMOD_CONVERT_MIN_VERSION, SAY, UNVERIFIED_NOTE, RETROACTIVITY_VERIFIED, versionAtLeast } from './semantics';
 
 /**
@@ -68,8 +69,14 @@ function planCollection(
   ctx: PlanContext,
 ): MongoPlanStep[] {
   const steps: MongoPlanStep[] = [];
-  const step = (s: Omit<MongoPlanStep, 'entity' | 'collection'>) =>
-    steps.push({ entity: mapping.entity.name, collection: mapping.collection, ...s });
+  // The command text people review is rendered from the payload apply() runs, by the step table.
+  const step = (s: Omit<MongoPlanStep, 'entity' | 'collection' | 'command'>) =>
+    steps.push({
+      entity: mapping.entity.name,
+      collection: mapping.collection,
+      ...s,
+      command: renderStep(MONGODB_STEPS, s.payload),
+    });
   const collection = mapping.collection;
   if (!current.exists) {
     const command = createCollectionCommand(collection);
@@ -77,7 +84,6 @@ function planCollection(
       action: 'create-collection',
       class: 'additive',
       summary: `create collection ${collection}`,
-      command: shellCommand(command),
       payload: { op: 'command', command, count: null },
     });
   }
@@ -90,7 +96,7 @@ function planCollection(
   return steps;
 }
 
-type AddStep = (s: Omit<MongoPlanStep, 'entity' | 'collection'>) => void;
+type AddStep = (s: Omit<MongoPlanStep, 'entity' | 'collection' | 'command'>) => void;
 
 /** Plans the desired TTL index; returns the live index that becomes (or already is) it. */
 function planDesired(
@@ -123,7 +129,6 @@ function planDesired(
         ? `change TTL index ${match.name} on ${collection}.${desired.field}: expireAfterSeconds ${from} → ${to}`
         : `repair TTL index ${match.name} on ${collection}.${desired.field}: expireAfterSeconds ` +
           `${showValue(match.expireAfterSeconds)} → ${to} (servers 5.0.0–5.0.13 and 6.0.0–6.0.1 treat NaN as 0)`,
-      command: shellCommand(command),
       ttl: { from, to },
       effect: changeEffect(desired.field, from, to, valid),
       payload: { op: 'command', command, count: countFor(desired.field, from, to) },
@@ -136,7 +141,6 @@ function planDesired(
       action: 'convert-to-ttl-index',
       class: 'in-place',
       summary: `make index ${match.name} on ${collection}.${desired.field} a TTL index (expireAfterSeconds: ${to})`,
-      command: shellCommand(command),
       ttl: { from: null, to },
       effect: createEffect(desired.field, to),
       payload: { op: 'command', command, count: countFor(desired.field, null, to) },
@@ -167,7 +171,6 @@ function createIndex(mapping: CollectionMapping, desired: TtlIndexSpec, current:
     action: 'create-ttl-index',
     class: 'additive',
     summary: `create TTL index ${name} on ${mapping.collection}.${desired.field} (expireAfterSeconds: ${to})`,
-    command: shellCommand(command),
     ttl: { from: null, to },
     effect: current.exists
       ? createEffect(desired.field, to)
@@ -193,7 +196,6 @@ function dropIndex(collection: string, index: LiveIndex, why: string, step: AddS
     action: 'drop-index',
     class: 'destructive',
     summary: `drop index ${index.name} on ${collection} (${why})`,
-    command: shellCommand(command),
     ...(index.hasTtl
       ? { ttl: { from: isValidTtl(index.expireAfterSeconds) ? index.expireAfterSeconds : null, to: null } }
       : {}),
@@ -213,7 +215,6 @@ function conflict(collection: string, reason: string, step: AddStep): void {
     action: 'conflict',
     class: 'conflict',
     summary: reason,
-    command: `// not applied: ${reason}`,
     payload: { op: 'conflict', reason },
   });
 }

@@ -1,8 +1,10 @@
+import { renderStep } from '../../core/plan-gate';
 import type { PlanStep, StepEffect } from '../../explain/plan';
 import type { ColumnSpec, CompiledSchema, TableSpec } from './compile';
 import { addColumnSql, createIndexSql, createTableCommands, dropColumnSql, dropIndexSql } from './ddl';
 import { EXPIRY_COLUMN, type RelationalDialect } from './dialect';
 import type { LiveTable } from './inspect';
+import { RELATIONAL_STEPS } from './steps';
 import {
   createRecordTableSql,
   deleteRecordSql,
@@ -81,17 +83,19 @@ function step(
   extra: Partial<Pick<RelationalStep, 'ttl' | 'effect'>> & { blocking?: boolean } = {},
 ): RelationalStep {
   const { blocking = false, ...rest } = extra;
+  const payload: StepPayload = { op: action, sql, blocking };
   return {
     entity: table.entity,
     collection: table.table,
     action,
     class: cls,
     summary,
-    command: sql.length > 0 ? sql.join(';\n') : '-- nothing is run',
     ...rest,
     // The public flag, for the CLI and reports: set on every conflict, true or false.
     ...(cls === 'conflict' ? { blocking } : {}),
-    payload: { op: action, sql, blocking },
+    payload,
+    // The command text people review is rendered from the payload apply() runs, by the step table.
+    command: renderStep(RELATIONAL_STEPS, payload),
   };
 }
 

@@ -1,0 +1,157 @@
+/**
+ * Contract: plan/apply in place, through the one plan gate, on every store of the table. A TTL
+ * change is planned and applied in place; a plan that is not this store's, has an edited step, a
+ * step labelled a blocking conflict or destructive, or no list of steps, is refused with the same
+ * code and the same error class on every store, before anything is written.
+ */
+import { LifespanError, ModelBuilder, StoreError, type MigrationPlan, type StoreContext } from '../../src';
+import { CONTRACT_STORES, type OpenedContract } from './stores';
+
+const prefix = `cp${process.pid % 10000}`;
+
+class Lease {
+  id = '';
+  createdAt: Date | null = null;
+}
+
+/** The same entity at two app versions: only its TTL differs. */
+function leaseModel(ttl: number) {
+  return new ModelBuilder()
+    .entity(Lease, (e) =>
+      e
+        .toCollection(`${prefix}_lease`)
+        .key((l) => l.id)
+        .createdAt((l) => l.createdAt)
+        .timeToLive(ttl),
+    )
+    .build();
+}
+
+/** The code and class of what `call` throws, or 'applied'. */
+async function refusal(call: () => Promise<unknown>): Promise<{ code: string; cls: string; entity?: string }> {
+  try {
+    await call();
+  } catch (error) {
+    if (!(error instanceof LifespanError)) return { code: `not a LifespanError: ${String(error)}`, cls: 'none' };
+    const cls = error instanceof StoreError ? 'StoreError' : error.constructor.name;
+    return { code: error.code, cls, ...(error.entity ? { entity: error.entity } : {}) };
+  }
+  return { code: 'applied', cls: 'none' };
+}
+
+/** A plan with its first step changed by `edit` (plans are plain data a caller may edit). */
+function edited(plan: MigrationPlan, edit: (step: MigrationPlan['steps'][number]) => object): MigrationPlan {
+  const [first, ...rest] = plan.steps;
+  return { ...plan, steps: [{ ...first!, ...edit(first!) } as MigrationPlan['steps'][number], ...rest] };
+}
+
+for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
+  store.describe('plan/apply contract', () => {
+    let opened: OpenedContract | undefined;
+    let v1: StoreContext;
+    let v2: StoreContext;
+
+    beforeAll(async () => {
+      opened = await store.open(leaseModel(3600), prefix);
+      if (!opened.sibling) return;
+      v1 = opened.db;
+      await v1.ensureCollections();
+      v2 = await opened.sibling(leaseModel(7200));
+    });
+    afterAll(async () => {
+      await opened?.close();
+    });
+
+    test('a TTL change is planned and applied in place; the plan is then in sync', async () => {
+      if (!opened?.sibling) return;
+      const plan = await v2.plan();
+      expect(plan.store).toBe(store.can.storeName);
+      expect(plan.steps.length).toBeGreaterThan(0);
+      expect(plan.steps.map((s) => s.class)).not.toContain('conflict');
+      expect(plan.steps.map((s) => s.class)).not.toContain('destructive');
+      expect(plan.steps.some((s) => s.ttl?.to === 7200)).toBe(true);
+      const result = await v2.apply(plan);
+      expect(result.applied.length).toBeGreaterThan(0);
+      expect((await v2.plan()).steps).toEqual([]);
+    });
+
+    describe('refused before any step runs: one code, one class, on every store', () => {
+      /** v1's plan back to 3600 s: a real, non-empty plan of this store to edit. */
+      const back = async () => {
+        const plan = await v1.plan();
+        expect(plan.steps.length).toBeGreaterThan(0);
+        return plan;
+      };
+      const nothingWritten = async () => expect((await v2.plan()).steps).toEqual([]);
+
+      test('a plan made for another store: PLAN_WRONG_STORE', async () => {
+        if (!opened?.sibling) return;
+        const plan = await back();
+        const other = store.can.storeName === 'cassandra' ? 'mongodb' : 'cassandra';
+        expect(await refusal(() => v1.apply({ ...plan, store: other }))).toEqual({
+          code: 'PLAN_WRONG_STORE',
+          cls: 'LifespanError',
+        });
+        await nothingWritten();
+      });
+
+      test('a step whose payload was edited to an operation the store does not make: PLAN_BAD_STEP', async () => {
+        if (!opened?.sibling) return;
+        const plan = await back();
+        const tampered = edited(plan, (s) => ({
+          payload: { ...(s.payload as object), op: 'drop-everything', kind: 'drop-everything' },
+        }));
+        expect(await refusal(() => v1.apply(tampered, { allowDestructive: true }))).toEqual({
+          code: 'PLAN_BAD_STEP',
+          cls: 'LifespanError',
+          entity: 'Lease',
+        });
+        await nothingWritten();
+      });
+
+      test('a step labelled a (blocking) conflict refuses the whole plan: PLAN_CONFLICT', async () => {
+        if (!opened?.sibling) return;
+        const plan = await back();
+        const conflicting = edited(plan, () => ({ class: 'conflict' }));
+        expect(await refusal(() => v1.apply(conflicting, { allowDestructive: true, allowRetroactive: true }))).toEqual({
+          code: 'PLAN_CONFLICT',
+          cls: 'LifespanError',
+          entity: 'Lease',
+        });
+        await nothingWritten();
+      });
+
+      test('a step labelled destructive needs allowDestructive: PLAN_DESTRUCTIVE_NOT_ALLOWED', async () => {
+        if (!opened?.sibling) return;
+        const plan = await back();
+        const destructive = edited(plan, () => ({ class: 'destructive' }));
+        expect(await refusal(() => v1.apply(destructive, { allowRetroactive: true }))).toEqual({
+          code: 'PLAN_DESTRUCTIVE_NOT_ALLOWED',
+          cls: 'LifespanError',
+          entity: 'Lease',
+        });
+        await nothingWritten();
+      });
+
+      test('a plan without a list of steps: BAD_ARGUMENT, never a TypeError', async () => {
+        if (!opened?.sibling) return;
+        const plan = await back();
+        expect(await refusal(() => v1.apply({ ...plan, steps: 'all' as never }))).toEqual({
+          code: 'BAD_ARGUMENT',
+          cls: 'LifespanError',
+        });
+        await nothingWritten();
+      });
+
+      test('checkPlan() judges a plan as apply() does, touching nothing', async () => {
+        if (!opened?.sibling) return;
+        const plan = await back();
+        expect(await refusal(async () => v1.checkPlan({ ...plan, store: 'elsewhere' }))).toMatchObject({
+          code: 'PLAN_WRONG_STORE',
+        });
+        expect(() => v2.checkPlan({ store: store.can.storeName, target: 'x', steps: [] })).not.toThrow();
+        await nothingWritten();
+      });
+    });
+  });
+}
