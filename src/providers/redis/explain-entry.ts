@@ -1,4 +1,5 @@
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
+import { perWriteRows } from '../../explain/per-write-rows';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
 import type { KeyspaceMapping } from './compile';
 import { keyLayout } from './keys';
@@ -53,34 +54,31 @@ export function explainMapping(mapping: KeyspaceMapping, prefix: string): Explai
 
 function nativeRows(seconds: number | null): PerWriteRow[] {
   const onNew = seconds === null ? 'no expiry' : `EX ${seconds}`;
-  return [
-    { value: 'duration', support: 'native', how: 'SET key value EX n (insert: SET … NX EX n)' },
-    {
-      value: 'default',
+  return perWriteRows({
+    duration: { support: 'native', how: 'SET key value EX n (insert: SET … NX EX n)' },
+    default: {
       support: 'native',
       how: seconds === null ? 'SET key value: no expiry (no default declared)' : `SET key value EX ${seconds}`,
     },
-    { value: 'never', support: 'native', how: 'SET key value without EX: clears the expiry (setTtl: PERSIST)' },
-    { value: 'keep', support: 'native', how: `SET key value KEEPTTL on a stored key; a new key gets ${onNew}` },
-    {
-      value: 'extend',
+    never: { support: 'native', how: 'SET key value without EX: clears the expiry (setTtl: PERSIST)' },
+    keep: { support: 'native', how: `SET key value KEEPTTL on a stored key; a new key gets ${onNew}` },
+    extend: {
       support: 'native',
       how: 'SET … KEEPTTL, then EXPIRE key n GT, in one script (a key without expiry stays without); a new key gets EX n',
     },
-  ];
+  });
 }
 
 function undeclaredRows(mapping: KeyspaceMapping, seconds: number | null): PerWriteRow[] {
-  const why = `per-write TTL not declared: ${perWriteDeclarationHint(mapping.entity)}`;
-  return [
-    { value: 'duration', support: 'unsupported', how: why },
-    {
-      value: 'default',
-      support: 'native',
-      how: seconds === null ? 'SET key value: no expiry' : `SET key value EX ${seconds}`,
-    },
-    { value: 'never', support: 'unsupported', how: why },
-    { value: 'keep', support: 'unsupported', how: why },
-    { value: 'extend', support: 'unsupported', how: why },
-  ];
+  const why = {
+    support: 'unsupported',
+    how: `per-write TTL not declared: ${perWriteDeclarationHint(mapping.entity)}`,
+  } as const;
+  return perWriteRows({
+    duration: why,
+    default: { support: 'native', how: seconds === null ? 'SET key value: no expiry' : `SET key value EX ${seconds}` },
+    never: why,
+    keep: why,
+    extend: why,
+  });
 }
