@@ -26,6 +26,7 @@ const CASE_STORES = {
   plan: ['sqlite', 'postgres', 'mariadb', 'cassandra'],
   peers: ['sqlite'],
   cosmos: ['none'],
+  redis: ['none'],
   memory: ['sqlite'],
 };
 

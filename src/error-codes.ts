@@ -313,6 +313,18 @@ export const ERROR_CODE_TABLE = {
   /** A mongodb: URL without a database. */
   MONGO_URL_NO_DATABASE: { family: 'LifespanError', exit: 'usage' },
 
+  // Redis
+  /** A Redis URL that does not parse. */
+  REDIS_BAD_URL: { family: 'LifespanError', exit: 'usage' },
+  /** A RedisStore option of the wrong kind (a prefix holding { or }). */
+  REDIS_BAD_OPTION: { family: 'LifespanError', exit: 'model' },
+  /** new RedisStore() without a node-redis client. */
+  REDIS_NO_CLIENT: { family: 'LifespanError', exit: 'model' },
+  /** A Redis command failed (connection, ACL, maxmemory, a key of another type). */
+  REDIS_OPERATION_FAILED: { family: 'StoreError', exit: 'store' },
+  /** A Redis server older than 7.0 (no EXPIRE … GT). */
+  REDIS_SERVER_TOO_OLD: { family: 'StoreError', exit: 'store' },
+
   // Relational stores
   /** The clock option returned something that is not a valid Date. */
   RELATIONAL_BAD_CLOCK: { family: 'LifespanError', exit: 'model' },

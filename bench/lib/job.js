@@ -14,6 +14,7 @@ const CASES = {
   plan: () => require('../cases/plan'),
   peers: () => require('../cases/peers'),
   cosmos: () => require('../cases/cosmos'),
+  redis: () => require('../cases/redis'),
   memory: () => require('../cases/memory'),
 };
 

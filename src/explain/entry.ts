@@ -1,7 +1,7 @@
 import type { WriteTtlKind } from '../model/per-write-ttl';
 
 /** What a store natively does with a TTL declaration (store-neutral names). */
-export type Mechanism = 'container-ttl' | 'table-default-ttl' | 'ttl-index' | 'emulated' | 'none';
+export type Mechanism = 'container-ttl' | 'table-default-ttl' | 'ttl-index' | 'key-expiry' | 'emulated' | 'none';
 
 /** Whether changing the declared TTL re-judges stored data or only affects later writes. */
 export type ChangeEffectKind = 'retroactive' | 'new-writes-only' | 'none';

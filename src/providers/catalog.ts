@@ -2,6 +2,7 @@ import { cassandraExplainer } from './cassandra/explainer';
 import type { StoreExplainer, StoreName } from './contract';
 import { cosmosExplainer } from './cosmos/explainer';
 import { mongodbExplainer } from './mongodb/explainer';
+import { redisExplainer } from './redis/explainer';
 import { relationalExplainer } from './relational/explainer';
 
 /**
@@ -12,6 +13,7 @@ export const EXPLAINERS = {
   cosmos: cosmosExplainer,
   cassandra: cassandraExplainer,
   mongodb: mongodbExplainer,
+  redis: redisExplainer,
   relational: relationalExplainer,
 } as const satisfies { [K in StoreName]: StoreExplainer<never> };
 

@@ -102,7 +102,7 @@ const CATEGORIES: readonly Category[] = [
       AUTH_CODES.has(e.code) ||
       e.errno === 1045 ||
       e.name === 'AuthenticationError' ||
-      /authentication failed/i.test(text(e)),
+      /authentication failed|^WRONGPASS/i.test(text(e)),
     message: (target, detail) => `${target} refused the credentials: ${detail}`,
     hint: 'check the user name and password (or key) of the connection, and that the user may log in from this host',
   },

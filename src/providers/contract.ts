@@ -4,8 +4,8 @@ import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, Model } from '../model/types';
 
 /** The stores lifespan compiles to. Adding one = one folder under src/providers + one catalog line. */
-export type StoreName = 'cosmos' | 'cassandra' | 'mongodb' | 'relational';
-export const STORE_NAMES: readonly StoreName[] = ['cosmos', 'cassandra', 'mongodb', 'relational'];
+export type StoreName = 'cosmos' | 'cassandra' | 'mongodb' | 'redis' | 'relational';
+export const STORE_NAMES: readonly StoreName[] = ['cosmos', 'cassandra', 'mongodb', 'redis', 'relational'];
 
 /** Driver-free: compiles a model to the store's native terms and explains it. */
 export interface StoreExplainer<Options = void> {

@@ -23,6 +23,8 @@ const OPENERS: Record<string, () => UrlOpener> = {
   'mongodb:': () => load('./mongodb/from-url', 'openMongoUrl'),
   'mongodb+srv:': () => load('./mongodb/from-url', 'openMongoUrl'),
   'cosmos:': () => load('./cosmos/from-url', 'openCosmosUrl'),
+  'redis:': () => load('./redis/from-url', 'openRedisUrl'),
+  'rediss:': () => load('./redis/from-url', 'openRedisUrl'),
 };
 
 export function openerFor(url: string): UrlOpener {

@@ -62,7 +62,7 @@ test('model errors exit 3 and list every problem', () => {
 test.each([
   [['explain'], /no model to work with|CLI_NO_MODEL/],
   [['explain', 'missing-file.ts'], /no file at/],
-  [['explain', fixture('models.js'), '--store', 'redis'], /unknown store 'redis'/],
+  [['explain', fixture('models.js'), '--store', 'dynamodb'], /unknown store 'dynamodb'/],
   [['explain', fixture('models.js'), '--format', 'yaml'], /unknown format 'yaml'/],
   [['frobnicate'], /unknown command/],
 ])('usage errors exit 2: %p', (args, message) => {

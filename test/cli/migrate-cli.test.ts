@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { Client } from 'cassandra-driver';
 import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
 import { startCosmosServer, type LocalCosmos } from '../harness/cosmos';
+import { deleteKeys, redisClient, testPrefix } from '../harness/redis';
 import { knexFor } from '../harness/relational';
 import { describeStore, type LocalStoreName } from '../harness/stores';
 import { buildCli, ROOT } from './build-cli';
@@ -41,6 +42,19 @@ let cassandra: { client: Client; keyspace: string } | undefined;
 const CASSANDRA_SECRET = 'cassandra-PW-never-printed';
 const MARIADB_SECRET = 'mariadb-PW-never-printed';
 const MARIADB_USER = `lifespan_cli_${process.pid}`;
+const REDIS_SECRET = 'redis-PW-never-printed';
+const REDIS_USER = `lifespan_cli_${process.pid}`;
+const REDIS_PREFIX = testPrefix('cli');
+
+/** Runs one command as the harness's Redis admin (an ACL change, or deleting the run's keys). */
+async function asRedisAdmin(job: (client: Awaited<ReturnType<typeof redisClient>>) => Promise<unknown>): Promise<void> {
+  const client = await redisClient();
+  try {
+    await job(client);
+  } finally {
+    client.destroy();
+  }
+}
 
 /** The harness URL with a user and password put in (trust auth ignores a PostgreSQL password). */
 function withCredentials(url: string, user: string, password: string): string {
@@ -117,6 +131,27 @@ const CASES: StoreCase[] = [
     env: () => ({ COSMOS_ENDPOINT: cosmos?.endpoint ?? '', COSMOS_KEY: COSMOS_SECRET }),
     effect: 'retroactive',
     command: /replace\(\{ ...resource, defaultTtl: 300 \}\)/,
+  },
+  {
+    store: 'redis',
+    // An ACL user with a password: the URL carries a secret the output must never show.
+    setUp: () =>
+      asRedisAdmin((c) => c.sendCommand(['ACL', 'SETUSER', REDIS_USER, 'on', `>${REDIS_SECRET}`, '~*', '+@all'])),
+    tearDown: () =>
+      asRedisAdmin(async (c) => {
+        await c.sendCommand(['ACL', 'DELUSER', REDIS_USER]);
+        await deleteKeys(c, REDIS_PREFIX);
+      }),
+    url: () => {
+      const url = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+      url.username = REDIS_USER;
+      url.password = REDIS_SECRET;
+      url.searchParams.set('prefix', REDIS_PREFIX);
+      return url.toString();
+    },
+    secret: REDIS_SECRET,
+    effect: 'new-writes-only',
+    command: /^HSET .*\{lifespan\}:default-ttl cli_sessions_\d+ 300$/,
   },
 ];
 
@@ -197,7 +232,7 @@ for (const c of CASES) {
       // the stores that expire natively refuse it as a usage mistake.
       for (const at of [[], ['--now', '2000-01-01T00:00:00Z']]) {
         const purged = await run('5m', 'purge', ...at);
-        if (c.store === 'cassandra' || c.store === 'cosmos') {
+        if (c.store === 'cassandra' || c.store === 'cosmos' || c.store === 'redis') {
           expect(purged.code).toBe(2);
           expect(purged.stderr).toContain('PURGE_NOT_EMULATED');
         } else {
@@ -241,6 +276,8 @@ describe('connection failures (finding 7)', () => {
       /STORE_DATABASE_MISSING/,
     ],
     ['cosmos', 'endpoint unreachable', () => 'cosmos:app?selfSigned=true', /STORE_UNREACHABLE/],
+    ['redis', 'port closed', () => 'redis://127.0.0.1:1/0', /STORE_UNREACHABLE/],
+    ['redis', 'authentication failed', () => 'redis://nobody:wrong-PW-secret@127.0.0.1:6379/0', /STORE_AUTH_FAILED/],
   ];
   for (const [store, what, url, code] of cases) {
     describeStore(store, `${store}: ${what}`, () => {

@@ -12,6 +12,7 @@ import { CassandraStore } from '../../src/providers/cassandra';
 import type { Mechanism } from '../../src/explain/entry';
 import { CosmosStore } from '../../src/providers/cosmos';
 import { MongoStore } from '../../src/providers/mongodb';
+import { RedisStore } from '../../src/providers/redis';
 import { RelationalStore } from '../../src/providers/relational';
 import { liveCosmosClient } from '../harness/cosmos';
 import { describeLive, describeStore, type LocalStoreName } from '../harness/stores';
@@ -95,6 +96,8 @@ function sameDatabase(name: LocalStoreName, raw: OpenedStore['raw']): Store {
       return new CassandraStore({ client: raw.client as Client, keyspace: raw.keyspace as string });
     case 'cosmos':
       return new CosmosStore({ database: raw.cosmos!.client.database(raw.databaseId as string) });
+    case 'redis':
+      return new RedisStore({ client: raw.redis!, prefix: raw.prefix as string });
   }
 }
 
@@ -133,6 +136,16 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     mechanism: 'table-default-ttl',
   }),
   local('cosmos', cosmos),
+  local('redis', {
+    supportsKeep: true,
+    supportsExtend: true,
+    atomicUnitOfWork: true,
+    emulatesExpiry: false,
+    // No schema: the plan records the default each collection's writes send (new writes only).
+    hasSchemaPlan: true,
+    storeName: 'redis',
+    mechanism: 'key-expiry',
+  }),
   {
     name: 'mongodb-fake',
     can: mongodb,

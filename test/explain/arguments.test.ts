@@ -14,5 +14,7 @@ test('connect() checks its arguments', async () => {
 });
 
 test('explain() of an unknown store names it', () => {
-  expect(() => explain(new ModelBuilder().build(), { stores: ['redis' as never] })).toThrow(/'redis' is not a store/);
+  expect(() => explain(new ModelBuilder().build(), { stores: ['dynamodb' as never] })).toThrow(
+    /'dynamodb' is not a store/,
+  );
 });

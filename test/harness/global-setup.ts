@@ -4,6 +4,7 @@
  *
  *   LIFESPAN_CASSANDRA_CONTACT  127.0.0.1:9042 (a node started here, or one already running there)
  *   PG_URL / MYSQL_URL          a fresh lifespan_test_<time>_<pid> database on each server
+ *   REDIS_URL / LIFESPAN_REDIS_PREFIX  the Redis 7 server and this run's key prefix
  *   LIFESPAN_STORE_STATUS       JSON: per store, 'up' / 'not-selected' and a one-line detail
  *
  * LIFESPAN_STORES=sqlite,postgres selects some local stores (default: all; in CI, all or the run
@@ -17,6 +18,7 @@ import { type CassandraNode, cassandraAnswers, nodeOwner, startNode } from '../s
 import { DEFAULT_MYSQL_URL, DEFAULT_PG_URL, prepareMariadb, preparePostgres } from '../servers/relational';
 import { tcpOpen } from '../servers/system';
 import { launchCosmosServer } from './cosmos';
+import { prepareRedis } from './redis';
 import { HARNESS_STATE_KEY, type HarnessState, releaseHarness } from './harness-state';
 import {
   LOCAL_STORES,
@@ -193,6 +195,7 @@ export default async function globalSetup(): Promise<void> {
     mariadb: () => setupMariadb(state),
     cassandra: () => setupCassandra(state),
     cosmos: setupCosmos,
+    redis: () => prepareRedis((m) => say(`redis: ${m}`)),
   };
   const results = await Promise.allSettled(selected.map((name) => tasks[name]()));
 

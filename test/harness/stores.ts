@@ -2,7 +2,7 @@
  * The stores the test suite runs against: how each is reached, whether the run requires it, and
  * helpers for test files to gate on them.
  *
- * Local stores (sqlite, postgres, mariadb, cassandra, cosmos) can all run on the CI machine and are
+ * Local stores (sqlite, postgres, mariadb, cassandra, cosmos, redis) can all run on the CI machine and are
  * started by globalSetup (test/harness/global-setup.ts). Each selected one is REQUIRED: if it cannot
  * be started the whole run fails with the reason; its tests never skip silently. LIFESPAN_STORES
  * (comma-separated) narrows the selection for a quick local run; the suites of stores left out
@@ -12,7 +12,7 @@
  * variables are set; otherwise their suite prints one line saying why it skipped.
  */
 
-export type LocalStoreName = 'sqlite' | 'postgres' | 'mariadb' | 'cassandra' | 'cosmos';
+export type LocalStoreName = 'sqlite' | 'postgres' | 'mariadb' | 'cassandra' | 'cosmos' | 'redis';
 export type LiveStoreName = 'mongodb' | 'cosmos-live';
 export type StoreName = LocalStoreName | LiveStoreName;
 
@@ -71,6 +71,14 @@ export const STORES: readonly StoreInfo[] = [
     required: true,
   },
   {
+    name: 'redis',
+    kind: 'local',
+    description: 'Redis 7 server (found on 127.0.0.1:6379, or started by globalSetup with redis-server)',
+    reachedBy: 'REDIS_URL + a per-run key prefix LIFESPAN_REDIS_PREFIX; redisClient() (test/harness/redis.ts)',
+    env: ['REDIS_URL'],
+    required: true,
+  },
+  {
     name: 'mongodb',
     kind: 'live',
     description: 'a real MongoDB server (none can run on the CI machine)',
@@ -88,7 +96,14 @@ export const STORES: readonly StoreInfo[] = [
   },
 ];
 
-export const LOCAL_STORES: readonly LocalStoreName[] = ['sqlite', 'postgres', 'mariadb', 'cassandra', 'cosmos'];
+export const LOCAL_STORES: readonly LocalStoreName[] = [
+  'sqlite',
+  'postgres',
+  'mariadb',
+  'cassandra',
+  'cosmos',
+  'redis',
+];
 
 export function storeInfo(name: StoreName): StoreInfo {
   const info = STORES.find((s) => s.name === name);

@@ -10,6 +10,7 @@ export const ENTRY_POINTS: Readonly<Record<string, string>> = {
   'lifespan/cassandra': 'src/providers/cassandra/index.ts',
   'lifespan/mongodb': 'src/providers/mongodb/index.ts',
   'lifespan/cosmos': 'src/providers/cosmos/index.ts',
+  'lifespan/redis': 'src/providers/redis/index.ts',
 };
 
 /**

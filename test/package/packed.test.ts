@@ -20,8 +20,8 @@ const CONSUMER = path.join(__dirname, 'consumer');
 const TSC = require.resolve('typescript/bin/tsc');
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 /** Drivers and types the consumers use, linked from this project instead of installed again. */
-const LINKED = ['knex', 'better-sqlite3', '@types/node', 'cassandra-driver', 'mongodb', '@azure/cosmos'];
-const STORE_PAGES = ['relational', 'cassandra', 'mongodb', 'cosmos'];
+const LINKED = ['knex', 'better-sqlite3', '@types/node', 'cassandra-driver', 'mongodb', '@azure/cosmos', 'redis'];
+const STORE_PAGES = ['relational', 'cassandra', 'mongodb', 'cosmos', 'redis'];
 
 const README_FILES = readmeFiles(path.join(ROOT, 'README.md'));
 const SESSION_LINES = ['s1 has 3600s to live; payload: hello', 'purged 1 expired row(s); s1 still stored: false'];

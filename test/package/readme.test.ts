@@ -49,7 +49,7 @@ describe('README', () => {
     for (const page of ['docs/cli.md', 'docs/api/index.md', 'docs/errors.md', 'docs/troubleshooting.md']) {
       expect(README).toContain(`](${page})`);
     }
-    for (const store of ['relational', 'cassandra', 'mongodb', 'cosmos']) {
+    for (const store of ['relational', 'cassandra', 'mongodb', 'cosmos', 'redis']) {
       expect(README).toContain(`](docs/stores/${store}.md)`);
       const page = fs.readFileSync(path.join(ROOT, 'docs', 'stores', `${store}.md`), 'utf8');
       expect(sections(page)[0]).toBe('Getting started');

@@ -8,16 +8,26 @@ import type { Knex } from 'knex';
 import { connect, type Model, type StoreContext } from '../../src';
 import { CassandraStore } from '../../src/providers/cassandra';
 import { CosmosStore } from '../../src/providers/cosmos';
+import { RedisStore } from '../../src/providers/redis';
 import { RelationalStore } from '../../src/providers/relational';
 import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
 import { startCosmosServer, type LocalCosmos } from '../harness/cosmos';
 import { knexFor } from '../harness/relational';
+import { deleteKeys, redisClient, testPrefix, type TestRedisClient } from '../harness/redis';
 import type { LocalStoreName } from '../harness/stores';
 
 export interface OpenedStore {
   readonly db: StoreContext;
   /** Raw access for assertions about what the store itself holds. */
-  readonly raw: { knex?: Knex; client?: Client; keyspace?: string; cosmos?: LocalCosmos; databaseId?: string };
+  readonly raw: {
+    knex?: Knex;
+    client?: Client;
+    keyspace?: string;
+    cosmos?: LocalCosmos;
+    databaseId?: string;
+    redis?: TestRedisClient;
+    prefix?: string;
+  };
   close(): Promise<void>;
 }
 
@@ -73,6 +83,20 @@ export async function openStore(
         async close() {
           await db.close();
           await cosmos.close();
+        },
+      };
+    }
+    case 'redis': {
+      const client = await redisClient();
+      const prefix = testPrefix(options.prefix);
+      const db = await connect(model, new RedisStore({ client, prefix }));
+      return {
+        db,
+        raw: { redis: client, prefix },
+        async close() {
+          await db.close();
+          await deleteKeys(client, prefix);
+          client.destroy();
         },
       };
     }

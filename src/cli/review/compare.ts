@@ -104,9 +104,15 @@ function step(
   };
 }
 
-/** Relational emulation and MongoDB's expiry-date field are stamped by the application on each write. */
+/**
+ * Relational emulation, MongoDB's expiry-date field and Redis's EX (no default TTL on the server)
+ * are stamped by the application on each write.
+ */
 function stampedByCode(now: SnapshotEntry): boolean {
-  return effectKind(now) === 'new-writes-only' && (now.store === 'relational' || now.store === 'mongodb');
+  return (
+    effectKind(now) === 'new-writes-only' &&
+    (now.store === 'relational' || now.store === 'mongodb' || now.store === 'redis')
+  );
 }
 
 /**

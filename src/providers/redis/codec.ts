@@ -1,0 +1,85 @@
+import { checkValue, valueInvalid } from '../../core/values';
+import type { FieldModel, FieldType } from '../../model/types';
+import type { KeyspaceMapping } from './compile';
+import { MAX_VALUE_BYTES, STORE } from './semantics';
+
+/**
+ * Entity values ⇄ one JSON string per key. One string (not a hash) because SET writes the value
+ * and its expiry (EX, KEEPTTL, NX) in one command: every write is one atomic step without a
+ * transaction. Types JSON lacks are written as text: bigint as decimal, date as ISO 8601 (ms),
+ * binary as base64.
+ */
+/** The types JSON holds as they are. */
+const AS_IS = Object.fromEntries(
+  (['string', 'uuid', 'number', 'integer', 'counter', 'boolean', 'json'] as const).map((t) => [t, (v: unknown) => v]),
+) as Record<'string' | 'uuid' | 'number' | 'integer' | 'counter' | 'boolean' | 'json', (v: unknown) => unknown>;
+
+const TO_JSON: Readonly<Record<FieldType, (v: unknown) => unknown>> = {
+  ...AS_IS,
+  bigint: (v) => (v as bigint).toString(),
+  date: (v) => (v as Date).toISOString(),
+  binary: (v) => Buffer.from(v as Uint8Array).toString('base64'),
+};
+
+const FROM_JSON: Readonly<Record<FieldType, (v: unknown) => unknown>> = {
+  ...AS_IS,
+  bigint: (v) => BigInt(v as string),
+  date: (v) => new Date(v as string),
+  binary: (v) => Buffer.from(v as string, 'base64'),
+};
+
+/** The stored JSON text of member values, each checked by the shared value checker. */
+export function encodeRecord(
+  mapping: KeyspaceMapping,
+  values: Record<string, unknown>,
+  maxBytes: number = MAX_VALUE_BYTES,
+): string {
+  const stored: Record<string, unknown> = {};
+  for (const field of mapping.fields) {
+    const checked = checkValue(field.type, field.nullable, values[field.member], placeOf(mapping, field));
+    stored[field.storedName] = checked === null ? null : TO_JSON[field.type](checked);
+  }
+  const text = JSON.stringify(stored);
+  // Byte length only matters near the limit; a UTF-16 length under a third of it cannot exceed it.
+  if (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes) throw tooLarge(mapping, stored, maxBytes);
+  return text;
+}
+
+/** Member values of a stored JSON text (members it lacks are left out). */
+export function decodeRecord(mapping: KeyspaceMapping, text: string): Record<string, unknown> {
+  const stored = JSON.parse(text) as Record<string, unknown>;
+  const values: Record<string, unknown> = {};
+  for (const field of mapping.fields) {
+    if (!(field.storedName in stored)) continue;
+    const value = stored[field.storedName];
+    values[field.member] = value === null ? null : FROM_JSON[field.type](value);
+  }
+  return values;
+}
+
+/** The stored JSON form of one member value, for comparing a find() filter with stored records. */
+export function storedForm(mapping: KeyspaceMapping, field: FieldModel, value: unknown): string {
+  const checked = checkValue(field.type, true, value, placeOf(mapping, field));
+  return JSON.stringify(checked === null ? null : TO_JSON[field.type](checked));
+}
+
+function placeOf(mapping: KeyspaceMapping, field: FieldModel) {
+  return {
+    entity: mapping.entity.name,
+    member: field.member,
+    store: STORE,
+    key: [...mapping.tagMembers, ...mapping.restMembers].includes(field),
+  };
+}
+
+/** A record over Redis's string limit, named by its largest member. */
+function tooLarge(mapping: KeyspaceMapping, stored: Record<string, unknown>, maxBytes: number) {
+  const size = (f: FieldModel) => Buffer.byteLength(JSON.stringify(stored[f.storedName]) ?? '');
+  const largest = [...mapping.fields].sort((a, b) => size(b) - size(a))[0] as FieldModel;
+  return valueInvalid(
+    placeOf(mapping, largest),
+    `<${size(largest)} bytes>`,
+    `makes the record longer than Redis's string limit of ${maxBytes} bytes`,
+    `store large payloads elsewhere and keep a reference in ${largest.member}`,
+  );
+}

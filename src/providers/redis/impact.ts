@@ -1,0 +1,56 @@
+import type { RedisClientLike } from './gateway';
+import { call } from './gateway';
+import { scanPattern } from './keys';
+import type { KeyspaceMapping } from './compile';
+import type { RedisStep } from './plan';
+import { scanKeys } from './scan';
+import { COUNT_SCAN_BOUND } from './semantics';
+
+/**
+ * plan({ counts: true }): per step with a new default, how many stored keys of the collection
+ * carry a TTL longer than it (SCAN + PTTL, at most COUNT_SCAN_BOUND keys examined). None of them
+ * expires because of the step: Redis changes nothing stored, so `affected` is 0 and the count is
+ * stated in the effect text with its cost.
+ */
+export async function countLonger(
+  client: RedisClientLike,
+  prefix: string,
+  mappings: readonly KeyspaceMapping[],
+  steps: readonly RedisStep[],
+): Promise<RedisStep[]> {
+  const counted: RedisStep[] = [];
+  for (const step of steps) {
+    const mapping = mappings.find((m) => m.collection === step.collection);
+    const to = step.payload.to;
+    if (!mapping || !step.effect) {
+      counted.push(step);
+      continue;
+    }
+    const started = Date.now();
+    let examined = 0;
+    let longer = 0;
+    let persistent = 0;
+    const pattern = scanPattern(prefix, mapping, {});
+    const place = { entity: mapping.entity.name, operation: `counting keys of '${mapping.collection}'` };
+    await scanKeys(client, pattern, place, async (keys) => {
+      const ttls = await Promise.all(keys.map((k) => call<number>(client, ['PTTL', k], place)));
+      for (const ms of ttls) {
+        examined += 1;
+        if (ms === -1) persistent += 1;
+        else if (to !== 'none' && ms > to * 1000) longer += 1;
+      }
+      return examined < COUNT_SCAN_BOUND;
+    });
+    const bound = examined >= COUNT_SCAN_BOUND ? ` (stopped after ${COUNT_SCAN_BOUND} keys: at least)` : '';
+    const cost = `SCAN + PTTL over ${examined} keys in ${Date.now() - started} ms`;
+    const what =
+      to === 'none'
+        ? `${examined} stored keys keep their expiry (${persistent} have none)`
+        : `${longer} of ${examined} stored keys carry a TTL longer than ${to}s and ${persistent} have none; they keep it`;
+    counted.push({
+      ...step,
+      effect: { ...step.effect, affected: 0, text: `${step.effect.text} ${what}${bound} (${cost}).` },
+    });
+  }
+  return counted;
+}

@@ -1,0 +1,78 @@
+import { ErrorCodes } from '../../error-codes';
+import { LifespanError } from '../../errors';
+import { showValue } from '../../model/show-value';
+import type { FieldModel } from '../../model/types';
+import { stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { encodeRecord, storedForm } from './codec';
+import type { KeyspaceMapping } from './compile';
+import { keyFromValues } from './keys';
+import { STORE } from './semantics';
+
+/** One entity write, encoded and checked before anything is sent. */
+export interface EncodedRecord {
+  readonly key: string;
+  readonly value: string;
+}
+
+/**
+ * The key and JSON of an entity argument (an instance or a plain object of its members).
+ * @CreatedAt / @UpdatedAt are stamped with this process's clock (a Redis TIME would cost a round
+ * trip per write); the expiry itself is counted by the server from the write.
+ */
+export function encodeEntity(prefix: string, mapping: KeyspaceMapping, entity: unknown, call: string): EncodedRecord {
+  if (typeof entity !== 'object' || entity === null || Array.isArray(entity)) {
+    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} needs an entity object, got ${showValue(entity)}`, {
+      entity: mapping.entity.name,
+      store: STORE,
+      hint: `pass an instance of ${mapping.entity.name}`,
+    });
+  }
+  const values = stampTimestamps(mapping.entity, valuesOf(mapping.entity, entity), new Date());
+  const value = encodeRecord(mapping, values);
+  return { key: keyFromValues(prefix, mapping, values), value };
+}
+
+/** An equality filter as stored-form text per field (find/count compare decoded JSON members). */
+export function whereForms(
+  mapping: KeyspaceMapping,
+  where: unknown,
+): {
+  readonly values: Record<string, unknown>;
+  readonly forms: ReadonlyArray<readonly [FieldModel, string]>;
+} {
+  if (where === undefined || where === null) return { values: {}, forms: [] };
+  if (typeof where !== 'object' || Array.isArray(where) || where instanceof Date) {
+    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `the filter ${showValue(where)} is not an object of members`, {
+      entity: mapping.entity.name,
+      store: STORE,
+      hint: 'pass an object of member values, e.g. { member: value }, or nothing',
+    });
+  }
+  const values: Record<string, unknown> = {};
+  const forms: Array<readonly [FieldModel, string]> = [];
+  for (const [member, value] of Object.entries(where)) {
+    if (value === undefined) continue;
+    const field = mapping.fields.find((f) => f.member === member);
+    if (!field) {
+      throw new LifespanError(
+        ErrorCodes.UNKNOWN_MEMBER,
+        `cannot filter on ${showValue(member)}: it is not a stored member`,
+        {
+          entity: mapping.entity.name,
+          store: STORE,
+          hint: `filter on: ${mapping.fields.map((f) => f.member).join(', ')}`,
+        },
+      );
+    }
+    values[member] = value;
+    forms.push([field, storedForm(mapping, field, value)]);
+  }
+  return { values, forms };
+}
+
+/** True when a stored JSON record holds every filtered member value. */
+export function matches(text: string, forms: ReadonlyArray<readonly [FieldModel, string]>): boolean {
+  if (forms.length === 0) return true;
+  const stored = JSON.parse(text) as Record<string, unknown>;
+  return forms.every(([field, form]) => JSON.stringify(stored[field.storedName] ?? null) === form);
+}

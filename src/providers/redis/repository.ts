@@ -1,0 +1,157 @@
+import { ErrorCodes } from '../../error-codes';
+import { StoreError } from '../../errors';
+import { showValue } from '../../model/show-value';
+import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { keysArgument, limitArgument, writeOptions } from '../../runtime/arguments';
+import { instanceOf } from '../../runtime/entity-values';
+import { writeTtlFor } from '../../runtime/write-ttl';
+import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
+import { decodeRecord } from './codec';
+import type { KeyspaceMapping } from './compile';
+import { call, type RedisClientLike } from './gateway';
+import { keyOf, scanPattern } from './keys';
+import { encodeEntity, matches, whereForms } from './records';
+import { scanKeys } from './scan';
+import { runScript, SET_TTL_SCRIPT, WRITE_SCRIPT } from './scripts';
+import { STORE } from './semantics';
+import { createdAtPattern, insertCommand, plainUpsertCommand, redisTtl, scriptArgs, type RedisTtl } from './writes';
+
+export interface RedisContext {
+  readonly client: RedisClientLike;
+  readonly prefix: string;
+}
+
+export class RedisRepository<T> implements Repository<T> {
+  private readonly keepCreatedAt: string;
+
+  constructor(
+    private readonly ctx: RedisContext,
+    private readonly mapping: KeyspaceMapping,
+  ) {
+    this.keepCreatedAt = createdAtPattern(mapping);
+  }
+
+  async insert(entity: T, options?: WriteOptions): Promise<void> {
+    const ttl = this.ttlOf(writeOptions(options, 'insert()', STORE).ttl);
+    const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, entity, 'insert');
+    const reply = await call<string | null>(this.ctx.client, insertCommand(key, value, ttl), this.place('insert'));
+    if (reply === null) throw duplicate(this.mapping, key);
+  }
+
+  async upsert(entity: T, options?: WriteOptions): Promise<void> {
+    const ttl = this.ttlOf(writeOptions(options, 'upsert()', STORE).ttl);
+    const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, entity, 'upsert');
+    const plain = this.keepCreatedAt === '' ? plainUpsertCommand(key, value, ttl) : null;
+    if (plain) {
+      await call(this.ctx.client, plain, this.place('upsert'));
+      return;
+    }
+    await runScript(this.ctx.client, WRITE_SCRIPT, [key], this.writeArgs('upsert', ttl, value), this.place('upsert'));
+  }
+
+  async get(key: KeyInput<T>): Promise<T | undefined> {
+    const text = await call<string | null>(this.ctx.client, ['GET', this.key(key)], this.place('get'));
+    return text === null ? undefined : this.materialise(text);
+  }
+
+  /** One MGET: one round trip for every key. */
+  async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
+    keysArgument(keys, 'getMany()', { entity: this.mapping.entity.name, store: STORE });
+    if (keys.length === 0) return [];
+    const names = keys.map((k) => this.key(k));
+    const texts = await call<Array<string | null>>(this.ctx.client, ['MGET', ...names], this.place('getMany'));
+    return texts.flatMap((text) => (text === null ? [] : [this.materialise(text)]));
+  }
+
+  /** A SCAN over the entity's keys (the whole keyspace is walked; see explain()). */
+  async find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
+    const limit = limitArgument(options?.limit, 'find()', { entity: this.mapping.entity.name, store: STORE });
+    const found: T[] = [];
+    await this.scan(where, (text) => {
+      found.push(this.materialise(text));
+      return limit === undefined || found.length < limit;
+    });
+    return found;
+  }
+
+  async exists(key: KeyInput<T>): Promise<boolean> {
+    return (await call<number>(this.ctx.client, ['EXISTS', this.key(key)], this.place('exists'))) === 1;
+  }
+
+  /** A SCAN over the entity's keys, as find(). */
+  async count(where?: Partial<T>): Promise<number> {
+    let n = 0;
+    await this.scan(where, () => {
+      n += 1;
+      return true;
+    });
+    return n;
+  }
+
+  async delete(key: KeyInput<T>): Promise<boolean> {
+    return (await call<number>(this.ctx.client, ['DEL', this.key(key)], this.place('delete'))) === 1;
+  }
+
+  /** PTTL in whole seconds, rounded up as the other stores do (a key with 1 ms left has 1 s). */
+  async ttl(key: KeyInput<T>): Promise<number | null | undefined> {
+    const ms = Number(await call(this.ctx.client, ['PTTL', this.key(key)], this.place('ttl')));
+    if (ms === -2) return undefined;
+    if (ms === -1) return null;
+    return Math.max(0, Math.ceil(ms / 1000));
+  }
+
+  /** EXPIRE n, PERSIST, EXPIRE … GT n (extend) or nothing (keep), on a key that exists: one script. */
+  async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
+    const target = this.key(key);
+    const { mode, seconds } = this.ttlOf(ttl);
+    const done = await runScript(
+      this.ctx.client,
+      SET_TTL_SCRIPT,
+      [target],
+      [mode, String(seconds)],
+      this.place('setTtl'),
+    );
+    return done === 1;
+  }
+
+  private async scan(where: Partial<T> | undefined, take: (text: string) => boolean): Promise<void> {
+    const { values, forms } = whereForms(this.mapping, where);
+    const place = this.place('find/count (SCAN)');
+    await scanKeys(this.ctx.client, scanPattern(this.ctx.prefix, this.mapping, values), place, async (keys) => {
+      const texts = await call<Array<string | null>>(this.ctx.client, ['MGET', ...keys], place);
+      for (const text of texts) {
+        // Null: the key expired or was deleted between SCAN and MGET.
+        if (text !== null && matches(text, forms) && !take(text)) return false;
+      }
+      return true;
+    });
+  }
+
+  private writeArgs(op: 'insert' | 'upsert', ttl: RedisTtl, value: string): string[] {
+    return scriptArgs(op, ttl, value, this.keepCreatedAt);
+  }
+
+  private ttlOf(ttl: PerWriteTtl | undefined): RedisTtl {
+    return redisTtl(this.mapping, writeTtlFor(this.mapping.entity, ttl, STORE));
+  }
+
+  private key(key: KeyInput<T>): string {
+    return keyOf(this.ctx.prefix, this.mapping, key as KeyInput<unknown>);
+  }
+
+  private materialise(text: string): T {
+    return instanceOf<T>(this.mapping.entity, decodeRecord(this.mapping, text));
+  }
+
+  private place(operation: string) {
+    return { entity: this.mapping.entity.name, operation: `${operation} on '${this.mapping.collection}'` };
+  }
+}
+
+export function duplicate(mapping: KeyspaceMapping, key: string, context = ''): StoreError {
+  return new StoreError(ErrorCodes.DUPLICATE_KEY, `${context}a live key ${showValue(key)} already exists`, {
+    entity: mapping.entity.name,
+    store: STORE,
+    hint: 'use upsert() to overwrite it',
+  });
+}

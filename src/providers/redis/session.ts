@@ -1,0 +1,85 @@
+import type { ExplainEntry } from '../../explain/entry';
+import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
+import type { EntityClass } from '../../model/types';
+import { ensureCollections } from '../../runtime/ensure-collections';
+import { entityLookup } from '../../runtime/entity-lookup';
+import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
+import type { CompiledModel, KeyspaceMapping } from './compile';
+import { explainMapping } from './explain-entry';
+import type { RedisClientLike } from './gateway';
+import { countLonger } from './impact';
+import { inspectDefaults, planSteps } from './plan';
+import { RedisRepository } from './repository';
+import { STORE } from './semantics';
+import { applyPlan, checkedSteps } from './steps';
+import { RedisUnitOfWork } from './unit-of-work';
+
+export class RedisSession implements StoreSession {
+  readonly store = STORE;
+  private readonly mappingOf: (target: unknown) => KeyspaceMapping;
+
+  constructor(
+    private readonly client: RedisClientLike,
+    private readonly prefix: string,
+    private readonly compiled: CompiledModel,
+    private readonly target: string,
+  ) {
+    this.mappingOf = entityLookup(
+      STORE,
+      compiled.mappings.map((m) => [m.entity, m] as const),
+    );
+  }
+
+  explain(): ExplainEntry[] {
+    return this.compiled.mappings.map((m) => explainMapping(m, this.prefix));
+  }
+
+  async plan(options: PlanOptions = {}): Promise<MigrationPlan> {
+    const { mappings } = this.compiled;
+    const steps = planSteps(this.prefix, mappings, await inspectDefaults(this.client, this.prefix, mappings));
+    return {
+      store: STORE,
+      target: this.target,
+      steps: options.counts ? await countLonger(this.client, this.prefix, mappings, steps) : steps,
+    };
+  }
+
+  checkPlan(plan: MigrationPlan, options: ApplyOptions = {}): void {
+    checkedSteps(this.prefix, plan, options);
+  }
+
+  apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
+    return applyPlan({ client: this.client, prefix: this.prefix }, plan, options);
+  }
+
+  /** Records the defaults; never retroactive on Redis (stored keys keep their expiry). */
+  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+    return ensureCollections<PlanStep>(
+      {
+        store: STORE,
+        plan: async () => (await this.plan()).steps,
+        refuseConflicts: (steps) =>
+          void checkedSteps(this.prefix, { store: STORE, target: this.target, steps }, { allowRetroactive: true }),
+        apply: async (steps, applied: PlanStep[]) => {
+          const plan = { store: STORE, target: this.target, steps };
+          applied.push(...(await this.apply(plan, { allowRetroactive: true })).applied);
+        },
+        // One HSET per default: nothing another process can make fail between plan and apply.
+        lostRace: () => false,
+      },
+      options,
+    );
+  }
+
+  repository<T>(target: EntityClass<T>): Repository<T> {
+    return new RedisRepository<T>({ client: this.client, prefix: this.prefix }, this.mappingOf(target));
+  }
+
+  unitOfWork(): UnitOfWork {
+    return new RedisUnitOfWork({ client: this.client, prefix: this.prefix }, (target) => this.mappingOf(target));
+  }
+
+  async close(): Promise<void> {
+    // The client belongs to the caller; lifespan holds nothing else (scripts stay cached on the server).
+  }
+}

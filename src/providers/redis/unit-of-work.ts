@@ -1,0 +1,72 @@
+import type { PerWriteTtl } from '../../model/per-write-ttl';
+import type { EntityClass } from '../../model/types';
+import { UnitOfWorkShell } from '../../runtime/unit-of-work';
+import { writeTtlFor } from '../../runtime/write-ttl';
+import type { KeyInput } from '../contract';
+import type { KeyspaceMapping } from './compile';
+import { keyOf } from './keys';
+import { encodeEntity } from './records';
+import type { RedisContext } from './repository';
+import { duplicate } from './repository';
+import { runScript, WRITE_SCRIPT } from './scripts';
+import { STORE } from './semantics';
+import { createdAtPattern, redisTtl, scriptArgs } from './writes';
+
+type Pending =
+  | {
+      readonly kind: 'insert' | 'upsert';
+      readonly mapping: KeyspaceMapping;
+      readonly entity: object;
+      readonly ttl: PerWriteTtl | undefined;
+    }
+  | { readonly kind: 'delete'; readonly mapping: KeyspaceMapping; readonly key: string };
+
+/**
+ * Commits every queued write in one Lua script: atomic. Each value is encoded and checked when it
+ * is queued, each TTL before anything is sent; the script first checks every insert against the
+ * keys as the earlier operations leave them and writes nothing when one finds a live key
+ * (STORE_DUPLICATE_KEY), then runs the writes in order. On Redis Cluster every key of one unit
+ * must be in one hash slot (the server refuses the script otherwise, and nothing is written).
+ */
+export class RedisUnitOfWork extends UnitOfWorkShell<Pending> {
+  constructor(
+    private readonly ctx: RedisContext,
+    private readonly mappingOf: (target: unknown) => KeyspaceMapping,
+  ) {
+    super(STORE);
+  }
+
+  protected writeOp(kind: 'insert' | 'upsert', target: EntityClass, entity: object, ttl: PerWriteTtl | undefined) {
+    return { kind, mapping: this.mappingOf(target), entity, ttl };
+  }
+
+  protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Pending {
+    const mapping = this.mappingOf(target);
+    return { kind: 'delete', mapping, key: keyOf(this.ctx.prefix, mapping, key) };
+  }
+
+  protected async commitOps(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Promise<void> {
+    if (pending.length === 0) return;
+    const keys: string[] = [];
+    const args = pending.flatMap((op) => {
+      if (op.kind === 'delete') {
+        keys.push(op.key);
+        return scriptArgs('delete', { mode: 'persist', seconds: 0 }, '', '');
+      }
+      const ttl = redisTtl(op.mapping, writeTtlFor(op.mapping.entity, op.ttl ?? commitTtl, STORE));
+      const { key, value } = encodeEntity(this.ctx.prefix, op.mapping, op.entity, `unitOfWork().${op.kind}()`);
+      keys.push(key);
+      return scriptArgs(op.kind, ttl, value, createdAtPattern(op.mapping));
+    });
+    const first = pending[0] as Pending;
+    const place = { entity: first.mapping.entity.name, operation: `commit of ${pending.length} operations` };
+    const failed = await runScript(this.ctx.client, WRITE_SCRIPT, keys, args, place);
+    if (failed === 0) return;
+    const op = pending[failed - 1] as Pending;
+    throw duplicate(
+      op.mapping,
+      keys[failed - 1] as string,
+      `commit wrote nothing (one script, atomic): operation ${failed} of ${pending.length}: `,
+    );
+  }
+}
