@@ -1,8 +1,8 @@
 import { ErrorCodes } from '../error-codes';
 import { LifespanError, type ErrorPlace } from '../errors';
-import { showValue } from '../model/show-value';
-import type { EntityClass, Model } from '../model/types';
-import type { Store, WriteOptions } from '../providers/contract';
+import { safeClassName, showValue } from '../model/show-value';
+import type { EntityClass, EntityModel, Model } from '../model/types';
+import type { FindOptions, Store, WriteOptions } from '../providers/contract';
 
 /** A Model as build() returns it; anything else (a builder, undefined) is a clear usage error. */
 export function assertModel(value: unknown, where: string): asserts value is Model {
@@ -66,6 +66,69 @@ export function entityClassOf(entity: unknown, call: string, store: string): Ent
     });
   }
   return target as EntityClass;
+}
+
+/**
+ * The entity handed to a repository's insert/upsert. The repository knows its entity, so a plain
+ * object of the members is taken as well as an instance of the class; an instance of any other
+ * class (another entity, a Date), an array, null or a primitive is a BAD_ARGUMENT naming it.
+ */
+export function entityArgument(value: unknown, call: string, entity: EntityModel, store: string): object {
+  if (isEntityShaped(value, entity)) return value;
+  const name = entity.name;
+  throw new LifespanError(
+    ErrorCodes.BAD_ARGUMENT,
+    `${call} got ${describeEntity(value)}, not ${article(name)} ${name}`,
+    {
+      entity: name,
+      store,
+      hint: `pass ${article(name)} ${name} or a plain object of its members, e.g. Object.assign(new ${name}(), { ... })`,
+    },
+  );
+}
+
+function isEntityShaped(value: unknown, entity: EntityModel): value is object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  try {
+    const proto: unknown = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null || value instanceof entity.target;
+  } catch {
+    // A proxy whose getPrototypeOf trap throws is no entity either.
+    return false;
+  }
+}
+
+function describeEntity(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return showValue(value);
+  if (Array.isArray(value)) return 'an array';
+  const name = safeClassName(value);
+  return `${article(name)} ${name}`;
+}
+
+function article(noun: string): string {
+  return /^[aeiou]/i.test(noun) ? 'an' : 'a';
+}
+
+/**
+ * A find()/count() filter: an object of member values ({} means every record) or left out. null,
+ * an array, a Date or a primitive is a BAD_ARGUMENT: `null` is not "no filter" on any store, so a
+ * variable that is unexpectedly null does not silently read (or count) everything.
+ */
+export function filterArgument(value: unknown, call: string, place: ErrorPlace): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)) {
+    return value as Record<string, unknown>;
+  }
+  throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} got ${showValue(value)} as its filter`, {
+    ...place,
+    hint: 'pass an object of member values, e.g. { member: value }; pass {} or nothing for every record',
+  });
+}
+
+/** find()'s options (undefined or an object, as every other options argument), reduced to its checked limit. */
+export function findLimit(options: unknown, place: ErrorPlace, max?: number): number | undefined {
+  const { limit } = optionsArgument<FindOptions>(options, 'find()', place, '{ limit: 10 }');
+  return limitArgument(limit, 'find()', place, max);
 }
 
 /** The keys handed to getMany(): an array, checked before any read is sent. */

@@ -36,6 +36,18 @@ export function instanceOf<T>(entity: EntityModel, values: Record<string, unknow
 /** Normalises a key argument to member → value, checking every key member is present. */
 export function keyValues<T>(entity: EntityModel, key: KeyInput<T>, store: string): Record<string, unknown> {
   const members = keyMembers(entity);
+  if (key === null || key === undefined) {
+    throw new LifespanError(ErrorCodes.KEY_INCOMPLETE, `the key is ${String(key)}`, {
+      entity: entity.name,
+      // A one-member key names the member that is missing.
+      ...(members.length === 1 ? { member: members[0] } : {}),
+      store,
+      hint:
+        members.length === 1
+          ? `pass the value of ${members[0]} (or { ${members[0]}: … })`
+          : `pass an object: { ${members.map((m) => `${m}: …`).join(', ')} }`,
+    });
+  }
   const isObjectKey = typeof key === 'object' && key !== null && !(key instanceof Date);
   if (!isObjectKey) {
     if (members.length !== 1) {

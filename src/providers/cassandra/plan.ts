@@ -1,3 +1,4 @@
+import { renderStep } from '../../core/plan-gate';
 import type { PlanStep, StepEffect } from '../../explain/plan';
 import { sameCqlType } from './column-types';
 import type { EntityMapping } from './compile';
@@ -10,6 +11,7 @@ import {
   type KeyspaceSchema,
   type TableSpec,
 } from './schema';
+import { CASSANDRA_STEPS } from './steps';
 
 /** What apply() runs for a step: schema statements in order, plus what to re-check after a race. */
 export type CassandraStepPayload =
@@ -22,9 +24,18 @@ export type CassandraStepPayload =
     }
   | { readonly op: 'set-default-ttl'; readonly statements: readonly string[]; readonly table: string }
   | { readonly op: 'recreate-table'; readonly statements: readonly string[]; readonly table: string }
-  | { readonly op: 'conflict'; readonly statements: readonly string[]; readonly table: string };
+  | {
+      readonly op: 'conflict';
+      readonly statements: readonly string[];
+      readonly table: string;
+      /** Named in the command text: the table to drop with plan({ allowDestructive: true }). */
+      readonly keyspace: string;
+    };
 
 export type CassandraPlanStep = PlanStep<CassandraStepPayload>;
+
+/** The command text people review is rendered from the payload apply() runs, by the step table. */
+const commandOf = (payload: CassandraStepPayload): string => renderStep(CASSANDRA_STEPS, payload);
 
 export interface DiffOptions {
   readonly allowDestructive?: boolean;
@@ -49,7 +60,11 @@ export function diffSchema(
 
 function createStep(keyspace: string, mapping: EntityMapping): CassandraPlanStep {
   const { table } = mapping;
-  const command = createTable(keyspace, table);
+  const payload: CassandraStepPayload = {
+    op: 'create-table',
+    statements: [createTable(keyspace, table)],
+    table: table.name,
+  };
   const ttl = table.defaultTtl > 0 ? ` with default_time_to_live = ${table.defaultTtl}` : '';
   return {
     entity: mapping.entity.name,
@@ -57,10 +72,10 @@ function createStep(keyspace: string, mapping: EntityMapping): CassandraPlanStep
     action: 'create-table',
     class: 'additive',
     summary: `create table ${keyspace}.${table.name}${ttl}`,
-    command,
+    command: commandOf(payload),
     ...(table.defaultTtl > 0 ? { ttl: { from: null, to: table.defaultTtl } } : {}),
     effect: { kind: 'none', text: 'creates an empty table; no stored data is touched', verified: true },
-    payload: { op: 'create-table', statements: [command], table: table.name },
+    payload,
   };
 }
 
@@ -128,18 +143,19 @@ function recreateStep(
 ): CassandraPlanStep {
   const name = `${keyspace}.${current.name}`;
   const statements = [dropTable(keyspace, current.name), createTable(keyspace, mapping.table)];
+  const payload: CassandraStepPayload = { op: 'recreate-table', statements, table: current.name };
   return {
     entity: mapping.entity.name,
     collection: current.name,
     action: 'recreate-table',
     class: 'destructive',
     summary: `drop and recreate ${name}: ${differences.join('; ')}`,
-    command: statements.join(';\n'),
+    command: commandOf(payload),
     ...(mapping.table.defaultTtl !== current.defaultTtl
       ? { ttl: { from: current.defaultTtl || null, to: mapping.table.defaultTtl || null } }
       : {}),
     effect: dataLoss(`drops ${name} with every row in it`, options.rowCounts?.get(current.name)),
-    payload: { op: 'recreate-table', statements, table: current.name },
+    payload,
   };
 }
 
@@ -151,33 +167,39 @@ function conflictStep(
   what: string,
 ): CassandraPlanStep {
   const name = `${keyspace}.${mapping.table.name}`;
+  const payload: CassandraStepPayload = { op: 'conflict', statements: [], table: mapping.table.name, keyspace };
   return {
     entity: mapping.entity.name,
     collection: mapping.table.name,
     action,
     class: 'conflict',
     summary: `${name}: ${difference}; Cassandra cannot change ${what} in place`,
-    command: `-- not run: needs a new table and a copy of the data (or plan({ allowDestructive: true }) to drop ${name})`,
+    command: commandOf(payload),
     effect: { kind: 'none', text: 'nothing is changed', verified: true },
-    payload: { op: 'conflict', statements: [], table: mapping.table.name },
+    payload,
   };
 }
 
 function addStep(keyspace: string, mapping: EntityMapping, column: ColumnSpec): CassandraPlanStep {
-  const command = addColumn(keyspace, mapping.table.name, column);
+  const payload: CassandraStepPayload = {
+    op: 'add-column',
+    statements: [addColumn(keyspace, mapping.table.name, column)],
+    table: mapping.table.name,
+    column,
+  };
   return {
     entity: mapping.entity.name,
     collection: mapping.table.name,
     action: 'add-column',
     class: 'additive',
     summary: `add column ${column.name} ${column.type} to ${keyspace}.${mapping.table.name}`,
-    command,
+    command: commandOf(payload),
     effect: {
       kind: 'none',
       text: 'existing rows read the new column as null; no stored data is touched',
       verified: true,
     },
-    payload: { op: 'add-column', statements: [command], table: mapping.table.name, column },
+    payload,
   };
 }
 
@@ -188,7 +210,8 @@ function ttlStep(
   options: DiffOptions,
 ): CassandraPlanStep {
   const to = mapping.table.defaultTtl;
-  const command = setDefaultTtl(keyspace, mapping.table.name, to);
+  const statements = [setDefaultTtl(keyspace, mapping.table.name, to)];
+  const payload: CassandraStepPayload = { op: 'set-default-ttl', statements, table: mapping.table.name };
   const show = (s: number) => (s === 0 ? 'none' : `${s}s`);
   const rows = options.rowCounts?.get(mapping.table.name);
   const stored = rows === undefined ? 'existing cells' : `the ${rows} existing row(s)`;
@@ -202,7 +225,7 @@ function ttlStep(
     action: to === 0 ? 'remove-default-ttl' : 'set-default-ttl',
     class: 'in-place',
     summary: `set default_time_to_live of ${keyspace}.${mapping.table.name}: ${show(current.defaultTtl)} → ${show(to)}`,
-    command,
+    command: commandOf(payload),
     ttl: { from: current.defaultTtl === 0 ? null : current.defaultTtl, to: to === 0 ? null : to },
     effect: {
       kind: 'new-writes-only',
@@ -211,7 +234,7 @@ function ttlStep(
       ...(rows === undefined ? {} : { affected: 0 }),
       verified: true,
     },
-    payload: { op: 'set-default-ttl', statements: [command], table: mapping.table.name },
+    payload,
   };
 }
 

@@ -1,14 +1,20 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import { keysArgument, limitArgument, unknownMember } from '../../runtime/arguments';
+import {
+  entityArgument,
+  filterArgument,
+  findLimit,
+  keysArgument,
+  unknownMember,
+  writeOptions,
+} from '../../runtime/arguments';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { toCql } from './codec';
 import type { ColumnMapping, EntityMapping } from './compile';
 import type { SessionContext } from './context';
 import { keepStoredCreatedAt } from './created-at';
 import type { Params, Row } from './executor';
-import { badArgument, entityArgument, optionsArgument } from './guards';
 import { keyParams, rowParams, rowToEntity, ttlParams } from './rows';
 import { MAX_LIMIT, STORE } from './semantics';
 import { ttlClause } from './write-ttl';
@@ -26,9 +32,9 @@ export class CassandraRepository<T> implements Repository<T> {
 
   /** INSERT … IF NOT EXISTS: a lightweight transaction, so an existing key is reported, never overwritten. */
   async insert(entity: T, options?: WriteOptions): Promise<void> {
-    const { ttl } = optionsArgument(options, this.place, 'insert');
+    const { ttl } = writeOptions(options, 'insert()', STORE);
     const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
-    const row = rowParams(this.mapping, entityArgument(entity, this.place, 'insert'), this.ctx.now());
+    const row = rowParams(this.mapping, entityArgument(entity, 'insert()', this.mapping.entity, STORE), this.ctx.now());
     const query = this.statements().insert({ withTtl: clause.using, ifNotExists: true });
     const result = await this.ctx.executor.execute(query, [...row, ...ttlParams(clause)], this.place, 'insert');
     if (!result.wasApplied()) {
@@ -41,9 +47,9 @@ export class CassandraRepository<T> implements Repository<T> {
 
   /** A plain INSERT of every column; an existing row keeps its @CreatedAt (read first, see created-at.ts). */
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
-    const { ttl } = optionsArgument(options, this.place, 'upsert');
+    const { ttl } = writeOptions(options, 'upsert()', STORE);
     const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
-    const row = rowParams(this.mapping, entityArgument(entity, this.place, 'upsert'), this.ctx.now());
+    const row = rowParams(this.mapping, entityArgument(entity, 'upsert()', this.mapping.entity, STORE), this.ctx.now());
     await keepStoredCreatedAt(this.ctx, this.mapping, row, this.place);
     const query = this.statements().insert({ withTtl: clause.using });
     await this.ctx.executor.execute(query, [...row, ...ttlParams(clause)], this.place, 'upsert');
@@ -64,9 +70,9 @@ export class CassandraRepository<T> implements Repository<T> {
     return found.filter((e): e is Awaited<T> => e !== undefined) as T[];
   }
 
-  async find(where: Partial<T> = {}, options?: FindOptions): Promise<T[]> {
-    const limit = limitArgument(optionsArgument(options, this.place, 'find').limit, 'find()', this.place, MAX_LIMIT);
-    const { columns, params } = this.filter(where);
+  async find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
+    const { columns, params } = this.filter(filterArgument(where, 'find()', this.place));
+    const limit = findLimit(options, this.place, MAX_LIMIT);
     const query = this.statements().selectWhere(columns, { count: false, ...(limit === undefined ? {} : { limit }) });
     const rows = await this.ctx.executor.all(query, params, this.place, 'find', limit);
     return rows.map((r) => rowToEntity<T>(this.mapping, r));
@@ -78,8 +84,8 @@ export class CassandraRepository<T> implements Repository<T> {
     return result.rows.length > 0;
   }
 
-  async count(where: Partial<T> = {}): Promise<number> {
-    const { columns, params } = this.filter(where);
+  async count(where?: Partial<T>): Promise<number> {
+    const { columns, params } = this.filter(filterArgument(where, 'count()', this.place));
     const query = this.statements().selectWhere(columns, { count: true });
     const result = await this.ctx.executor.execute(query, params, this.place, 'count');
     return Number(String(result.rows[0]?.['count'] ?? 0));
@@ -175,13 +181,10 @@ export class CassandraRepository<T> implements Repository<T> {
     });
   }
 
-  private filter(where: Partial<T>): { columns: ColumnMapping[]; params: Params } {
-    if (typeof where !== 'object' || where === null || Array.isArray(where)) {
-      throw badArgument(this.place, 'the filter must be an object of member values', 'pass e.g. { member: value }');
-    }
+  private filter(where: Record<string, unknown>): { columns: ColumnMapping[]; params: Params } {
     const columns: ColumnMapping[] = [];
     const params: Params = [];
-    for (const [member, value] of Object.entries(where as Record<string, unknown>)) {
+    for (const [member, value] of Object.entries(where)) {
       if (value === undefined) continue;
       const column = this.mapping.columns.find((c) => c.member === member);
       if (!column) {

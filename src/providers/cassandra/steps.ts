@@ -69,7 +69,8 @@ export const CASSANDRA_STEPS: StepRules<CassandraStepPayload, 'op', Executor> = 
       destroys: dropsData,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
-      render: () => '-- not run: needs a new table and a copy of the data',
+      render: (payload) =>
+        `-- not run: needs a new table and a copy of the data (or plan({ allowDestructive: true }) to drop ${payload.keyspace}.${payload.table})`,
       explain: 'a change Cassandra cannot make in place (never run)',
     },
   },

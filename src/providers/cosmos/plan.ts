@@ -1,8 +1,9 @@
+import { renderStep } from '../../core/plan-gate';
 import type { PlanStep, StepEffect } from '../../explain/plan';
 import { describeDefaultTtl, type ContainerSpec } from './compile';
-import { createCommand, createDatabaseCommand, replaceCommand } from './commands';
 import type { ContainerTtl } from './expiry';
 import type { LiveContainer } from './inspect';
+import { COSMOS_STEPS } from './steps';
 import { RETROACTIVE_QUALIFIER, RETROACTIVITY_VERIFIED, SERVICE_QUALIFIER, TTL_ON_NO_DEFAULT } from './semantics';
 
 export type CosmosStepPayload =
@@ -14,20 +15,29 @@ export type CosmosStepPayload =
       readonly from: ContainerTtl;
       readonly to: ContainerTtl;
     }
-  | { readonly kind: 'conflict'; readonly container: string };
+  | {
+      readonly kind: 'conflict';
+      readonly container: string;
+      /** Named in the command text: the partition key a new container needs. */
+      readonly partitionKeyPath: string;
+    };
 
 export type CosmosStep = PlanStep<CosmosStepPayload>;
 
+/** The command text people review is rendered from the payload apply() runs, by the step table. */
+const commandOf = (payload: CosmosStepPayload): string => renderStep(COSMOS_STEPS, payload);
+
 /** The step that creates a missing database (the parent of every container), run before the containers. */
 export function createDatabaseStep(id: string): CosmosStep {
+  const payload: CosmosStepPayload = { kind: 'create-database', id };
   return {
     entity: null,
     collection: id,
     action: 'create-database',
     class: 'additive',
     summary: `create database '${id}'`,
-    command: createDatabaseCommand(id),
-    payload: { kind: 'create-database', id },
+    command: commandOf(payload),
+    payload,
   };
 }
 
@@ -38,6 +48,7 @@ export function planSteps(specs: readonly ContainerSpec[], live: readonly LiveCo
     const current = live.find((c) => c.id === spec.id);
     const entity = spec.entities.length === 1 ? (spec.entities[0] ?? null) : null;
     if (!current?.exists) {
+      const payload: CosmosStepPayload = { kind: 'create-container', spec };
       steps.push({
         entity,
         collection: spec.id,
@@ -46,13 +57,18 @@ export function planSteps(specs: readonly ContainerSpec[], live: readonly LiveCo
         summary:
           `create container '${spec.id}' (partition key ${spec.partitionKeyPath}, ` +
           `DefaultTimeToLive ${describeDefaultTtl(spec.defaultTtl)})`,
-        command: createCommand(spec),
-        payload: { kind: 'create-container', spec },
+        command: commandOf(payload),
+        payload,
       });
       continue;
     }
     const paths = current.partitionKeyPaths;
     if (paths.length !== 1 || paths[0] !== spec.partitionKeyPath) {
+      const payload: CosmosStepPayload = {
+        kind: 'conflict',
+        container: spec.id,
+        partitionKeyPath: spec.partitionKeyPath,
+      };
       steps.push({
         entity,
         collection: spec.id,
@@ -61,10 +77,8 @@ export function planSteps(specs: readonly ContainerSpec[], live: readonly LiveCo
         summary:
           `container '${spec.id}' has partition key ${paths.join(', ') || '(none)'}, the model needs ${spec.partitionKeyPath}: ` +
           'Cosmos DB cannot change a partition key in place, and lifespan never drops a container',
-        command:
-          `// not run: create a new container with partitionKey { paths: ['${spec.partitionKeyPath}'] }, ` +
-          `copy the items of '${spec.id}' into it, then map the entities to it`,
-        payload: { kind: 'conflict', container: spec.id },
+        command: commandOf(payload),
+        payload,
       });
     }
     if (current.defaultTtl !== spec.defaultTtl) steps.push(ttlStep(spec, entity, current.defaultTtl));
@@ -74,6 +88,7 @@ export function planSteps(specs: readonly ContainerSpec[], live: readonly LiveCo
 
 function ttlStep(spec: ContainerSpec, entity: string | null, from: ContainerTtl): CosmosStep {
   const to = spec.defaultTtl;
+  const payload: CosmosStepPayload = { kind: 'set-default-ttl', container: spec.id, from, to };
   const summary =
     to === null
       ? `container '${spec.id}': remove DefaultTimeToLive (was ${describeDefaultTtl(from)}): TTL off, items never expire and item ttl values stop applying`
@@ -86,10 +101,10 @@ function ttlStep(spec: ContainerSpec, entity: string | null, from: ContainerTtl)
     action: to === null ? 'remove-default-ttl' : 'set-default-ttl',
     class: 'in-place',
     summary,
-    command: replaceCommand(spec.id, to),
+    command: commandOf(payload),
     ttl: { from, to },
     effect: ttlEffect(from, to),
-    payload: { kind: 'set-default-ttl', container: spec.id, from, to },
+    payload,
   };
 }
 

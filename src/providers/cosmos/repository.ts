@@ -1,10 +1,9 @@
 import type { ItemDefinition } from '@azure/cosmos';
 import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
-import { showValue } from '../../model/duration';
+import { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
-import { keysArgument, writeOptions } from '../../runtime/arguments';
+import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
@@ -29,6 +28,10 @@ export class CosmosRepository<T> implements Repository<T> {
     return this.access.entity.name;
   }
 
+  private get place() {
+    return { entity: this.name, store: STORE };
+  }
+
   async insert(entity: T, options?: WriteOptions): Promise<void> {
     return this.write('insert', entity, writeOptions(options, 'insert()', STORE).ttl);
   }
@@ -43,13 +46,15 @@ export class CosmosRepository<T> implements Repository<T> {
   }
 
   async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
-    keysArgument(keys, 'getMany()', { entity: this.name, store: STORE });
+    keysArgument(keys, 'getMany()', this.place);
     const found = await Promise.all(keys.map((key) => this.get(key)));
     return found.filter((item) => item !== undefined) as T[];
   }
 
   async find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
-    const spec = entityQuery(this.access.codec, where, { limit: options?.limit, exclude: await this.hiddenFilter() });
+    const filter = filterArgument(where, 'find()', this.place);
+    const limit = findLimit(options, this.place);
+    const spec = entityQuery(this.access.codec, filter, { limit, exclude: await this.hiddenFilter() });
     const { resources } = await driverCall(`querying ${this.name}`, { entity: this.name }, () =>
       this.access.container.items.query<Record<string, unknown>>(spec).fetchAll(),
     );
@@ -61,7 +66,8 @@ export class CosmosRepository<T> implements Repository<T> {
   }
 
   async count(where?: Partial<T>): Promise<number> {
-    const spec = entityQuery(this.access.codec, where, { count: true, exclude: await this.hiddenFilter() });
+    const filter = filterArgument(where, 'count()', this.place);
+    const spec = entityQuery(this.access.codec, filter, { count: true, exclude: await this.hiddenFilter() });
     const { resources } = await driverCall(`counting ${this.name}`, { entity: this.name }, () =>
       this.access.container.items.query<number>(spec).fetchAll(),
     );
@@ -120,19 +126,9 @@ export class CosmosRepository<T> implements Repository<T> {
 
   private async write(mode: 'insert' | 'upsert', instance: T, requested: PerWriteTtl | undefined): Promise<void> {
     const { entity, codec } = this.access;
-    if (typeof instance !== 'object' || instance === null) {
-      throw new LifespanError(
-        ErrorCodes.BAD_ARGUMENT,
-        `${mode}() needs an ${entity.name}, not ${showValue(instance)}`,
-        {
-          entity: entity.name,
-          store: STORE,
-          hint: `pass an instance, e.g. Object.assign(new ${entity.name}(), { ... })`,
-        },
-      );
-    }
+    const given = entityArgument(instance, `${mode}()`, entity, STORE);
     const ttl = writeTtlFor(entity, requested, STORE);
-    const values = stampTimestamps(entity, valuesOf(entity, instance), new Date(), mode === 'insert');
+    const values = stampTimestamps(entity, valuesOf(entity, given), new Date(), mode === 'insert');
     const body = codec.encode(values);
     const address = codec.address(values);
     const preserved = codec.preservedOnUpdate;

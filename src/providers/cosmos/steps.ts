@@ -68,7 +68,9 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
       destroys: () => false,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
-      render: (payload) => `// not run: container '${payload.container}' cannot be changed in place`,
+      render: (payload) =>
+        `// not run: create a new container with partitionKey { paths: ['${payload.partitionKeyPath}'] }, ` +
+        `copy the items of '${payload.container}' into it, then map the entities to it`,
       explain: 'a change Cosmos DB cannot make in place, such as a partition key (never run)',
     },
   },

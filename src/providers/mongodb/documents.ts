@@ -1,6 +1,3 @@
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError } from '../../errors';
-import { showValue } from '../../model/duration';
 import { fieldOf, type FieldModel, type FieldType } from '../../model/types';
 import { unknownMember } from '../../runtime/arguments';
 import { keyValues } from '../../runtime/entity-values';
@@ -16,17 +13,6 @@ import { toStored } from './values';
  */
 export function idOf(mapping: CollectionMapping, key: KeyInput<unknown>): unknown {
   const values = keyValues(mapping.entity, key as KeyInput<Record<string, unknown>>, STORE);
-  for (const { member } of mapping.key) {
-    // A single-value key argument reaches here unchecked: get(undefined) asks for no key at all.
-    if (values[member] === undefined || values[member] === null) {
-      throw new LifespanError(ErrorCodes.KEY_INCOMPLETE, `key member '${member}' is ${String(values[member])}`, {
-        entity: mapping.entity.name,
-        member,
-        store: STORE,
-        hint: `pass the key: ${mapping.key.map((k) => k.member).join(', ')}`,
-      });
-    }
-  }
   return idFromValues(mapping, values);
 }
 
@@ -88,16 +74,8 @@ function isBsonBinary(value: unknown): value is { buffer: Uint8Array } {
 }
 
 /** An equality filter on members (find/count): key members address `_id`, others their stored name. */
-export function whereFilter(mapping: CollectionMapping, where: unknown): Doc {
+export function whereFilter(mapping: CollectionMapping, where: Record<string, unknown>): Doc {
   const filter: Doc = {};
-  if (where === undefined || where === null) return filter;
-  if (typeof where !== 'object' || Array.isArray(where) || where instanceof Date) {
-    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `the filter ${showValue(where)} is not an object of members`, {
-      entity: mapping.entity.name,
-      store: STORE,
-      hint: 'pass an object of member values, e.g. { member: value }, or nothing',
-    });
-  }
   const single = mapping.key.length === 1;
   for (const [member, value] of Object.entries(where)) {
     if (value === undefined) continue;

@@ -1,8 +1,7 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError, UnsupportedTtlError } from '../../errors';
-import { showValue } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import { keysArgument, limitArgument, writeOptions } from '../../runtime/arguments';
+import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
@@ -34,7 +33,7 @@ export class MongoRepository<T> implements Repository<T> {
   async insert(entity: T, options?: WriteOptions): Promise<void> {
     const write = entityWrite(
       this.mapping,
-      entityArgument(this.mapping, entity, 'insert'),
+      entityArgument(entity, 'insert()', this.mapping.entity, STORE),
       this.writeTtl(writeOptions(options, 'insert()', STORE).ttl),
       'insert',
       this.ctx.hideExpired,
@@ -58,7 +57,7 @@ export class MongoRepository<T> implements Repository<T> {
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
     const write = entityWrite(
       this.mapping,
-      entityArgument(this.mapping, entity, 'upsert'),
+      entityArgument(entity, 'upsert()', this.mapping.entity, STORE),
       this.writeTtl(writeOptions(options, 'upsert()', STORE).ttl),
       'upsert',
       this.ctx.hideExpired,
@@ -72,7 +71,7 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
-    keysArgument(keys, 'getMany()', { entity: this.mapping.entity.name, store: STORE });
+    keysArgument(keys, 'getMany()', this.place);
     if (keys.length === 0) return [];
     const ids = keys.map((k) => idOf(this.mapping, k));
     const docs = await this.findDocs(this.live({ _id: { $in: ids } }), undefined);
@@ -84,8 +83,9 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   async find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
-    const limit = limitArgument(options?.limit, 'find()', { entity: this.mapping.entity.name, store: STORE });
-    const docs = await this.findDocs(this.live(whereFilter(this.mapping, where)), limit);
+    const filter = this.live(whereFilter(this.mapping, filterArgument(where, 'find()', this.place)));
+    const limit = findLimit(options, this.place);
+    const docs = await this.findDocs(filter, limit);
     return docs.map((d) => this.materialise(d));
   }
 
@@ -95,7 +95,7 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   async count(where?: Partial<T>): Promise<number> {
-    const filter = this.live(whereFilter(this.mapping, where));
+    const filter = this.live(whereFilter(this.mapping, filterArgument(where, 'count()', this.place)));
     return this.guard('count', () => this.collection.countDocuments(filter, {}));
   }
 
@@ -143,6 +143,10 @@ export class MongoRepository<T> implements Repository<T> {
       this.collection.updateOne(write.filter, write.update, { upsert: false }),
     );
     return result.matchedCount > 0;
+  }
+
+  private get place() {
+    return { entity: this.mapping.entity.name, store: STORE };
   }
 
   private writeTtl(ttl: PerWriteTtl | undefined) {
@@ -193,16 +197,6 @@ export function duplicate(mapping: CollectionMapping, error: unknown): StoreErro
       hint: 'use upsert() to overwrite it',
     },
   );
-}
-
-/** The entity argument of a write: an object (an instance, or a plain object of its members). */
-function entityArgument(mapping: CollectionMapping, entity: unknown, operation: string): object {
-  if (typeof entity === 'object' && entity !== null && !Array.isArray(entity)) return entity;
-  throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${operation} needs an entity object, got ${showValue(entity)}`, {
-    entity: mapping.entity.name,
-    store: STORE,
-    hint: `pass an instance of ${mapping.entity.name}`,
-  });
 }
 
 export function wrap(error: unknown, mapping: CollectionMapping, operation: string): unknown {

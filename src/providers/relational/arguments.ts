@@ -1,5 +1,5 @@
 import { optionsArgument } from '../../runtime/arguments';
-import type { EnsureOptions, FindOptions, WriteOptions } from '../contract';
+import type { EnsureOptions, WriteOptions } from '../contract';
 import { RELATIONAL_STORE } from './options';
 
 /** Options objects of the public calls, checked by the shared guard (src/runtime/arguments.ts). */
@@ -9,10 +9,6 @@ export function optionsObject<T extends object>(value: unknown, call: string, ex
 
 export function checkWriteOptions(value: unknown, call: string): WriteOptions {
   return optionsObject<WriteOptions>(value, call, "{ ttl: '1h' }");
-}
-
-export function checkFindOptions(value: unknown, call: string): FindOptions {
-  return optionsObject<FindOptions>(value, call, '{ limit: 10 }');
 }
 
 export function checkEnsureOptions(value: unknown): EnsureOptions {

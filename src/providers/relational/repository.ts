@@ -1,14 +1,13 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
-import { showValue } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import { keysArgument, limitArgument, unknownMember } from '../../runtime/arguments';
+import { entityArgument, filterArgument, findLimit, keysArgument, unknownMember } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { keyText } from './codec';
 import type { EntityTable } from './entity-table';
 import type { BatchOp, Executor } from './drivers/executor';
-import { checkFindOptions, checkWriteOptions } from './arguments';
+import { checkWriteOptions } from './arguments';
 import { RELATIONAL_STORE } from './options';
 import { runSetTtl, runTtl } from './ttl-ops';
 import { countWhere, deleteWhere, existsByKey, findWhere, selectByKey, selectByKeys, type Filter } from './sql-read';
@@ -34,7 +33,7 @@ export class RelationalRepository<T> implements Repository<T> {
   insert(entity: T, options?: WriteOptions): Promise<void> {
     try {
       const { ttl } = checkWriteOptions(options, 'insert()');
-      return this.write(insertOps(this.t, encodeRow(this.t, this.instance(entity)), ttl));
+      return this.write(insertOps(this.t, encodeRow(this.t, this.instance(entity, 'insert()')), ttl));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -43,7 +42,7 @@ export class RelationalRepository<T> implements Repository<T> {
   upsert(entity: T, options?: WriteOptions): Promise<void> {
     try {
       const { ttl } = checkWriteOptions(options, 'upsert()');
-      return this.write(upsertOps(this.t, encodeRow(this.t, this.instance(entity)), ttl));
+      return this.write(upsertOps(this.t, encodeRow(this.t, this.instance(entity, 'upsert()')), ttl));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -88,11 +87,10 @@ export class RelationalRepository<T> implements Repository<T> {
     return result;
   }
 
-  async find(where: Partial<T> = {}, options?: FindOptions): Promise<T[]> {
+  async find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
     const t = this.t;
-    const { filters, args } = this.filters(where, 'find');
-    const place = { entity: t.entity.name, store: RELATIONAL_STORE };
-    const limit = limitArgument(checkFindOptions(options, 'find()').limit, 'find()', place);
+    const { filters, args } = this.filters(where, 'find()');
+    const limit = findLimit(options, this.place);
     const shape = `find:${shapeOf(filters)}:${limit === undefined ? '' : 'L'}`;
     const statement = t.statement(shape, () => findWhere(t, t.nowMode, filters, limit !== undefined));
     if (limit !== undefined) args.push(limit);
@@ -110,9 +108,9 @@ export class RelationalRepository<T> implements Repository<T> {
     }
   }
 
-  async count(where: Partial<T> = {}): Promise<number> {
+  async count(where?: Partial<T>): Promise<number> {
     const t = this.t;
-    const { filters, args } = this.filters(where, 'count');
+    const { filters, args } = this.filters(where, 'count()');
     const statement = t.statement(`count:${shapeOf(filters)}`, () => countWhere(t, t.nowMode, filters));
     const rows = await this.executor.rows(statement, bind(statement, { args, now: t.nowParam() }));
     return Number(rows[0]?.[0] ?? 0);
@@ -135,7 +133,7 @@ export class RelationalRepository<T> implements Repository<T> {
    */
   async deleteWhere(where: Partial<T>): Promise<number> {
     const t = this.t;
-    const { filters, args } = this.filters(where, 'deleteWhere');
+    const { filters, args } = this.filters(where, 'deleteWhere()');
     if (filters.length === 0) {
       throw new LifespanError(ErrorCodes.BAD_ARGUMENT, 'deleteWhere() needs at least one filter', {
         entity: t.entity.name,
@@ -183,19 +181,19 @@ export class RelationalRepository<T> implements Repository<T> {
     return row ? instanceOf<T>(this.t.entity, this.t.decodeRow(row)) : undefined;
   }
 
-  private instance(entity: T): object {
-    if (typeof entity !== 'object' || entity === null) {
-      throw badArgument(this.t, 'a write', entity, `an ${this.t.entity.name} object`);
-    }
-    return entity;
+  private get place() {
+    return { entity: this.t.entity.name, store: RELATIONAL_STORE };
   }
 
-  private filters(where: Partial<T>, method: string): { filters: Filter[]; args: unknown[] } {
+  private instance(entity: T, call: string): object {
+    return entityArgument(entity, call, this.t.entity, RELATIONAL_STORE);
+  }
+
+  private filters(where: Partial<T> | undefined, call: string): { filters: Filter[]; args: unknown[] } {
     const t = this.t;
-    if (typeof where !== 'object' || where === null) throw badArgument(t, method, where, 'an object of member values');
     const filters: Filter[] = [];
     const args: unknown[] = [];
-    for (const [member, value] of Object.entries(where as Record<string, unknown>)) {
+    for (const [member, value] of Object.entries(filterArgument(where, call, this.place))) {
       if (value === undefined) continue;
       const index = t.members.indexOf(member);
       if (index < 0) {
@@ -231,12 +229,4 @@ const hasRows = (rows: unknown[][]): boolean => rows.length > 0;
 
 function shapeOf(filters: readonly Filter[]): string {
   return filters.map((f) => (f.isNull ? `${f.column}!` : f.column)).join(',');
-}
-
-function badArgument(t: EntityTable, method: string, value: unknown, expected: string): LifespanError {
-  return new LifespanError(ErrorCodes.BAD_ARGUMENT, `${method} got ${showValue(value)}, not ${expected}`, {
-    entity: t.entity.name,
-    store: RELATIONAL_STORE,
-    hint: `pass ${expected}`,
-  });
 }

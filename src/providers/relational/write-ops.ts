@@ -1,5 +1,3 @@
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { keyValues } from '../../runtime/entity-values';
 import type { KeyInput } from '../contract';
@@ -43,17 +41,8 @@ export function encodeRow(t: EntityTable, instance: object): EncodedRow {
 
 /** A key argument as bound values; a missing key is KEY_INCOMPLETE before any value is encoded. */
 export function encodeKey<T>(t: EntityTable, key: KeyInput<T>): unknown[] {
-  if (key === null || key === undefined) {
-    throw new LifespanError(ErrorCodes.KEY_INCOMPLETE, `the key is ${String(key)}`, {
-      entity: t.entity.name,
-      store: RELATIONAL_STORE,
-      hint:
-        t.keyMembers.length === 1
-          ? `pass the value of ${t.keyMembers[0]} (or { ${t.keyMembers[0]}: … })`
-          : `pass an object: { ${t.keyMembers.map((m) => `${m}: …`).join(', ')} }`,
-    });
-  }
-  if (t.keyMembers.length === 1 && (typeof key !== 'object' || key instanceof Date)) {
+  const single = key !== null && key !== undefined && (typeof key !== 'object' || key instanceof Date);
+  if (t.keyMembers.length === 1 && single) {
     // a single-member key given as its value: no key object to build
     return [(t.keyEncoders[0] as Encoder)(key)];
   }

@@ -1,0 +1,139 @@
+/**
+ * Contract (issue 14): one rule on every store for a find()/count() filter, find() options, the
+ * entity handed to insert/upsert and the key handed to get/delete. A filter is an object ({} means
+ * every record) or left out; null is refused. An entity is a plain object of its members or an
+ * instance of the repository's own class. A key is the key value (single-member key) or an object.
+ */
+import { ErrorCodes, LifespanError } from '../../src';
+import { contractModel, order, Order, sample, Sample } from './models';
+import { forEachStore } from './stores';
+
+const prefix = `cg${process.pid % 10000}`;
+
+forEachStore('call arguments', contractModel(prefix), prefix, (store, db) => {
+  const place = { entity: 'Sample', store: store.can.storeName };
+
+  beforeAll(async () => {
+    await db().repository(Sample).upsert(sample('one'));
+  });
+
+  test('find()/count() with no filter or {} read every record', async () => {
+    const repo = db().repository(Sample);
+    expect(await repo.find()).toHaveLength(1);
+    expect(await repo.find({})).toHaveLength(1);
+    expect(await repo.find(undefined, { limit: 5 })).toHaveLength(1);
+    expect(await repo.count()).toBe(1);
+    expect(await repo.count({})).toBe(1);
+  });
+
+  test.each([
+    ['null', null, 'null'],
+    ['a string', 'one', '"one"'],
+    ['an array', [], '[]'],
+    ['a number', 5, '5'],
+  ])('find()/count() with %s as the filter is BAD_ARGUMENT naming it', async (_label, filter, shown) => {
+    const repo = db().repository(Sample);
+    const find = repo.find(filter as never);
+    await expect(find).rejects.toBeInstanceOf(LifespanError);
+    await expect(find).rejects.toMatchObject({
+      code: ErrorCodes.BAD_ARGUMENT,
+      ...place,
+      detail: `find() got ${shown} as its filter`,
+      hint: 'pass an object of member values, e.g. { member: value }; pass {} or nothing for every record',
+    });
+    await expect(repo.count(filter as never)).rejects.toMatchObject({
+      code: ErrorCodes.BAD_ARGUMENT,
+      ...place,
+      detail: `count() got ${shown} as its filter`,
+    });
+  });
+
+  test.each([
+    ['null', null],
+    ['a number', 5],
+  ])('find() with %s as options is BAD_ARGUMENT', async (_label, options) => {
+    await expect(
+      db()
+        .repository(Sample)
+        .find({}, options as never),
+    ).rejects.toMatchObject({
+      code: ErrorCodes.BAD_ARGUMENT,
+      ...place,
+      detail: expect.stringMatching(/^find\(\) got .+ as its options$/),
+    });
+  });
+
+  test.each([
+    ['null', null, 'null'],
+    ['a number', 5, '5'],
+    ['a string', 'id', '"id"'],
+    ['an array', [sample('arr')], 'an array'],
+    ['an instance of another entity', order('u', 'o1', 3), 'an Order'],
+    ['a Date', new Date(0), 'a Date'],
+  ])('insert/upsert with %s as the entity is BAD_ARGUMENT and writes nothing', async (_label, value, shown) => {
+    const repo = db().repository(Sample);
+    for (const call of ['insert', 'upsert'] as const) {
+      const failure = repo[call](value as never);
+      await expect(failure).rejects.toBeInstanceOf(LifespanError);
+      await expect(failure).rejects.toMatchObject({
+        code: ErrorCodes.BAD_ARGUMENT,
+        ...place,
+        detail: `${call}() got ${shown}, not a Sample`,
+        hint: 'pass a Sample or a plain object of its members, e.g. Object.assign(new Sample(), { ... })',
+      });
+    }
+    expect(await repo.count()).toBe(1);
+  });
+
+  test('insert/upsert take a plain object of the members and an instance of the class', async () => {
+    const repo = db().repository(Sample);
+    await repo.insert({ ...sample('plain-insert') });
+    await repo.upsert(sample('instance-upsert'));
+    expect(await repo.get('plain-insert')).toBeInstanceOf(Sample);
+    expect(await repo.get('instance-upsert')).toBeInstanceOf(Sample);
+    await repo.delete('plain-insert');
+    await repo.delete('instance-upsert');
+  });
+
+  test('a unit of work: array, null, primitive BAD_ARGUMENT; a plain object UNKNOWN_ENTITY', () => {
+    const unit = db().unitOfWork();
+    for (const value of [null, 5, 'x', [sample('a')]]) {
+      expect(() => unit.insert(value as never)).toThrow(expect.objectContaining({ code: ErrorCodes.BAD_ARGUMENT }));
+      expect(() => unit.upsert(value as never)).toThrow(expect.objectContaining({ code: ErrorCodes.BAD_ARGUMENT }));
+    }
+    expect(() => unit.insert({ ...sample('p') })).toThrow(expect.objectContaining({ code: ErrorCodes.UNKNOWN_ENTITY }));
+  });
+
+  test('get/delete take the key value, a plain key object or an instance', async () => {
+    const repo = db().repository(Sample);
+    expect(await repo.get({ id: 'one' })).toMatchObject({ id: 'one' });
+    expect(await repo.get(sample('one'))).toMatchObject({ id: 'one' });
+    expect(await repo.get('one')).toMatchObject({ id: 'one' });
+    expect(await db().repository(Order).get({ userId: 'u', id: 'none' })).toBeUndefined();
+  });
+
+  test.each([
+    ['null', null],
+    ['undefined', undefined],
+    ['an empty object', {}],
+    ['an empty array', []],
+  ])('get/delete with %s as the key is KEY_INCOMPLETE', async (_label, key) => {
+    const repo = db().repository(Sample);
+    for (const call of ['get', 'delete', 'exists'] as const) {
+      const failure = repo[call](key as never);
+      await expect(failure).rejects.toBeInstanceOf(LifespanError);
+      await expect(failure).rejects.toMatchObject({ code: ErrorCodes.KEY_INCOMPLETE, ...place });
+    }
+  });
+
+  test('a single value for a compound key is KEY_INCOMPLETE', async () => {
+    const repo = db().repository(Order);
+    for (const call of ['get', 'delete'] as const) {
+      await expect(repo[call]('u' as never)).rejects.toMatchObject({
+        code: ErrorCodes.KEY_INCOMPLETE,
+        entity: 'Order',
+        store: store.can.storeName,
+      });
+    }
+  });
+});
