@@ -1,6 +1,3 @@
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError } from '../../errors';
-import { showValue } from '../../model/show-value';
 import type { FieldModel } from '../../model/types';
 import { unknownMember } from '../../runtime/arguments';
 import { stampTimestamps, valuesOf } from '../../runtime/entity-values';
@@ -20,14 +17,7 @@ export interface EncodedRecord {
  * @CreatedAt / @UpdatedAt are stamped with this process's clock (a Redis TIME would cost a round
  * trip per write); the expiry itself is counted by the server from the write.
  */
-export function encodeEntity(prefix: string, mapping: KeyspaceMapping, entity: unknown, call: string): EncodedRecord {
-  if (typeof entity !== 'object' || entity === null || Array.isArray(entity)) {
-    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} needs an entity object, got ${showValue(entity)}`, {
-      entity: mapping.entity.name,
-      store: STORE,
-      hint: `pass an instance of ${mapping.entity.name}`,
-    });
-  }
+export function encodeEntity(prefix: string, mapping: KeyspaceMapping, entity: object): EncodedRecord {
   const values = stampTimestamps(mapping.entity, valuesOf(mapping.entity, entity), new Date());
   const value = encodeRecord(mapping, values);
   return { key: keyFromValues(prefix, mapping, values), value };
@@ -36,19 +26,11 @@ export function encodeEntity(prefix: string, mapping: KeyspaceMapping, entity: u
 /** An equality filter as stored-form text per field (find/count compare decoded JSON members). */
 export function whereForms(
   mapping: KeyspaceMapping,
-  where: unknown,
+  where: Record<string, unknown>,
 ): {
   readonly values: Record<string, unknown>;
   readonly forms: ReadonlyArray<readonly [FieldModel, string]>;
 } {
-  if (where === undefined || where === null) return { values: {}, forms: [] };
-  if (typeof where !== 'object' || Array.isArray(where) || where instanceof Date) {
-    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `the filter ${showValue(where)} is not an object of members`, {
-      entity: mapping.entity.name,
-      store: STORE,
-      hint: 'pass an object of member values, e.g. { member: value }, or nothing',
-    });
-  }
   const values: Record<string, unknown> = {};
   const forms: Array<readonly [FieldModel, string]> = [];
   for (const [member, value] of Object.entries(where)) {

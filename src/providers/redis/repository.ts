@@ -2,7 +2,7 @@ import { ErrorCodes } from '../../error-codes';
 import { StoreError } from '../../errors';
 import { showValue } from '../../model/show-value';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import { keysArgument, limitArgument, writeOptions } from '../../runtime/arguments';
+import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
@@ -33,14 +33,22 @@ export class RedisRepository<T> implements Repository<T> {
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
     const ttl = this.ttlOf(writeOptions(options, 'insert()', STORE).ttl);
-    const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, entity, 'insert');
+    const { key, value } = encodeEntity(
+      this.ctx.prefix,
+      this.mapping,
+      entityArgument(entity, 'insert()', this.mapping.entity, STORE),
+    );
     const reply = await call<string | null>(this.ctx.client, insertCommand(key, value, ttl), this.place('insert'));
     if (reply === null) throw duplicate(this.mapping, key);
   }
 
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
     const ttl = this.ttlOf(writeOptions(options, 'upsert()', STORE).ttl);
-    const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, entity, 'upsert');
+    const { key, value } = encodeEntity(
+      this.ctx.prefix,
+      this.mapping,
+      entityArgument(entity, 'upsert()', this.mapping.entity, STORE),
+    );
     const plain = this.keepCreatedAt === '' ? plainUpsertCommand(key, value, ttl) : null;
     if (plain) {
       await call(this.ctx.client, plain, this.place('upsert'));
@@ -56,7 +64,7 @@ export class RedisRepository<T> implements Repository<T> {
 
   /** One MGET: one round trip for every key. */
   async getMany(keys: readonly KeyInput<T>[]): Promise<T[]> {
-    keysArgument(keys, 'getMany()', { entity: this.mapping.entity.name, store: STORE });
+    keysArgument(keys, 'getMany()', this.argumentPlace());
     if (keys.length === 0) return [];
     const names = keys.map((k) => this.key(k));
     const texts = await call<Array<string | null>>(this.ctx.client, ['MGET', ...names], this.place('getMany'));
@@ -65,9 +73,10 @@ export class RedisRepository<T> implements Repository<T> {
 
   /** A SCAN over the entity's keys (the whole keyspace is walked; see explain()). */
   async find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
-    const limit = limitArgument(options?.limit, 'find()', { entity: this.mapping.entity.name, store: STORE });
+    const filter = filterArgument(where, 'find()', this.argumentPlace());
+    const limit = findLimit(options, this.argumentPlace());
     const found: T[] = [];
-    await this.scan(where, (text) => {
+    await this.scan(filter, (text) => {
       found.push(this.materialise(text));
       return limit === undefined || found.length < limit;
     });
@@ -80,8 +89,9 @@ export class RedisRepository<T> implements Repository<T> {
 
   /** A SCAN over the entity's keys, as find(). */
   async count(where?: Partial<T>): Promise<number> {
+    const filter = filterArgument(where, 'count()', this.argumentPlace());
     let n = 0;
-    await this.scan(where, () => {
+    await this.scan(filter, () => {
       n += 1;
       return true;
     });
@@ -114,7 +124,7 @@ export class RedisRepository<T> implements Repository<T> {
     return done === 1;
   }
 
-  private async scan(where: Partial<T> | undefined, take: (text: string) => boolean): Promise<void> {
+  private async scan(where: Record<string, unknown>, take: (text: string) => boolean): Promise<void> {
     const { values, forms } = whereForms(this.mapping, where);
     const place = this.place('find/count (SCAN)');
     await scanKeys(this.ctx.client, scanPattern(this.ctx.prefix, this.mapping, values), place, async (keys) => {
@@ -141,6 +151,10 @@ export class RedisRepository<T> implements Repository<T> {
 
   private materialise(text: string): T {
     return instanceOf<T>(this.mapping.entity, decodeRecord(this.mapping, text));
+  }
+
+  private argumentPlace() {
+    return { entity: this.mapping.entity.name, store: STORE };
   }
 
   private place(operation: string) {

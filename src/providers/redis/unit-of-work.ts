@@ -54,7 +54,7 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending> {
         return scriptArgs('delete', { mode: 'persist', seconds: 0 }, '', '');
       }
       const ttl = redisTtl(op.mapping, writeTtlFor(op.mapping.entity, op.ttl ?? commitTtl, STORE));
-      const { key, value } = encodeEntity(this.ctx.prefix, op.mapping, op.entity, `unitOfWork().${op.kind}()`);
+      const { key, value } = encodeEntity(this.ctx.prefix, op.mapping, op.entity);
       keys.push(key);
       return scriptArgs(op.kind, ttl, value, createdAtPattern(op.mapping));
     });
