@@ -133,6 +133,46 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
         await nothingWritten();
       });
 
+      /** The field holding a step's native statements (relational: sql; Cassandra: statements), if any. */
+      const statementsOf = (plan: MigrationPlan): { key: string; statements: string[] } | undefined => {
+        const payload = plan.steps[0]!.payload as Record<string, unknown>;
+        const key = ['sql', 'statements'].find((k) => Array.isArray(payload[k]) && (payload[k] as []).length > 0);
+        return key === undefined ? undefined : { key, statements: payload[key] as string[] };
+      };
+      const withStatements = (plan: MigrationPlan, key: string, statements: string[]) =>
+        edited(plan, (s) => ({ payload: { ...(s.payload as object), [key]: statements } }));
+
+      test('a statement appended to a step, or hidden after a comment, is refused: PLAN_BAD_STEP, rows kept', async () => {
+        if (!opened?.sibling) return;
+        const plan = await back();
+        const found = statementsOf(plan);
+        // Cosmos and MongoDB steps carry structured commands, not statement text.
+        if (found === undefined) return expect(['cosmos', 'mongodb']).toContain(store.can.storeName);
+        const leases = v1.repository(Lease);
+        await leases.insert(Object.assign(new Lease(), { id: 'kept' }));
+        const table = plan.steps[0]!.collection;
+        const q = store.name === 'mariadb' ? '`' : '"';
+        const wipe = store.name === 'cassandra' ? `TRUNCATE ${q}${table}${q}` : `DELETE FROM ${q}${table}${q}`;
+        const [first, ...rest] = found.statements;
+        const attempts = [
+          [`${first}; ${wipe}`, ...rest],
+          [...found.statements, wipe],
+          [...found.statements, `/* note */ DROP TABLE ${q}${table}${q}`],
+          [`${first} -- ${wipe}`, ...rest],
+          ...(store.name === 'cassandra' ? [] : [[`UPDATE ${q}${table}${q} SET ${q}expires_at${q} = NULL`]]),
+        ];
+        for (const statements of attempts) {
+          const tampered = withStatements(plan, found.key, statements);
+          expect(await refusal(() => v1.apply(tampered, { allowDestructive: true, allowRetroactive: true }))).toEqual({
+            code: 'PLAN_BAD_STEP',
+            cls: 'LifespanError',
+            entity: 'Lease',
+          });
+        }
+        expect((await leases.get({ id: 'kept' }))?.id).toBe('kept');
+        await nothingWritten();
+      });
+
       test('a plan without a list of steps: BAD_ARGUMENT, never a TypeError', async () => {
         if (!opened?.sibling) return;
         const plan = await back();

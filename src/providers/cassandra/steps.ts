@@ -1,23 +1,17 @@
 import { refuse, type StepHandler, type StepRefusal, type StepRules } from '../../core/plan-gate';
+import { destroysData, unlistedStatement } from '../../core/statement-shapes';
 import type { PlanStep } from '../../explain/plan';
 import type { Executor } from './executor';
 import type { CassandraStepPayload } from './plan';
 import { STORE } from './semantics';
+import { STEP_CQL_SHAPES } from './step-cql';
 
 type Op = CassandraStepPayload['op'];
 type PayloadOf<K extends Op> = Extract<CassandraStepPayload, { readonly op: K }>;
 
-/** Statements that remove stored data or schema holding it. */
-const DROPS_DATA = /\b(DROP|TRUNCATE|DELETE)\b/i;
-
-/** "drop" may be a (double-quoted) column name; only keywords count. */
-function withoutQuotedNames(statement: string): string {
-  return statement.replace(/"(?:[^"]|"")*"/g, '""');
-}
-
-/** Whatever its op, a step whose statements drop or delete is destructive (a relabelled step cannot smuggle one through). */
+/** Whatever its op, a step whose statements drop is destructive (a relabelled step cannot smuggle one through). */
 function dropsData(payload: CassandraStepPayload): boolean {
-  return payload.statements.some((statement) => DROPS_DATA.test(withoutQuotedNames(statement)));
+  return destroysData(payload.statements, STEP_CQL_SHAPES[payload.op]);
 }
 
 /** Every Cassandra step is a list of CQL schema statements, each followed by a wait for schema agreement. */
@@ -29,9 +23,11 @@ export async function runStatements(executor: Executor, step: PlanStep<Cassandra
 function parseStatements<K extends Op>(op: K) {
   return (payload: Readonly<Record<string, unknown>>): PayloadOf<K> | StepRefusal => {
     const statements = payload['statements'];
-    return Array.isArray(statements) && statements.every((s: unknown) => typeof s === 'string')
-      ? (payload as unknown as PayloadOf<K>)
-      : refuse(`was not made by the cassandra provider (no list of CQL statements for '${op}')`);
+    if (!Array.isArray(statements) || !statements.every((s: unknown) => typeof s === 'string')) {
+      return refuse(`was not made by the cassandra provider (no list of CQL statements for '${op}')`);
+    }
+    const unlisted = unlistedStatement(statements as string[], STEP_CQL_SHAPES[op], `'${op}'`);
+    return unlisted === null ? (payload as unknown as PayloadOf<K>) : refuse(unlisted);
   };
 }
 

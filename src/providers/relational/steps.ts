@@ -6,19 +6,14 @@ import {
   type StepHandler,
   type StepRules,
 } from '../../core/plan-gate';
+import { destroysData, unlistedStatement } from '../../core/statement-shapes';
 import type { MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import { isAlreadyThere } from './drivers/driver-errors';
 import { RELATIONAL_STORE } from './options';
 import type { RelationalStep, StepOp, StepPayload } from './plan';
 import type { SchemaRunner } from './drivers/schema-runner';
-
-/** Statements that remove tables, columns, indexes or rows, whatever step carries them. */
-const DESTRUCTIVE_SQL = [/^\s*(DROP|DELETE|TRUNCATE)\b/i, /^\s*ALTER\b[\s\S]*\bDROP\b/i];
-
-function dropsData(payload: StepPayload): boolean {
-  return payload.sql.some((sql) => DESTRUCTIVE_SQL.some((re) => re.test(sql)));
-}
+import { STEP_SQL_SHAPES } from './step-sql';
 
 interface DdlKind {
   /** It creates something: a repeated or concurrent run may find it already there (counts as done). */
@@ -34,16 +29,22 @@ function ddlStep<K extends StepOp>(
   kind: DdlKind,
 ): StepHandler<PayloadOfKind<StepPayload, 'op', K>, SchemaRunner, undefined> {
   return {
-    parse: (payload) =>
-      Array.isArray(payload['sql']) &&
-      payload['sql'].every((sql: unknown) => typeof sql === 'string') &&
-      typeof payload['blocking'] === 'boolean'
-        ? (payload as unknown as PayloadOfKind<StepPayload, 'op', K>)
-        : refuse(`was not made by the relational provider (no DDL for '${op}')`),
+    parse(payload) {
+      const sql = payload['sql'];
+      if (
+        !Array.isArray(sql) ||
+        !sql.every((statement: unknown) => typeof statement === 'string') ||
+        typeof payload['blocking'] !== 'boolean'
+      ) {
+        return refuse(`was not made by the relational provider (no DDL for '${op}')`);
+      }
+      const unlisted = unlistedStatement(sql as string[], STEP_SQL_SHAPES[op], `'${op}'`);
+      return unlisted === null ? (payload as unknown as PayloadOfKind<StepPayload, 'op', K>) : refuse(unlisted);
+    },
     // Decided from the payload, not the public copy of the flag.
     blocks: (payload) => payload.blocking,
     // By what the step runs, never by its (mutable) class alone.
-    destroys: (payload) => kind.drops || dropsData(payload),
+    destroys: (payload) => kind.drops || destroysData(payload.sql, STEP_SQL_SHAPES[op]),
     async apply(payload, _step, runner) {
       if (payload.sql.length === 0) return false;
       for (const sql of payload.sql) {
