@@ -142,7 +142,7 @@ function parseStep<Payload, D extends keyof Payload & string, Run, Scope>(
   step: unknown,
   scope: Scope,
 ): PlanStep<Payload> {
-  const given = (typeof step === 'object' && step !== null ? step : {}) as Partial<PlanStep>;
+  const given = frozenCopy(rules.store, step);
   const name = `step '${String(given.summary)}'`;
   const payload = given.payload;
   if (typeof payload !== 'object' || payload === null) {
@@ -163,7 +163,34 @@ function parseStep<Payload, D extends keyof Payload & string, Run, Scope>(
   const parsed = handler.parse(payload as Record<string, unknown>, scope);
   if (isRefusal(parsed)) throw badPlanStep(rules.store, `${name} ${parsed.refused}`, given.entity);
   const checked = parsed === payload ? given : { ...given, payload: parsed };
-  return checked as PlanStep<Payload>;
+  return deepFreeze(checked) as PlanStep<Payload>;
+}
+
+/**
+ * The gate judges, and the store runs, a deep-frozen copy of each step: a caller editing its plan
+ * while apply() awaits cannot change what was judged.
+ */
+function frozenCopy(store: string, step: unknown): Partial<PlanStep> {
+  if (typeof step !== 'object' || step === null) return {};
+  return deepFreeze(plainCopy(store, step) as Partial<PlanStep>);
+}
+
+/** A copy of plain data (objects, arrays, primitives), in this realm; anything else is refused. */
+function plainCopy(store: string, value: unknown): unknown {
+  if (typeof value === 'function' || typeof value === 'symbol') {
+    throw badPlanStep(store, 'a step holds something other than plain data (plans are plain data from plan())');
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => plainCopy(store, item));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainCopy(store, item)]));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 function isRefusal(value: unknown): value is StepRefusal {

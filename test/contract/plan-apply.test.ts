@@ -173,6 +173,27 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
         await nothingWritten();
       });
 
+      test('a plan edited while apply() runs: the judged copy runs, the edit does not', async () => {
+        if (!opened?.sibling) return;
+        const plan = await back();
+        const leases = v1.repository(Lease);
+        const found = statementsOf(plan);
+        if (found) await leases.insert(Object.assign(new Lease(), { id: 'racing' }));
+        const running = v1.apply(plan, { allowRetroactive: true });
+        const payload = plan.steps[0]!.payload as Record<string, unknown>;
+        if (found) {
+          const q = store.name === 'mariadb' ? '`' : '"';
+          found.statements.push(`DROP TABLE ${q}${plan.steps[0]!.collection}${q}`);
+        }
+        payload['op'] = 'drop-everything';
+        payload['kind'] = 'drop-everything';
+        expect((await running).applied.length).toBeGreaterThan(0);
+        if (found) expect((await leases.get({ id: 'racing' }))?.id).toBe('racing');
+        expect((await v1.plan()).steps).toEqual([]);
+        // Back to 7200 s, as the other tests expect.
+        await v2.apply(await v2.plan(), { allowRetroactive: true });
+      });
+
       test('a plan without a list of steps: BAD_ARGUMENT, never a TypeError', async () => {
         if (!opened?.sibling) return;
         const plan = await back();
