@@ -11,7 +11,7 @@ type PayloadOf<K extends Op> = Extract<CassandraStepPayload, { readonly op: K }>
 
 /** Whatever its op, a step whose statements drop is destructive (a relabelled step cannot smuggle one through). */
 function dropsData(payload: CassandraStepPayload): boolean {
-  return destroysData(payload.statements, STEP_CQL_SHAPES[payload.op]);
+  return destroysData(payload.statements, Object.values(STEP_CQL_SHAPES).flat());
 }
 
 /** Every Cassandra step is a list of CQL schema statements, each followed by a wait for schema agreement. */

@@ -44,7 +44,7 @@ function ddlStep<K extends StepOp>(
     // Decided from the payload, not the public copy of the flag.
     blocks: (payload) => payload.blocking,
     // By what the step runs, never by its (mutable) class alone.
-    destroys: (payload) => kind.drops || destroysData(payload.sql, STEP_SQL_SHAPES[op]),
+    destroys: (payload) => kind.drops || destroysData(payload.sql, Object.values(STEP_SQL_SHAPES).flat()),
     async apply(payload, _step, runner) {
       if (payload.sql.length === 0) return false;
       for (const sql of payload.sql) {
