@@ -1,5 +1,5 @@
 import type { ApplyResult, MigrationPlan, PlanStep } from '../explain/plan';
-import { refuseUnconsentedRetroactive } from './plan-consent';
+import { labelledRetroactive, refuseUnconsentedRetroactive, type ExpiresSooner } from './plan-consent';
 import { badPlanStep, destructiveNotAllowed, notAPlan, planConflict, wrongStorePlan } from './plan-refusals';
 
 /**
@@ -36,6 +36,11 @@ export interface StepHandler<P, Run, Scope> {
   blocks(payload: P): boolean;
   /** True when running it can lose data (it needs allowDestructive), judged by what it runs. */
   destroys(payload: P): boolean;
+  /**
+   * True when running it can make records already stored expire sooner (it needs
+   * allowRetroactive), judged by what it runs: the labels (`effect`, `ttl`) can only add to it.
+   */
+  expiresStored(payload: P): boolean;
   /** Runs the step; false when its outcome already held (then it is not listed as applied). */
   apply(payload: P, step: PlanStep<P>, run: Run): Promise<boolean>;
   /** The native command text the step runs (the plan's `command`). */
@@ -63,6 +68,8 @@ export interface StepRules<Payload, D extends keyof Payload & string, Run, Scope
   readonly table: StepTable<Payload, D, Run, Scope>;
   /** What to do about a blocking conflict on this store. */
   readonly conflictHint: string;
+  /** How a step's `ttl` label (from → to) reads; shorterTtl unless the store's TTL values differ. */
+  readonly expiresSooner: ExpiresSooner;
 }
 
 /**
@@ -91,7 +98,9 @@ export function checkPlan<Payload, D extends keyof Payload & string, Run, Scope>
   if (destructive.length > 0 && consent.allowDestructive !== true) {
     throw destructiveNotAllowed(rules.store, destructive);
   }
-  refuseUnconsentedRetroactive({ store: rules.store, target: String(given.target), steps }, consent.allowRetroactive);
+  const labelled = new Set(labelledRetroactive(steps, rules.expiresSooner));
+  const retroactive = steps.filter((s) => labelled.has(s) || handlerOf(rules, s.payload).expiresStored(s.payload));
+  refuseUnconsentedRetroactive(rules.store, retroactive, consent.allowRetroactive);
   return steps;
 }
 

@@ -194,6 +194,32 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
         await v2.apply(await v2.plan(), { allowRetroactive: true });
       });
 
+      test('a step that makes stored records expire needs allowRetroactive, whatever its labels say', async () => {
+        if (!opened?.sibling) return;
+        const plan = await back();
+        const judged = (p: MigrationPlan) => {
+          try {
+            v1.checkPlan(p);
+          } catch (error) {
+            return (error as LifespanError).code;
+          }
+          return 'passes';
+        };
+        // Shortening 7200 → 3600 s: stored records expire sooner where the store re-judges them.
+        if (['cosmos', 'mongodb'].includes(store.can.storeName)) {
+          expect(judged(plan)).toBe('PLAN_RETROACTIVE_NOT_ALLOWED');
+        }
+        const relabelled: MigrationPlan = {
+          ...plan,
+          steps: plan.steps.map(({ effect: _effect, ttl: _ttl, ...step }) => ({
+            ...step,
+            effect: { kind: 'none', text: 'nothing', verified: true, affected: 0 },
+          })),
+        };
+        expect(judged(relabelled)).toBe(judged(plan));
+        await nothingWritten();
+      });
+
       test('a plan without a list of steps: BAD_ARGUMENT, never a TypeError', async () => {
         if (!opened?.sibling) return;
         const plan = await back();

@@ -13,6 +13,7 @@ const create = {
     typeof p['name'] === 'string' ? { op: 'create' as const, name: p['name'] } : refuse('has no name'),
   blocks: () => false,
   destroys: () => false,
+  expiresStored: () => false,
   apply: async () => true,
   render: (p: { readonly name: string }) => `CREATE ${p.name}`,
   explain: 'creates it',
@@ -36,10 +37,13 @@ export function typeChecks(): void {
   const { render: _render, ...noRenderer } = create;
   // @ts-expect-error a handler without a renderer
   const missingRenderer: StepTable<Payload, 'op', null> = { create, drop: noRenderer };
+  const { expiresStored: _expiresStored, ...noRetroactiveRule } = create;
+  // @ts-expect-error a handler that does not say whether it makes stored records expire
+  const missingRetroactiveRule: StepTable<Payload, 'op', null> = { create, drop: noRetroactiveRule };
   const { explain: _explain, ...noExplainLine } = create;
   // @ts-expect-error a handler without an explain line
   const missingExplain: StepTable<Payload, 'op', null> = { create, drop: noExplainLine };
   // @ts-expect-error a parser that returns the payload of another kind
   const wrongParser: StepTable<Payload, 'op', null> = { create, drop: create };
-  void [complete, missingKind, missingApplier, missingRenderer, missingExplain, wrongParser];
+  void [complete, missingKind, missingApplier, missingRenderer, missingRetroactiveRule, missingExplain, wrongParser];
 }

@@ -1,4 +1,5 @@
 import { refuse, type StepHandler, type StepRefusal, type StepRules } from '../../core/plan-gate';
+import { shorterTtl } from '../../core/plan-consent';
 import { destroysData, unlistedStatement } from '../../core/statement-shapes';
 import type { PlanStep } from '../../explain/plan';
 import type { Executor } from './executor';
@@ -40,6 +41,8 @@ function statementsStep<K extends Op>(
     parse: parseStatements(op),
     blocks: () => false,
     destroys: (payload) => destructive || dropsData(payload),
+    // default_time_to_live is stamped at write: no schema statement changes when a stored cell expires.
+    expiresStored: () => false,
     async apply(_payload, step, executor) {
       await runStatements(executor, step);
       return true;
@@ -52,6 +55,7 @@ function statementsStep<K extends Op>(
 export const CASSANDRA_STEPS: StepRules<CassandraStepPayload, 'op', Executor> = {
   store: STORE,
   discriminant: 'op',
+  expiresSooner: shorterTtl,
   conflictHint:
     'nothing was applied; change the model back, migrate the data to a new table yourself, or plan({ allowDestructive: true }) to drop and recreate',
   table: {
@@ -63,6 +67,7 @@ export const CASSANDRA_STEPS: StepRules<CassandraStepPayload, 'op', Executor> = 
       parse: parseStatements('conflict'),
       blocks: () => true,
       destroys: dropsData,
+      expiresStored: () => false,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
       render: () => '-- not run: needs a new table and a copy of the data',

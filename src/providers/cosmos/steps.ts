@@ -4,6 +4,7 @@ import type { MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import { createContainer, createDatabase, replaceDefaultTtl } from './apply';
 import { createCommand, createDatabaseCommand, replaceCommand } from './commands';
+import { canExpireSooner } from './expiry';
 import type { CosmosStep, CosmosStepPayload } from './plan';
 import { STORE } from './semantics';
 
@@ -20,6 +21,7 @@ function isTtl(value: unknown): value is number | null {
 export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string> = {
   store: STORE,
   discriminant: 'kind',
+  expiresSooner: canExpireSooner,
   conflictHint:
     'a partition key change needs a new container and a copy of the items; lifespan never drops a container, allowDestructive or not',
   table: {
@@ -30,6 +32,7 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
           : refuse(`creates database ${String(p['id'])}, not '${databaseId}'`),
       blocks: () => false,
       destroys: () => false,
+      expiresStored: () => false,
       apply: (_payload, _step, database) => createDatabase(database),
       render: (payload) => createDatabaseCommand(payload.id),
       explain: 'creates the database',
@@ -47,6 +50,7 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
       },
       blocks: () => false,
       destroys: () => false,
+      expiresStored: () => false,
       apply: (payload, _step, database) => createContainer(database, payload.spec),
       render: (payload) => createCommand(payload.spec),
       explain: 'creates a container with its partition key and DefaultTimeToLive',
@@ -58,6 +62,8 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
           : refuse('has a malformed DefaultTimeToLive change'),
       blocks: () => false,
       destroys: () => false,
+      // apply() replaces the setting only while it is still `from`, so from → to is what happens.
+      expiresStored: (payload) => canExpireSooner(payload.from, payload.to),
       apply: (payload, _step, database) => replaceDefaultTtl(database, payload.container, payload.from, payload.to),
       render: (payload) => replaceCommand(payload.container, payload.to),
       explain: 'replaces the container definition in place with a new DefaultTimeToLive',
@@ -66,6 +72,7 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
       parse: (p) => p as unknown as PayloadOf<'conflict'>,
       blocks: () => true,
       destroys: () => false,
+      expiresStored: () => false,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
       render: (payload) => `// not run: container '${payload.container}' cannot be changed in place`,

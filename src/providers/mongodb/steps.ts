@@ -1,3 +1,4 @@
+import { shorterTtl } from '../../core/plan-consent';
 import { checkPlan, refuse, runSteps, type StepRules } from '../../core/plan-gate';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
@@ -45,6 +46,7 @@ const NOT_MADE_HERE = 'carries no MongoDB schema command lifespan makes';
 export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
   store: STORE,
   discriminant: 'op',
+  expiresSooner: shorterTtl,
   conflictHint:
     'resolve them by hand, or plan({ allowDestructive: true }) to drop and recreate, then apply with allowDestructive',
   table: {
@@ -60,6 +62,8 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
       blocks: () => false,
       // Destructive by what the payload runs, so relabelling a step's class cannot smuggle a drop through.
       destroys: (payload) => commandKind(payload.command) === 'dropIndexes',
+      // The payload carries a count of the documents it can expire exactly when it can (expiresStoredDocuments).
+      expiresStored: (payload) => payload.count !== null,
       async apply(payload, step, db) {
         await runStep(db, step, payload.command);
         return true;
@@ -74,6 +78,7 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
           : refuse(NOT_MADE_HERE),
       blocks: () => true,
       destroys: () => false,
+      expiresStored: () => false,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
       render: (payload) => `// not applied: ${payload.reason}`,

@@ -6,6 +6,7 @@ import {
   type StepHandler,
   type StepRules,
 } from '../../core/plan-gate';
+import { shorterTtl } from '../../core/plan-consent';
 import { destroysData, unlistedStatement } from '../../core/statement-shapes';
 import type { MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
@@ -45,6 +46,8 @@ function ddlStep<K extends StepOp>(
     blocks: (payload) => payload.blocking,
     // By what the step runs, never by its (mutable) class alone.
     destroys: (payload) => kind.drops || destroysData(payload.sql, Object.values(STEP_SQL_SHAPES).flat()),
+    // Emulated expiry is stamped at write: no DDL step moves a stored row's expires_at.
+    expiresStored: () => false,
     async apply(payload, _step, runner) {
       if (payload.sql.length === 0) return false;
       for (const sql of payload.sql) {
@@ -68,6 +71,7 @@ const conflict = (explain: string): DdlKind => ({ creates: false, drops: false, 
 export const RELATIONAL_STEPS: StepRules<StepPayload, 'op', SchemaRunner> = {
   store: RELATIONAL_STORE,
   discriminant: 'op',
+  expiresSooner: shorterTtl,
   conflictHint: 'change the tables yourself (or the model), then plan again',
   table: {
     'create-table': ddlStep(
