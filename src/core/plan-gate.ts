@@ -1,4 +1,5 @@
 import type { ApplyResult, MigrationPlan, PlanStep } from '../explain/plan';
+import { optionsArgument } from '../runtime/arguments';
 import { labelledRetroactive, refuseUnconsentedRetroactive, type ExpiresSooner } from './plan-consent';
 import { badPlanStep, destructiveNotAllowed, notAPlan, planConflict, wrongStorePlan } from './plan-refusals';
 
@@ -74,7 +75,7 @@ export interface StepRules<Payload, D extends keyof Payload & string, Run, Scope
 
 /**
  * Checks a whole plan for `rules.store` and returns its steps with typed payloads, or throws one
- * refusal before anything runs: not a plan (BAD_ARGUMENT), another store's plan (PLAN_WRONG_STORE),
+ * refusal before anything runs: consent that is not an options object (BAD_ARGUMENT), not a plan (BAD_ARGUMENT), another store's plan (PLAN_WRONG_STORE),
  * a step whose payload this store did not make (PLAN_BAD_STEP), a blocking conflict (PLAN_CONFLICT),
  * a destructive step without allowDestructive (PLAN_DESTRUCTIVE_NOT_ALLOWED), a step that makes
  * stored records expire at once without allowRetroactive (PLAN_RETROACTIVE_NOT_ALLOWED).
@@ -82,9 +83,10 @@ export interface StepRules<Payload, D extends keyof Payload & string, Run, Scope
 export function checkPlan<Payload, D extends keyof Payload & string, Run, Scope>(
   rules: StepRules<Payload, D, Run, Scope>,
   plan: unknown,
-  consent: PlanConsent,
+  options: unknown,
   scope: Scope,
 ): PlanStep<Payload>[] {
+  const consent = optionsArgument<PlanConsent>(options, 'apply()', { store: rules.store }, '{ allowDestructive: true }');
   if (typeof plan !== 'object' || plan === null) throw notAPlan(rules.store);
   const given = plan as Partial<MigrationPlan>;
   if (given.store !== rules.store) throw wrongStorePlan(given.store, rules.store);

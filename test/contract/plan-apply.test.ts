@@ -220,6 +220,21 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
         await nothingWritten();
       });
 
+      test('consent that is not an options object: BAD_ARGUMENT naming apply(), never a TypeError', async () => {
+        if (!opened?.sibling) return;
+        const plan = await back();
+        for (const consent of [null, 5, 'yes', []]) {
+          await expect(v1.apply(plan, consent as never)).rejects.toMatchObject({
+            code: 'BAD_ARGUMENT',
+            message: expect.stringContaining('apply()'),
+          });
+          expect(() => v1.checkPlan(plan, consent as never)).toThrow(
+            expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining('apply()') }),
+          );
+        }
+        await nothingWritten();
+      });
+
       test('a plan without a list of steps: BAD_ARGUMENT, never a TypeError', async () => {
         if (!opened?.sibling) return;
         const plan = await back();

@@ -125,13 +125,13 @@ export class RelationalSession implements StoreSession {
 
   async apply(plan: MigrationPlan, given?: ApplyOptions): Promise<ApplyResult> {
     this.checkOpen();
-    const steps = checkedSteps(plan, optionsObject<ApplyOptions>(given, 'apply()', '{ allowDestructive: true }'));
+    const steps = checkedSteps(plan, given);
     return withSchemaLock(this.knex, this.executor, (runner) => runSteps(RELATIONAL_STEPS, steps, runner));
   }
 
   checkPlan(plan: MigrationPlan, given?: ApplyOptions): void {
     this.checkOpen();
-    checkedSteps(plan, optionsObject<ApplyOptions>(given, 'apply()', '{ allowDestructive: true }'));
+    checkedSteps(plan, given);
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {
