@@ -53,6 +53,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
 
     beforeAll(async () => {
       opened = await store.open(leaseModel(3600), prefix);
+      // Every schema-plan store opens a sibling; a missing one fails each test below, never skips it.
       if (!opened.sibling) return;
       v1 = opened.db;
       await v1.ensureCollections();
@@ -63,7 +64,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
     });
 
     test('a TTL change is planned and applied in place; the plan is then in sync', async () => {
-      if (!opened?.sibling) return;
+      expect(opened?.sibling).toBeDefined();
       const plan = await v2.plan();
       expect(plan.store).toBe(store.can.storeName);
       expect(plan.steps.length).toBeGreaterThan(0);
@@ -85,7 +86,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       const nothingWritten = async () => expect((await v2.plan()).steps).toEqual([]);
 
       test('a plan made for another store: PLAN_WRONG_STORE', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         const other = store.can.storeName === 'cassandra' ? 'mongodb' : 'cassandra';
         expect(await refusal(() => v1.apply({ ...plan, store: other }))).toEqual({
@@ -96,7 +97,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       });
 
       test('a step whose payload was edited to an operation the store does not make: PLAN_BAD_STEP', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         const tampered = edited(plan, (s) => ({
           payload: { ...(s.payload as object), op: 'drop-everything', kind: 'drop-everything' },
@@ -110,7 +111,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       });
 
       test('a step labelled a (blocking) conflict refuses the whole plan: PLAN_CONFLICT', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         const conflicting = edited(plan, () => ({ class: 'conflict' }));
         expect(await refusal(() => v1.apply(conflicting, { allowDestructive: true, allowRetroactive: true }))).toEqual({
@@ -122,7 +123,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       });
 
       test('a step labelled destructive needs allowDestructive: PLAN_DESTRUCTIVE_NOT_ALLOWED', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         const destructive = edited(plan, () => ({ class: 'destructive' }));
         expect(await refusal(() => v1.apply(destructive, { allowRetroactive: true }))).toEqual({
@@ -143,7 +144,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
         edited(plan, (s) => ({ payload: { ...(s.payload as object), [key]: statements } }));
 
       test('a statement appended to a step, or hidden after a comment, is refused: PLAN_BAD_STEP, rows kept', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         const found = statementsOf(plan);
         // Cosmos and MongoDB steps carry structured commands, not statement text.
@@ -174,7 +175,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       });
 
       test('a plan edited while apply() runs: the judged copy runs, the edit does not', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         const leases = v1.repository(Lease);
         const found = statementsOf(plan);
@@ -195,7 +196,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       });
 
       test('a step that makes stored records expire needs allowRetroactive, whatever its labels say', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         const judged = (p: MigrationPlan) => {
           try {
@@ -221,7 +222,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       });
 
       test('consent that is not an options object: BAD_ARGUMENT naming apply(), never a TypeError', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         for (const consent of [null, 5, 'yes', []]) {
           await expect(v1.apply(plan, consent as never)).rejects.toMatchObject({
@@ -236,7 +237,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       });
 
       test('a plan without a list of steps: BAD_ARGUMENT, never a TypeError', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         expect(await refusal(() => v1.apply({ ...plan, steps: 'all' as never }))).toEqual({
           code: 'BAD_ARGUMENT',
@@ -246,7 +247,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       });
 
       test('checkPlan() judges a plan as apply() does, touching nothing', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         expect(await refusal(async () => v1.checkPlan({ ...plan, store: 'elsewhere' }))).toMatchObject({
           code: 'PLAN_WRONG_STORE',
