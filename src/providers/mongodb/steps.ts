@@ -1,5 +1,6 @@
 import { shorterTtl } from '../../core/plan-consent';
 import { checkPlan, refuse, runSteps, type StepRules } from '../../core/plan-gate';
+import { LifespanError } from '../../errors';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import { runStep } from './apply';
@@ -28,7 +29,20 @@ function commandKind(command: Doc): CommandKind | undefined {
   return Object.keys(command).every((k) => allowed.includes(k)) ? (first as CommandKind) : undefined;
 }
 
-/** The TTL values of a payload pass the same guards as when the plan was made (a plan is plain, editable data). */
+/**
+ * The TTL values of a payload pass the same guards as when the plan was made (a plan is plain,
+ * editable data): why one fails, as the step's refusal, or null.
+ */
+function ttlOptionsRefusal(command: Doc): string | null {
+  try {
+    guardTtlOptions(command);
+    return null;
+  } catch (error) {
+    if (error instanceof LifespanError) return `carries a TTL index value lifespan never sends: ${error.message}`;
+    throw error;
+  }
+}
+
 function guardTtlOptions(command: Doc): void {
   const collection = String(Object.values(command)[0]);
   const specs: unknown[] =
@@ -56,8 +70,8 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
         if (typeof command !== 'object' || command === null || commandKind(command as Doc) === undefined) {
           return refuse(NOT_MADE_HERE);
         }
-        guardTtlOptions(command as Doc);
-        return payload as unknown as Extract<MongoStepPayload, { op: 'command' }>;
+        const refused = ttlOptionsRefusal(command as Doc);
+        return refused === null ? (payload as unknown as Extract<MongoStepPayload, { op: 'command' }>) : refuse(refused);
       },
       blocks: () => false,
       // Destructive by what the payload runs, so relabelling a step's class cannot smuggle a drop through.
