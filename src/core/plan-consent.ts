@@ -7,9 +7,13 @@ export type ExpiresSooner = (from: number | null, to: number | null) => boolean;
 
 /**
  * The usual reading of a TTL change: switched on, a default where there was none, or a shorter
- * one. A store whose TTL values mean something else declares its own (StepRules.expiresSooner).
+ * one. A negative value, where a store has one, is "no default" (records expire only by their own
+ * TTL). A store whose TTL values mean something else declares its own (StepRules.expiresSooner).
  */
-export const shorterTtl: ExpiresSooner = (from, to) => to !== null && (from === null || to < from);
+export const shorterTtl: ExpiresSooner = (from, to) => {
+  if (to === null || to < 0) return false;
+  return from === null || from < 0 || to < from;
+};
 
 /**
  * The steps whose labels say they make stored records expire at once: retroactive, expiring
