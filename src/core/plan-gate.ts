@@ -60,6 +60,14 @@ export type StepTable<Payload, D extends keyof Payload, Run, Scope = undefined> 
 
 export type PayloadOfKind<Payload, D extends keyof Payload, K> = Payload & { readonly [F in D]: K };
 
+declare const checkedByTheGate: unique symbol;
+
+/**
+ * A step the gate has passed: a deep-frozen copy of the caller's step. runSteps() runs only these,
+ * so a step that skipped the gate does not compile.
+ */
+export type CheckedStep<P> = PlanStep<P> & { readonly [checkedByTheGate]: true };
+
 /** Everything the gate knows of one store. */
 export interface StepRules<Payload, D extends keyof Payload & string, Run, Scope = undefined> {
   /** The store name plans carry (MigrationPlan.store). */
@@ -85,7 +93,7 @@ export function checkPlan<Payload, D extends keyof Payload & string, Run, Scope>
   plan: unknown,
   options: unknown,
   scope: Scope,
-): PlanStep<Payload>[] {
+): CheckedStep<Payload>[] {
   const consent = optionsArgument<PlanConsent>(options, 'apply()', { store: rules.store }, '{ allowDestructive: true }');
   if (typeof plan !== 'object' || plan === null) throw notAPlan(rules.store);
   const given = plan as Partial<MigrationPlan>;
@@ -117,13 +125,16 @@ export function isDestructiveStep<Payload, D extends keyof Payload & string, Run
   return step.class === 'destructive' || handlerOf(rules, step.payload).destroys(step.payload);
 }
 
-/** Runs checked steps in order; the result lists those that changed something. */
+/**
+ * Runs checked steps in order; the result lists those that changed something. Each is added to
+ * `applied` as it runs, so a caller that catches a later step's failure still knows what ran.
+ */
 export async function runSteps<Payload, D extends keyof Payload & string, Run, Scope>(
   rules: StepRules<Payload, D, Run, Scope>,
-  steps: readonly PlanStep<Payload>[],
+  steps: readonly CheckedStep<Payload>[],
   run: Run,
+  applied: PlanStep[] = [],
 ): Promise<ApplyResult> {
-  const applied: PlanStep[] = [];
   for (const step of steps) {
     if (await handlerOf(rules, step.payload).apply(step.payload, step, run)) applied.push(step);
   }
@@ -152,7 +163,7 @@ function parseStep<Payload, D extends keyof Payload & string, Run, Scope>(
   rules: StepRules<Payload, D, Run, Scope>,
   step: unknown,
   scope: Scope,
-): PlanStep<Payload> {
+): CheckedStep<Payload> {
   const given = frozenCopy(rules.store, step);
   const name = `step '${String(given.summary)}'`;
   const payload = given.payload;
@@ -174,7 +185,7 @@ function parseStep<Payload, D extends keyof Payload & string, Run, Scope>(
   const parsed = handler.parse(payload as Record<string, unknown>, scope);
   if (isRefusal(parsed)) throw badPlanStep(rules.store, `${name} ${parsed.refused}`, given.entity);
   const checked = parsed === payload ? given : { ...given, payload: parsed };
-  return deepFreeze(checked) as PlanStep<Payload>;
+  return deepFreeze(checked) as CheckedStep<Payload>;
 }
 
 /**

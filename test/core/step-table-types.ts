@@ -3,8 +3,10 @@
  * step kind in a store's payload union without a parser, an applier, a renderer or an explain
  * line does not compile.
  */
-import type { StepTable } from '../../src/core/plan-gate';
-import { refuse } from '../../src/core/plan-gate';
+import type { StepRules, StepTable } from '../../src/core/plan-gate';
+import { checkPlan, refuse, runSteps } from '../../src/core/plan-gate';
+import { shorterTtl } from '../../src/core/plan-consent';
+import type { PlanStep } from '../../src/explain/plan';
 
 type Payload = { readonly op: 'create'; readonly name: string } | { readonly op: 'drop'; readonly name: string };
 
@@ -45,5 +47,16 @@ export function typeChecks(): void {
   const missingExplain: StepTable<Payload, 'op', null> = { create, drop: noExplainLine };
   // @ts-expect-error a parser that returns the payload of another kind
   const wrongParser: StepTable<Payload, 'op', null> = { create, drop: create };
+  const rules: StepRules<Payload, 'op', null> = {
+    store: 'test',
+    discriminant: 'op',
+    table: complete,
+    conflictHint: '',
+    expiresSooner: shorterTtl,
+  };
+  const raw: PlanStep<Payload>[] = [];
+  // @ts-expect-error runSteps runs only steps the gate checked, never the caller's own
+  void runSteps(rules, raw, null);
+  void runSteps(rules, checkPlan(rules, { store: 'test', target: 't', steps: raw }, {}, undefined), null);
   void [complete, missingKind, missingApplier, missingRenderer, missingRetroactiveRule, missingExplain, wrongParser];
 }

@@ -1,11 +1,11 @@
 import type { Database } from '@azure/cosmos';
-import { checkPlan, refuse, type StepRules } from '../../core/plan-gate';
+import { checkPlan, refuse, type CheckedStep, type StepRules } from '../../core/plan-gate';
 import type { MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import { createContainer, createDatabase, replaceDefaultTtl } from './apply';
 import { createCommand, createDatabaseCommand, replaceCommand } from './commands';
 import { canExpireSooner } from './expiry';
-import type { CosmosStep, CosmosStepPayload } from './plan';
+import type { CosmosStepPayload } from './plan';
 import { STORE } from './semantics';
 
 type PayloadOf<K extends CosmosStepPayload['kind']> = Extract<CosmosStepPayload, { readonly kind: K }>;
@@ -82,6 +82,10 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
 };
 
 /** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(plan: MigrationPlan, databaseId: string, options: ApplyOptions = {}): CosmosStep[] {
+export function checkedSteps(
+  plan: MigrationPlan,
+  databaseId: string,
+  options: ApplyOptions = {},
+): CheckedStep<CosmosStepPayload>[] {
   return checkPlan(COSMOS_STEPS, plan, options, databaseId);
 }

@@ -1,5 +1,5 @@
 import { shorterTtl } from '../../core/plan-consent';
-import { checkPlan, refuse, runSteps, type StepRules } from '../../core/plan-gate';
+import { checkPlan, refuse, runSteps, type CheckedStep, type StepRules } from '../../core/plan-gate';
 import { LifespanError } from '../../errors';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
@@ -7,7 +7,7 @@ import { runStep } from './apply';
 import { shellCommand, type Doc } from './commands';
 import type { MongoDbLike } from './gateway';
 import { checkExpireAfterSeconds, checkTtlKey } from './guards';
-import type { MongoPlanStep, MongoStepPayload } from './plan';
+import type { MongoStepPayload } from './plan';
 import { EXPIRE_AFTER_SECONDS, STORE } from './semantics';
 
 /**
@@ -102,7 +102,7 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
 };
 
 /** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): MongoPlanStep[] {
+export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): CheckedStep<MongoStepPayload>[] {
   return checkPlan(MONGODB_STEPS, plan, options, undefined);
 }
 

@@ -1,5 +1,6 @@
 import {
   checkPlan,
+  type CheckedStep,
   isDestructiveStep,
   refuse,
   type PayloadOfKind,
@@ -97,7 +98,7 @@ export const RELATIONAL_STEPS: StepRules<StepPayload, 'op', SchemaRunner> = {
 };
 
 /** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): RelationalStep[] {
+export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): CheckedStep<StepPayload>[] {
   return checkPlan(RELATIONAL_STEPS, plan, options, undefined);
 }
 
