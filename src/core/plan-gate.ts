@@ -94,7 +94,12 @@ export function checkPlan<Payload, D extends keyof Payload & string, Run, Scope>
   options: unknown,
   scope: Scope,
 ): CheckedStep<Payload>[] {
-  const consent = optionsArgument<PlanConsent>(options, 'apply()', { store: rules.store }, '{ allowDestructive: true }');
+  const consent = optionsArgument<PlanConsent>(
+    options,
+    'apply()',
+    { store: rules.store },
+    '{ allowDestructive: true }',
+  );
   if (typeof plan !== 'object' || plan === null) throw notAPlan(rules.store);
   const given = plan as Partial<MigrationPlan>;
   if (given.store !== rules.store) throw wrongStorePlan(given.store, rules.store);

@@ -10,13 +10,7 @@ import { canExpireSooner } from './expiry';
 import { cosmosExplainer } from './explainer';
 import { countExpiringAtOnce } from './impact';
 import { databaseExists, holdsItems, inspectContainers, type LiveContainer } from './inspect';
-import {
-  createDatabaseStep,
-  planSteps,
-  withAffectedCount,
-  type CosmosStep,
-  type CosmosStepPayload,
-} from './plan';
+import { createDatabaseStep, planSteps, withAffectedCount, type CosmosStep, type CosmosStepPayload } from './plan';
 import { CosmosRepository } from './repository';
 import { STORE } from './semantics';
 import { checkedSteps, COSMOS_STEPS } from './steps';

@@ -68,7 +68,8 @@ export class MongoSession implements StoreSession {
         store: STORE,
         plan: () => this.planSteps(false),
         // The gate refuses conflicts; steps over stored documents are judged by ensureCollections' own rule.
-        refuseConflicts: (steps) => checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
+        refuseConflicts: (steps) =>
+          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
         refuseRetroactive: (steps) => this.refuseRetroactive(steps),
         apply: async (steps, applied: PlanStep[]) => {
           await runSteps(MONGODB_STEPS, steps, this.db, applied);

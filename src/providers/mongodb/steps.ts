@@ -71,7 +71,9 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
           return refuse(NOT_MADE_HERE);
         }
         const refused = ttlOptionsRefusal(command as Doc);
-        return refused === null ? (payload as unknown as Extract<MongoStepPayload, { op: 'command' }>) : refuse(refused);
+        return refused === null
+          ? (payload as unknown as Extract<MongoStepPayload, { op: 'command' }>)
+          : refuse(refused);
       },
       blocks: () => false,
       // Destructive by what the payload runs, so relabelling a step's class cannot smuggle a drop through.
