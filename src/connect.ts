@@ -52,8 +52,9 @@ export class StoreContext {
    */
   apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
     return this.talking(async () => {
-      // A second guard, for a store session that does not judge plans by the plan gate: the
-      // labels alone (the gate also judges each payload).
+      // The session's own judgement first (the plan gate: its refusals in their order), then a
+      // second guard for a store session that does not judge plans by the gate: the labels alone.
+      if (typeof this.session.checkPlan === 'function') this.session.checkPlan(plan, options);
       const consent = optionsArgument<ApplyOptions>(
         options,
         'apply()',

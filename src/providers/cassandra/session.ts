@@ -52,7 +52,7 @@ export class CassandraSession implements StoreSession {
         store: STORE,
         plan: async () => diffSchema(this.ctx.compiled.mappings, await this.inspect()),
         // The plan gate parses every step and refuses a conflict before anything runs; no step
-        // ensureCollections() makes expires a stored row sooner (expiry is stamped at write).
+        // ensureCollections() makes can make a stored row expire sooner (expiry is stamped at write).
         refuseConflicts: (steps) =>
           checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
         apply: async (steps, applied: PlanStep[]) => {

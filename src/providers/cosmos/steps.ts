@@ -69,7 +69,10 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
       explain: 'replaces the container definition in place with a new DefaultTimeToLive',
     },
     conflict: {
-      parse: (p) => p as unknown as PayloadOf<'conflict'>,
+      parse: (p) =>
+        typeof p['container'] === 'string'
+          ? (p as unknown as PayloadOf<'conflict'>)
+          : refuse('has a conflict that names no container'),
       blocks: () => true,
       destroys: () => false,
       expiresStored: () => false,
