@@ -1,6 +1,7 @@
 import { LifespanError } from './errors';
 import { mappingConnectionErrors } from './providers/connection-errors';
-import { assertModel, assertStore } from './runtime/arguments';
+import { labelledRetroactive, refuseUnconsentedRetroactive, shorterTtl } from './core/plan-consent';
+import { assertModel, assertStore, optionsArgument } from './runtime/arguments';
 import { ExplainReport } from './explain/report';
 import type { ApplyResult, MigrationPlan } from './explain/plan';
 import type { EntityClass, Model } from './model/types';
@@ -50,11 +51,37 @@ export class StoreContext {
    * without them nothing is applied.
    */
   apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
-    return this.talking(() => this.session.apply(plan, options));
+    return this.talking(async () => {
+      // The session's own judgement first (the plan gate: its refusals in their order), then a
+      // second guard for a store session that does not judge plans by the gate: the labels alone.
+      if (typeof this.session.checkPlan === 'function') this.session.checkPlan(plan, options);
+      const consent = optionsArgument<ApplyOptions>(
+        options,
+        'apply()',
+        { store: this.session.store },
+        '{ allowRetroactive: true }',
+      );
+      if (typeof plan === 'object' && plan !== null && Array.isArray(plan.steps)) {
+        const labelled = labelledRetroactive(plan.steps, shorterTtl);
+        refuseUnconsentedRetroactive(this.session.store, labelled, consent.allowRetroactive);
+      }
+      return this.session.apply(plan, options);
+    });
   }
 
   /** Throws what apply(plan, options) would refuse the plan with, without touching the store. */
   checkPlan(plan: MigrationPlan, options?: ApplyOptions): void {
+    // A store written for an older contract (plain JavaScript) may lack it: a typed refusal, not a TypeError.
+    if (typeof this.session.checkPlan !== 'function') {
+      throw new LifespanError(
+        'PLAN_CHECK_UNSUPPORTED',
+        `the ${this.session.store} store cannot check a plan without applying it`,
+        {
+          store: this.session.store,
+          hint: 'review the plan yourself, then apply() it; or give the store session a checkPlan() (see StoreSession)',
+        },
+      );
+    }
     this.session.checkPlan(plan, options);
   }
 

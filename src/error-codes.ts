@@ -56,6 +56,8 @@ export const ERROR_CODE_TABLE = {
   PLAN_BAD_STEP: { family: 'LifespanError', exit: 'model' },
   /** apply() of a plan made for another store. */
   PLAN_WRONG_STORE: { family: 'LifespanError', exit: 'model' },
+  /** checkPlan() on a store whose session cannot judge a plan without applying it (a third-party store). */
+  PLAN_CHECK_UNSUPPORTED: { family: 'LifespanError', exit: 'usage' },
   /** purgeExpired() on a store that expires data natively (nothing to purge). */
   PURGE_NOT_EMULATED: { family: 'LifespanError', exit: 'usage' },
   /** purgeExpired() gave up after retrying a deadlock or lock wait; what it purged stays purged, the next run resumes. */
@@ -146,8 +148,6 @@ export const ERROR_CODE_TABLE = {
   // The command line
   /** lifespan apply: no terminal to confirm and no --yes. */
   APPLY_NEEDS_CONSENT: { family: 'LifespanError', exit: 'usage' },
-  /** lifespan apply: steps make stored records expire at once and --allow-retroactive was not given. */
-  APPLY_NEEDS_RETROACTIVE: { family: 'LifespanError', exit: 'usage' },
   /** The config file does not export { model, stores } or a store entry is malformed. */
   CLI_BAD_CONFIG: { family: 'LifespanError', exit: 'usage' },
   /** A store factory in the config returned something that is not a store. */
@@ -216,8 +216,6 @@ export const ERROR_CODE_TABLE = {
   CASSANDRA_FILTER_UNSUPPORTED: { family: 'LifespanError', exit: 'model' },
   /** CassandraStore options without a cassandra-driver Client. */
   CASSANDRA_NO_CLIENT: { family: 'LifespanError', exit: 'model' },
-  /** The keyspace does not exist. */
-  CASSANDRA_NO_KEYSPACE: { family: 'LifespanError', exit: 'model' },
   /** The nodes did not agree on a schema change in time. */
   CASSANDRA_NO_SCHEMA_AGREEMENT: { family: 'StoreError', exit: 'store' },
   /** The Cassandra driver or node refused a statement; the driver error is the cause. */

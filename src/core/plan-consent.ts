@@ -1,32 +1,30 @@
 import { ErrorCodes } from '../error-codes';
 import { LifespanError } from '../errors';
-import type { MigrationPlan, PlanStep } from '../explain/plan';
+import type { PlanStep } from '../explain/plan';
 
-/** Cosmos DB's "TTL on, no default" value: items expire only by their own ttl. */
-const ON_WITHOUT_DEFAULT = -1;
-
-/**
- * Whether a TTL change from → to can make records already stored expire sooner: TTL switched on
- * over stored data, a default where there was none, or a shorter default. Off, -1 (per-item only)
- * and lengthening only make records live longer.
- */
-function expiresSooner(from: number | null, to: number | null): boolean {
-  if (to === null) return false;
-  if (from === null) return true;
-  if (to === ON_WITHOUT_DEFAULT) return false;
-  if (from === ON_WITHOUT_DEFAULT) return true;
-  return to < from;
-}
+/** Whether a TTL change from → to can make stored records expire sooner, as the store counts TTL values. */
+export type ExpiresSooner = (from: number | null, to: number | null) => boolean;
 
 /**
- * The steps of a plan that can make stored records expire at once: retroactive, expiring sooner,
- * on a collection that exists before the plan runs, and not counted as touching zero records.
+ * The usual reading of a TTL change: switched on, a default where there was none, or a shorter
+ * one. A negative value, where a store has one, is "no default" (records expire only by their own
+ * TTL). A store whose TTL values mean something else declares its own (StepRules.expiresSooner).
  */
-export function retroactiveSteps(plan: MigrationPlan): PlanStep[] {
+export const shorterTtl: ExpiresSooner = (from, to) => {
+  if (to === null || to < 0) return false;
+  return from === null || from < 0 || to < from;
+};
+
+/**
+ * The steps whose labels say they make stored records expire at once: retroactive, expiring
+ * sooner, on a collection that exists before the plan runs, and not counted as touching zero
+ * records. Labels are editable, so this only adds to what the payloads say (StepHandler.expiresStored).
+ */
+export function labelledRetroactive(steps: readonly PlanStep[], expiresSooner: ExpiresSooner): PlanStep[] {
   const created = new Set(
-    plan.steps.filter((s) => /^create-(collection|container|table)$/.test(s.action)).map((s) => s.collection),
+    steps.filter((s) => /^create-(collection|container|table)$/.test(s.action)).map((s) => s.collection),
   );
-  return plan.steps.filter(
+  return steps.filter(
     (s) =>
       s.effect?.kind === 'retroactive' &&
       s.ttl !== undefined &&
@@ -37,10 +35,12 @@ export function retroactiveSteps(plan: MigrationPlan): PlanStep[] {
 }
 
 /** apply() refuses, before any step runs, a plan that makes stored records expire without allowRetroactive. */
-export function refuseUnconsentedRetroactive(plan: MigrationPlan, allowRetroactive: boolean | undefined): void {
-  if (allowRetroactive === true) return;
-  const steps = retroactiveSteps(plan);
-  if (steps.length === 0) return;
+export function refuseUnconsentedRetroactive(
+  store: string,
+  steps: readonly PlanStep[],
+  allowRetroactive: boolean | undefined,
+): void {
+  if (allowRetroactive === true || steps.length === 0) return;
   const listed = steps
     .map((s) => {
       const counted = typeof s.effect?.affected === 'number' ? ` (${s.effect.affected} stored records affected)` : '';
@@ -51,7 +51,7 @@ export function refuseUnconsentedRetroactive(plan: MigrationPlan, allowRetroacti
     ErrorCodes.PLAN_RETROACTIVE_NOT_ALLOWED,
     `apply() applied nothing: ${steps.length} step(s) can make records already stored expire at once: ${listed}`,
     {
-      store: plan.store,
+      store,
       entity: steps[0]?.entity ?? undefined,
       hint: 'review plan({ counts: true }) and apply it with { allowRetroactive: true } (CLI: --allow-retroactive)',
     },

@@ -1,5 +1,6 @@
 import type { ApplyResult, MigrationPlan, PlanStep } from '../explain/plan';
-import { refuseUnconsentedRetroactive } from './plan-consent';
+import { optionsArgument } from '../runtime/arguments';
+import { labelledRetroactive, refuseUnconsentedRetroactive, type ExpiresSooner } from './plan-consent';
 import { badPlanStep, destructiveNotAllowed, notAPlan, planConflict, wrongStorePlan } from './plan-refusals';
 
 /**
@@ -36,6 +37,11 @@ export interface StepHandler<P, Run, Scope> {
   blocks(payload: P): boolean;
   /** True when running it can lose data (it needs allowDestructive), judged by what it runs. */
   destroys(payload: P): boolean;
+  /**
+   * True when running it can make records already stored expire sooner (it needs
+   * allowRetroactive), judged by what it runs: the labels (`effect`, `ttl`) can only add to it.
+   */
+  expiresStored(payload: P): boolean;
   /** Runs the step; false when its outcome already held (then it is not listed as applied). */
   apply(payload: P, step: PlanStep<P>, run: Run): Promise<boolean>;
   /** The native command text the step runs (the plan's `command`). */
@@ -54,6 +60,14 @@ export type StepTable<Payload, D extends keyof Payload, Run, Scope = undefined> 
 
 export type PayloadOfKind<Payload, D extends keyof Payload, K> = Payload & { readonly [F in D]: K };
 
+declare const checkedByTheGate: unique symbol;
+
+/**
+ * A step the gate has passed: a deep-frozen copy of the caller's step. runSteps() runs only these,
+ * so a step that skipped the gate does not compile.
+ */
+export type CheckedStep<P> = PlanStep<P> & { readonly [checkedByTheGate]: true };
+
 /** Everything the gate knows of one store. */
 export interface StepRules<Payload, D extends keyof Payload & string, Run, Scope = undefined> {
   /** The store name plans carry (MigrationPlan.store). */
@@ -63,11 +77,13 @@ export interface StepRules<Payload, D extends keyof Payload & string, Run, Scope
   readonly table: StepTable<Payload, D, Run, Scope>;
   /** What to do about a blocking conflict on this store. */
   readonly conflictHint: string;
+  /** How a step's `ttl` label (from → to) reads; shorterTtl unless the store's TTL values differ. */
+  readonly expiresSooner: ExpiresSooner;
 }
 
 /**
  * Checks a whole plan for `rules.store` and returns its steps with typed payloads, or throws one
- * refusal before anything runs: not a plan (BAD_ARGUMENT), another store's plan (PLAN_WRONG_STORE),
+ * refusal before anything runs: consent that is not an options object (BAD_ARGUMENT), not a plan (BAD_ARGUMENT), another store's plan (PLAN_WRONG_STORE),
  * a step whose payload this store did not make (PLAN_BAD_STEP), a blocking conflict (PLAN_CONFLICT),
  * a destructive step without allowDestructive (PLAN_DESTRUCTIVE_NOT_ALLOWED), a step that makes
  * stored records expire at once without allowRetroactive (PLAN_RETROACTIVE_NOT_ALLOWED).
@@ -75,9 +91,15 @@ export interface StepRules<Payload, D extends keyof Payload & string, Run, Scope
 export function checkPlan<Payload, D extends keyof Payload & string, Run, Scope>(
   rules: StepRules<Payload, D, Run, Scope>,
   plan: unknown,
-  consent: PlanConsent,
+  options: unknown,
   scope: Scope,
-): PlanStep<Payload>[] {
+): CheckedStep<Payload>[] {
+  const consent = optionsArgument<PlanConsent>(
+    options,
+    'apply()',
+    { store: rules.store },
+    '{ allowDestructive: true }',
+  );
   if (typeof plan !== 'object' || plan === null) throw notAPlan(rules.store);
   const given = plan as Partial<MigrationPlan>;
   if (given.store !== rules.store) throw wrongStorePlan(given.store, rules.store);
@@ -91,7 +113,9 @@ export function checkPlan<Payload, D extends keyof Payload & string, Run, Scope>
   if (destructive.length > 0 && consent.allowDestructive !== true) {
     throw destructiveNotAllowed(rules.store, destructive);
   }
-  refuseUnconsentedRetroactive({ store: rules.store, target: String(given.target), steps }, consent.allowRetroactive);
+  const labelled = new Set(labelledRetroactive(steps, rules.expiresSooner));
+  const retroactive = steps.filter((s) => labelled.has(s) || handlerOf(rules, s.payload).expiresStored(s.payload));
+  refuseUnconsentedRetroactive(rules.store, retroactive, consent.allowRetroactive);
   return steps;
 }
 
@@ -106,13 +130,16 @@ export function isDestructiveStep<Payload, D extends keyof Payload & string, Run
   return step.class === 'destructive' || handlerOf(rules, step.payload).destroys(step.payload);
 }
 
-/** Runs checked steps in order; the result lists those that changed something. */
+/**
+ * Runs checked steps in order; the result lists those that changed something. Each is added to
+ * `applied` as it runs, so a caller that catches a later step's failure still knows what ran.
+ */
 export async function runSteps<Payload, D extends keyof Payload & string, Run, Scope>(
   rules: StepRules<Payload, D, Run, Scope>,
-  steps: readonly PlanStep<Payload>[],
+  steps: readonly CheckedStep<Payload>[],
   run: Run,
+  applied: PlanStep[] = [],
 ): Promise<ApplyResult> {
-  const applied: PlanStep[] = [];
   for (const step of steps) {
     if (await handlerOf(rules, step.payload).apply(step.payload, step, run)) applied.push(step);
   }
@@ -141,8 +168,8 @@ function parseStep<Payload, D extends keyof Payload & string, Run, Scope>(
   rules: StepRules<Payload, D, Run, Scope>,
   step: unknown,
   scope: Scope,
-): PlanStep<Payload> {
-  const given = (typeof step === 'object' && step !== null ? step : {}) as Partial<PlanStep>;
+): CheckedStep<Payload> {
+  const given = frozenCopy(rules.store, step);
   const name = `step '${String(given.summary)}'`;
   const payload = given.payload;
   if (typeof payload !== 'object' || payload === null) {
@@ -163,7 +190,34 @@ function parseStep<Payload, D extends keyof Payload & string, Run, Scope>(
   const parsed = handler.parse(payload as Record<string, unknown>, scope);
   if (isRefusal(parsed)) throw badPlanStep(rules.store, `${name} ${parsed.refused}`, given.entity);
   const checked = parsed === payload ? given : { ...given, payload: parsed };
-  return checked as PlanStep<Payload>;
+  return deepFreeze(checked) as CheckedStep<Payload>;
+}
+
+/**
+ * The gate judges, and the store runs, a deep-frozen copy of each step: a caller editing its plan
+ * while apply() awaits cannot change what was judged.
+ */
+function frozenCopy(store: string, step: unknown): Partial<PlanStep> {
+  if (typeof step !== 'object' || step === null) return {};
+  return deepFreeze(plainCopy(store, step) as Partial<PlanStep>);
+}
+
+/** A copy of plain data (objects, arrays, primitives), in this realm; anything else is refused. */
+function plainCopy(store: string, value: unknown): unknown {
+  if (typeof value === 'function' || typeof value === 'symbol') {
+    throw badPlanStep(store, 'a step holds something other than plain data (plans are plain data from plan())');
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => plainCopy(store, item));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainCopy(store, item)]));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 function isRefusal(value: unknown): value is StepRefusal {

@@ -86,7 +86,13 @@ export function describeWriteTtl(ttl: ResolvedWriteTtl): string {
       return `${ttl.seconds}s`;
     case 'extend':
       return `extend by ${ttl.seconds}s`;
-    default:
+    case 'default':
+    case 'never':
+    case 'keep':
       return `'${ttl.kind}'`;
+    default: {
+      const unknown: never = ttl;
+      return String(unknown);
+    }
   }
 }

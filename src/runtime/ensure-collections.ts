@@ -14,27 +14,30 @@ import { optionsArgument } from './arguments';
  */
 export const ENSURE_ROUNDS = 3;
 
-/** What one store supplies to ensureCollections(); the order and the retry are the same everywhere. */
-export interface EnsureFlow<Step extends PlanStep> {
+/**
+ * What one store supplies to ensureCollections(); the order and the retry are the same everywhere.
+ * `Checked`: the steps as the plan gate passed them (what is judged further and applied).
+ */
+export interface EnsureFlow<Step extends PlanStep, Checked extends PlanStep = Step> {
   readonly store: string;
   /** Inspects the store: the steps from what is live to the model, destructive ones left out. */
   plan(): Promise<readonly Step[]>;
-  /** Throws (nothing applied yet) when a step cannot be made in place. */
-  refuseConflicts(steps: readonly Step[]): void;
+  /** Throws (nothing applied yet) when a step cannot be made in place; else the steps as checked. */
+  refuseConflicts(steps: readonly Step[]): readonly Checked[];
   /**
    * Throws ENSURE_NEEDS_REVIEW (nothing applied yet) when a step would make records already stored
    * expire at once; skipped with `allowRetroactive`. Absent on a store where no step can do that.
    */
-  refuseRetroactive?(steps: readonly Step[]): Promise<void>;
+  refuseRetroactive?(steps: readonly Checked[]): Promise<void>;
   /** Applies the steps, adding each one applied to `applied` as it goes. */
-  apply(steps: readonly Step[], applied: PlanStep[]): Promise<void>;
+  apply(steps: readonly Checked[], applied: PlanStep[]): Promise<void>;
   /** Whether a failure of apply() means another process changed the schema since plan(). */
   lostRace(error: unknown): boolean;
 }
 
 /** Creates what is missing and changes what can change in place, never dropping anything. */
-export async function ensureCollections<Step extends PlanStep>(
-  flow: EnsureFlow<Step>,
+export async function ensureCollections<Step extends PlanStep, Checked extends PlanStep = Step>(
+  flow: EnsureFlow<Step, Checked>,
   given: unknown,
 ): Promise<ApplyResult> {
   const options = optionsArgument<EnsureOptions>(
@@ -45,9 +48,9 @@ export async function ensureCollections<Step extends PlanStep>(
   );
   const applied: PlanStep[] = [];
   for (let round = 1; ; round += 1) {
-    const steps = await flow.plan();
-    if (steps.length === 0) return { applied };
-    flow.refuseConflicts(steps);
+    const planned = await flow.plan();
+    if (planned.length === 0) return { applied };
+    const steps = flow.refuseConflicts(planned);
     if (options.allowRetroactive !== true) await flow.refuseRetroactive?.(steps);
     try {
       await flow.apply(steps, applied);

@@ -243,7 +243,9 @@ describeStore('cassandra', 'cassandra schema (live)', () => {
         },
       })),
     };
-    await expect(typeDb.apply(smuggled)).rejects.toMatchObject({ code: ErrorCodes.PLAN_DESTRUCTIVE_NOT_ALLOWED });
+    await expect(typeDb.apply(smuggled, { allowDestructive: true })).rejects.toMatchObject({
+      code: 'PLAN_BAD_STEP',
+    });
     expect(await before.repository(Before).exists('a')).toBe(true);
     await typeDb.apply(destructive, { allowDestructive: true });
     expect((await typeDb.plan()).steps).toEqual([]);

@@ -53,6 +53,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
 
     beforeAll(async () => {
       opened = await store.open(leaseModel(3600), prefix);
+      // Every schema-plan store opens a sibling; a missing one fails each test below, never skips it.
       if (!opened.sibling) return;
       v1 = opened.db;
       await v1.ensureCollections();
@@ -63,7 +64,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
     });
 
     test('a TTL change is planned and applied in place; the plan is then in sync', async () => {
-      if (!opened?.sibling) return;
+      expect(opened?.sibling).toBeDefined();
       const plan = await v2.plan();
       expect(plan.store).toBe(store.can.storeName);
       expect(plan.steps.length).toBeGreaterThan(0);
@@ -85,7 +86,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       const nothingWritten = async () => expect((await v2.plan()).steps).toEqual([]);
 
       test('a plan made for another store: PLAN_WRONG_STORE', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         const other = store.can.storeName === 'cassandra' ? 'mongodb' : 'cassandra';
         expect(await refusal(() => v1.apply({ ...plan, store: other }))).toEqual({
@@ -96,7 +97,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       });
 
       test('a step whose payload was edited to an operation the store does not make: PLAN_BAD_STEP', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         const tampered = edited(plan, (s) => ({
           payload: { ...(s.payload as object), op: 'drop-everything', kind: 'drop-everything' },
@@ -110,7 +111,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       });
 
       test('a step labelled a (blocking) conflict refuses the whole plan: PLAN_CONFLICT', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         const conflicting = edited(plan, () => ({ class: 'conflict' }));
         expect(await refusal(() => v1.apply(conflicting, { allowDestructive: true, allowRetroactive: true }))).toEqual({
@@ -122,7 +123,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       });
 
       test('a step labelled destructive needs allowDestructive: PLAN_DESTRUCTIVE_NOT_ALLOWED', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         const destructive = edited(plan, () => ({ class: 'destructive' }));
         expect(await refusal(() => v1.apply(destructive, { allowRetroactive: true }))).toEqual({
@@ -133,8 +134,110 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
         await nothingWritten();
       });
 
+      /** The field holding a step's native statements (relational: sql; Cassandra: statements), if any. */
+      const statementsOf = (plan: MigrationPlan): { key: string; statements: string[] } | undefined => {
+        const payload = plan.steps[0]!.payload as Record<string, unknown>;
+        const key = ['sql', 'statements'].find((k) => Array.isArray(payload[k]) && (payload[k] as []).length > 0);
+        return key === undefined ? undefined : { key, statements: payload[key] as string[] };
+      };
+      const withStatements = (plan: MigrationPlan, key: string, statements: string[]) =>
+        edited(plan, (s) => ({ payload: { ...(s.payload as object), [key]: statements } }));
+
+      test('a statement appended to a step, or hidden after a comment, is refused: PLAN_BAD_STEP, rows kept', async () => {
+        expect(opened?.sibling).toBeDefined();
+        const plan = await back();
+        const found = statementsOf(plan);
+        // Cosmos and MongoDB steps carry structured commands, not statement text.
+        if (found === undefined) return expect(['cosmos', 'mongodb']).toContain(store.can.storeName);
+        const leases = v1.repository(Lease);
+        await leases.insert(Object.assign(new Lease(), { id: 'kept' }));
+        const table = plan.steps[0]!.collection;
+        const q = store.name === 'mariadb' ? '`' : '"';
+        const wipe = store.name === 'cassandra' ? `TRUNCATE ${q}${table}${q}` : `DELETE FROM ${q}${table}${q}`;
+        const [first, ...rest] = found.statements;
+        const attempts = [
+          [`${first}; ${wipe}`, ...rest],
+          [...found.statements, wipe],
+          [...found.statements, `/* note */ DROP TABLE ${q}${table}${q}`],
+          [`${first} -- ${wipe}`, ...rest],
+          ...(store.name === 'cassandra' ? [] : [[`UPDATE ${q}${table}${q} SET ${q}expires_at${q} = NULL`]]),
+        ];
+        for (const statements of attempts) {
+          const tampered = withStatements(plan, found.key, statements);
+          expect(await refusal(() => v1.apply(tampered, { allowDestructive: true, allowRetroactive: true }))).toEqual({
+            code: 'PLAN_BAD_STEP',
+            cls: 'LifespanError',
+            entity: 'Lease',
+          });
+        }
+        expect((await leases.get({ id: 'kept' }))?.id).toBe('kept');
+        await nothingWritten();
+      });
+
+      test('a plan edited while apply() runs: the judged copy runs, the edit does not', async () => {
+        expect(opened?.sibling).toBeDefined();
+        const plan = await back();
+        const leases = v1.repository(Lease);
+        const found = statementsOf(plan);
+        if (found) await leases.insert(Object.assign(new Lease(), { id: 'racing' }));
+        const running = v1.apply(plan, { allowRetroactive: true });
+        const payload = plan.steps[0]!.payload as Record<string, unknown>;
+        if (found) {
+          const q = store.name === 'mariadb' ? '`' : '"';
+          found.statements.push(`DROP TABLE ${q}${plan.steps[0]!.collection}${q}`);
+        }
+        payload['op'] = 'drop-everything';
+        payload['kind'] = 'drop-everything';
+        expect((await running).applied.length).toBeGreaterThan(0);
+        if (found) expect((await leases.get({ id: 'racing' }))?.id).toBe('racing');
+        expect((await v1.plan()).steps).toEqual([]);
+        // Back to 7200 s, as the other tests expect.
+        await v2.apply(await v2.plan(), { allowRetroactive: true });
+      });
+
+      test('a step that makes stored records expire needs allowRetroactive, whatever its labels say', async () => {
+        expect(opened?.sibling).toBeDefined();
+        const plan = await back();
+        const judged = (p: MigrationPlan) => {
+          try {
+            v1.checkPlan(p);
+          } catch (error) {
+            return (error as LifespanError).code;
+          }
+          return 'passes';
+        };
+        // Shortening 7200 → 3600 s: stored records expire sooner where the store re-judges them.
+        if (['cosmos', 'mongodb'].includes(store.can.storeName)) {
+          expect(judged(plan)).toBe('PLAN_RETROACTIVE_NOT_ALLOWED');
+        }
+        const relabelled: MigrationPlan = {
+          ...plan,
+          steps: plan.steps.map(({ effect: _effect, ttl: _ttl, ...step }) => ({
+            ...step,
+            effect: { kind: 'none', text: 'nothing', verified: true, affected: 0 },
+          })),
+        };
+        expect(judged(relabelled)).toBe(judged(plan));
+        await nothingWritten();
+      });
+
+      test('consent that is not an options object: BAD_ARGUMENT naming apply(), never a TypeError', async () => {
+        expect(opened?.sibling).toBeDefined();
+        const plan = await back();
+        for (const consent of [null, 5, 'yes', []]) {
+          await expect(v1.apply(plan, consent as never)).rejects.toMatchObject({
+            code: 'BAD_ARGUMENT',
+            message: expect.stringContaining('apply()'),
+          });
+          expect(() => v1.checkPlan(plan, consent as never)).toThrow(
+            expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining('apply()') }),
+          );
+        }
+        await nothingWritten();
+      });
+
       test('a plan without a list of steps: BAD_ARGUMENT, never a TypeError', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         expect(await refusal(() => v1.apply({ ...plan, steps: 'all' as never }))).toEqual({
           code: 'BAD_ARGUMENT',
@@ -144,7 +247,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       });
 
       test('checkPlan() judges a plan as apply() does, touching nothing', async () => {
-        if (!opened?.sibling) return;
+        expect(opened?.sibling).toBeDefined();
         const plan = await back();
         expect(await refusal(async () => v1.checkPlan({ ...plan, store: 'elsewhere' }))).toMatchObject({
           code: 'PLAN_WRONG_STORE',

@@ -165,9 +165,16 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
       const client = await MongoClient.connect(process.env['MONGODB_URI'] as string);
       const database = client.db(`${prefix}_${process.pid}`);
       const db = await connect(model, new MongoStore({ db: database }));
+      const siblings: StoreContext[] = [];
       return {
         db,
+        async sibling(other) {
+          const sibling = await connect(other, new MongoStore({ db: database }));
+          siblings.push(sibling);
+          return sibling;
+        },
         async close() {
+          for (const sibling of siblings) await sibling.close();
           await db.close();
           await database.dropDatabase();
           await client.close();
@@ -183,9 +190,16 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
       const client = liveCosmosClient();
       const { database } = await client.databases.createIfNotExists({ id: `${prefix}_${process.pid}` });
       const db = await connect(model, new CosmosStore({ database }));
+      const siblings: StoreContext[] = [];
       return {
         db,
+        async sibling(other) {
+          const sibling = await connect(other, new CosmosStore({ database }));
+          siblings.push(sibling);
+          return sibling;
+        },
         async close() {
+          for (const sibling of siblings) await sibling.close();
           await db.close();
           await database.delete();
           client.dispose();

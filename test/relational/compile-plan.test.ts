@@ -216,8 +216,11 @@ describe('plan', () => {
     expect(refused([relabel(drop!, { class: 'additive' })])).toBe('PLAN_DESTRUCTIVE_NOT_ALLOWED');
     const disguised = relabel(drop!, { class: 'in-place', payload: { ...drop!.payload, op: 'set-ttl' } });
     expect(isDestructive(disguised)).toBe(true);
-    expect(refused([disguised])).toBe('PLAN_DESTRUCTIVE_NOT_ALLOWED');
-    expect(() => checkedSteps(asPlan([disguised]), { allowDestructive: true })).not.toThrow();
+    // A drop is not a statement a set-ttl step runs: refused outright, consent or not.
+    expect(refused([disguised])).toBe('PLAN_BAD_STEP');
+    expect(() => checkedSteps(asPlan([disguised]), { allowDestructive: true })).toThrow(
+      expect.objectContaining({ code: 'PLAN_BAD_STEP' }),
+    );
     const conflict = relabel(drop!, {
       class: 'additive',
       blocking: false,

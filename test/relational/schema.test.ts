@@ -129,7 +129,7 @@ describeEngines('relational schema', (engine) => {
         payload: { ...(s.payload as object), op: 'add-column' },
       })),
     };
-    await expect(db.apply(disguised)).rejects.toMatchObject({ code: 'PLAN_DESTRUCTIVE_NOT_ALLOWED' });
+    await expect(db.apply(disguised, { allowDestructive: true })).rejects.toMatchObject({ code: 'PLAN_BAD_STEP' });
     const foreign = { ...destructive, steps: destructive.steps.map((s) => ({ ...s, payload: { sql: ['SELECT 1'] } })) };
     await expect(db.apply(foreign)).rejects.toMatchObject({ code: 'PLAN_BAD_STEP' });
     expect(await columnsOf(knex, `${prefix}_sessions`)).toContain('expires_at');

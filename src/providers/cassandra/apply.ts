@@ -1,12 +1,12 @@
-import { checkPlan, runSteps } from '../../core/plan-gate';
+import { checkPlan, runSteps, type CheckedStep } from '../../core/plan-gate';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import type { Executor } from './executor';
-import type { CassandraPlanStep } from './plan';
+import type { CassandraStepPayload } from './plan';
 import { CASSANDRA_STEPS } from './steps';
 
 /** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): CassandraPlanStep[] {
+export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): CheckedStep<CassandraStepPayload>[] {
   return checkPlan(CASSANDRA_STEPS, plan, options, undefined);
 }
 

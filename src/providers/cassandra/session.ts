@@ -8,7 +8,8 @@ import { applyPlan, checkedSteps } from './apply';
 import type { SessionContext } from './context';
 import { explainMapping } from './explain-entry';
 import { inspectKeyspace } from './inspect';
-import { diffSchema, type CassandraPlanStep } from './plan';
+import type { CheckedStep } from '../../core/plan-gate';
+import { diffSchema, type CassandraPlanStep, type CassandraStepPayload } from './plan';
 import { CassandraRepository } from './repository';
 import { runStatements } from './steps';
 import type { KeyspaceSchema } from './schema';
@@ -46,14 +47,14 @@ export class CassandraSession implements StoreSession {
     // A failed ADD of a column another process added first: the other steps still run, then the
     // keyspace is inspected again (the column is found there, or the failure was real).
     const races = new WeakSet<object>();
-    return ensureCollections<CassandraPlanStep>(
+    return ensureCollections<CassandraPlanStep, CheckedStep<CassandraStepPayload>>(
       {
         store: STORE,
         plan: async () => diffSchema(this.ctx.compiled.mappings, await this.inspect()),
         // The plan gate parses every step and refuses a conflict before anything runs; no step
-        // ensureCollections() makes expires a stored row sooner (expiry is stamped at write).
+        // ensureCollections() makes can make a stored row expire sooner (expiry is stamped at write).
         refuseConflicts: (steps) =>
-          void checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
+          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
         apply: async (steps, applied: PlanStep[]) => {
           let race: StoreError | undefined;
           for (const step of steps) {

@@ -1,23 +1,18 @@
 import { refuse, type StepHandler, type StepRefusal, type StepRules } from '../../core/plan-gate';
+import { shorterTtl } from '../../core/plan-consent';
+import { destroysData, unlistedStatement } from '../../core/statement-shapes';
 import type { PlanStep } from '../../explain/plan';
 import type { Executor } from './executor';
 import type { CassandraStepPayload } from './plan';
 import { STORE } from './semantics';
+import { STEP_CQL_SHAPES } from './step-cql';
 
 type Op = CassandraStepPayload['op'];
 type PayloadOf<K extends Op> = Extract<CassandraStepPayload, { readonly op: K }>;
 
-/** Statements that remove stored data or schema holding it. */
-const DROPS_DATA = /\b(DROP|TRUNCATE|DELETE)\b/i;
-
-/** "drop" may be a (double-quoted) column name; only keywords count. */
-function withoutQuotedNames(statement: string): string {
-  return statement.replace(/"(?:[^"]|"")*"/g, '""');
-}
-
-/** Whatever its op, a step whose statements drop or delete is destructive (a relabelled step cannot smuggle one through). */
+/** Whatever its op, a step whose statements drop is destructive (a relabelled step cannot smuggle one through). */
 function dropsData(payload: CassandraStepPayload): boolean {
-  return payload.statements.some((statement) => DROPS_DATA.test(withoutQuotedNames(statement)));
+  return destroysData(payload.statements, Object.values(STEP_CQL_SHAPES).flat());
 }
 
 /** Every Cassandra step is a list of CQL schema statements, each followed by a wait for schema agreement. */
@@ -29,9 +24,11 @@ export async function runStatements(executor: Executor, step: PlanStep<Cassandra
 function parseStatements<K extends Op>(op: K) {
   return (payload: Readonly<Record<string, unknown>>): PayloadOf<K> | StepRefusal => {
     const statements = payload['statements'];
-    return Array.isArray(statements) && statements.every((s: unknown) => typeof s === 'string')
-      ? (payload as unknown as PayloadOf<K>)
-      : refuse(`was not made by the cassandra provider (no list of CQL statements for '${op}')`);
+    if (!Array.isArray(statements) || !statements.every((s: unknown) => typeof s === 'string')) {
+      return refuse(`was not made by the cassandra provider (no list of CQL statements for '${op}')`);
+    }
+    const unlisted = unlistedStatement(statements as string[], STEP_CQL_SHAPES[op], `'${op}'`);
+    return unlisted === null ? (payload as unknown as PayloadOf<K>) : refuse(unlisted);
   };
 }
 
@@ -44,6 +41,8 @@ function statementsStep<K extends Op>(
     parse: parseStatements(op),
     blocks: () => false,
     destroys: (payload) => destructive || dropsData(payload),
+    // default_time_to_live is stamped at write: no schema statement changes when a stored cell expires.
+    expiresStored: () => false,
     async apply(_payload, step, executor) {
       await runStatements(executor, step);
       return true;
@@ -56,6 +55,7 @@ function statementsStep<K extends Op>(
 export const CASSANDRA_STEPS: StepRules<CassandraStepPayload, 'op', Executor> = {
   store: STORE,
   discriminant: 'op',
+  expiresSooner: shorterTtl,
   conflictHint:
     'nothing was applied; change the model back, migrate the data to a new table yourself, or plan({ allowDestructive: true }) to drop and recreate',
   table: {
@@ -67,6 +67,7 @@ export const CASSANDRA_STEPS: StepRules<CassandraStepPayload, 'op', Executor> = 
       parse: parseStatements('conflict'),
       blocks: () => true,
       destroys: dropsData,
+      expiresStored: () => false,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
       render: (payload) =>

@@ -1,4 +1,4 @@
-import { runSteps } from '../../core/plan-gate';
+import { runSteps, type CheckedStep } from '../../core/plan-gate';
 import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
@@ -10,7 +10,7 @@ import { canExpireSooner } from './expiry';
 import { cosmosExplainer } from './explainer';
 import { countExpiringAtOnce } from './impact';
 import { databaseExists, holdsItems, inspectContainers, type LiveContainer } from './inspect';
-import { createDatabaseStep, planSteps, withAffectedCount, type CosmosStep } from './plan';
+import { createDatabaseStep, planSteps, withAffectedCount, type CosmosStep, type CosmosStepPayload } from './plan';
 import { CosmosRepository } from './repository';
 import { STORE } from './semantics';
 import { checkedSteps, COSMOS_STEPS } from './steps';
@@ -65,18 +65,21 @@ export class CosmosSession implements StoreSession {
    */
   ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
     const databaseId = this.context.database.id;
-    return ensureCollections<CosmosStep>(
+    return ensureCollections<CosmosStep, CheckedStep<CosmosStepPayload>>(
       {
         store: STORE,
         plan: async () => (await this.plan()).steps as readonly CosmosStep[],
         // The plan gate parses every step and refuses a conflict; steps over stored items are
         // judged by ensureCollections' own rule (refuseRetroactive), not the gate's.
         refuseConflicts: (steps) =>
-          void checkedSteps({ store: STORE, target: this.target, steps }, databaseId, { allowRetroactive: true }),
+          checkedSteps({ store: STORE, target: this.target, steps }, databaseId, { allowRetroactive: true }),
         refuseRetroactive: (steps) => this.refuseRetroactive(steps),
         apply: async (steps, applied: PlanStep[]) => {
-          const plan = { store: STORE, target: this.target, steps };
-          applied.push(...(await this.apply(plan, { allowRetroactive: true })).applied);
+          try {
+            await runSteps(COSMOS_STEPS, steps, this.context.database, applied);
+          } finally {
+            this.context.forgetContainerSettings();
+          }
         },
         // A concurrent creator or replacer changed a container between plan and apply.
         lostRace: (error) => error instanceof LifespanError && error.code === 'COSMOS_PLAN_STALE',

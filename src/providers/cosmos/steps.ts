@@ -1,10 +1,11 @@
 import type { Database } from '@azure/cosmos';
-import { checkPlan, refuse, type StepRules } from '../../core/plan-gate';
+import { checkPlan, refuse, type CheckedStep, type StepRules } from '../../core/plan-gate';
 import type { MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import { createContainer, createDatabase, replaceDefaultTtl } from './apply';
 import { createCommand, createDatabaseCommand, replaceCommand } from './commands';
-import type { CosmosStep, CosmosStepPayload } from './plan';
+import { canExpireSooner } from './expiry';
+import type { CosmosStepPayload } from './plan';
 import { STORE } from './semantics';
 
 type PayloadOf<K extends CosmosStepPayload['kind']> = Extract<CosmosStepPayload, { readonly kind: K }>;
@@ -20,6 +21,7 @@ function isTtl(value: unknown): value is number | null {
 export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string> = {
   store: STORE,
   discriminant: 'kind',
+  expiresSooner: canExpireSooner,
   conflictHint:
     'a partition key change needs a new container and a copy of the items; lifespan never drops a container, allowDestructive or not',
   table: {
@@ -30,6 +32,7 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
           : refuse(`creates database ${String(p['id'])}, not '${databaseId}'`),
       blocks: () => false,
       destroys: () => false,
+      expiresStored: () => false,
       apply: (_payload, _step, database) => createDatabase(database),
       render: (payload) => createDatabaseCommand(payload.id),
       explain: 'creates the database',
@@ -47,6 +50,7 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
       },
       blocks: () => false,
       destroys: () => false,
+      expiresStored: () => false,
       apply: (payload, _step, database) => createContainer(database, payload.spec),
       render: (payload) => createCommand(payload.spec),
       explain: 'creates a container with its partition key and DefaultTimeToLive',
@@ -58,14 +62,20 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
           : refuse('has a malformed DefaultTimeToLive change'),
       blocks: () => false,
       destroys: () => false,
+      // apply() replaces the setting only while it is still `from`, so from → to is what happens.
+      expiresStored: (payload) => canExpireSooner(payload.from, payload.to),
       apply: (payload, _step, database) => replaceDefaultTtl(database, payload.container, payload.from, payload.to),
       render: (payload) => replaceCommand(payload.container, payload.to),
       explain: 'replaces the container definition in place with a new DefaultTimeToLive',
     },
     conflict: {
-      parse: (p) => p as unknown as PayloadOf<'conflict'>,
+      parse: (p) =>
+        typeof p['container'] === 'string'
+          ? (p as unknown as PayloadOf<'conflict'>)
+          : refuse('has a conflict that names no container'),
       blocks: () => true,
       destroys: () => false,
+      expiresStored: () => false,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
       render: (payload) =>
@@ -77,6 +87,10 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
 };
 
 /** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(plan: MigrationPlan, databaseId: string, options: ApplyOptions = {}): CosmosStep[] {
+export function checkedSteps(
+  plan: MigrationPlan,
+  databaseId: string,
+  options: ApplyOptions = {},
+): CheckedStep<CosmosStepPayload>[] {
   return checkPlan(COSMOS_STEPS, plan, options, databaseId);
 }

@@ -1,4 +1,4 @@
-import { runSteps } from '../../core/plan-gate';
+import { runSteps, type CheckedStep } from '../../core/plan-gate';
 import { StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
@@ -11,7 +11,7 @@ import type { CollectionMapping, CompiledModel } from './compile';
 import { explainMapping } from './explain-entry';
 import { serverMessage, type MongoDbLike } from './gateway';
 import { inspectSchema } from './inspect';
-import { expiresStoredDocuments, planSchema, type MongoPlanStep } from './plan';
+import { expiresStoredDocuments, planSchema, type MongoPlanStep, type MongoStepPayload } from './plan';
 import { MongoRepository } from './repository';
 import { STORE } from './semantics';
 import { applyPlan, checkedSteps, MONGODB_STEPS } from './steps';
@@ -63,16 +63,16 @@ export class MongoSession implements StoreSession {
 
   /** Checks the whole plan first (conflicts, steps over stored documents), then applies it. */
   ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
-    return ensureCollections<MongoPlanStep>(
+    return ensureCollections<MongoPlanStep, CheckedStep<MongoStepPayload>>(
       {
         store: STORE,
         plan: () => this.planSteps(false),
         // The gate refuses conflicts; steps over stored documents are judged by ensureCollections' own rule.
         refuseConflicts: (steps) =>
-          void checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
+          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
         refuseRetroactive: (steps) => this.refuseRetroactive(steps),
         apply: async (steps, applied: PlanStep[]) => {
-          applied.push(...(await runSteps(MONGODB_STEPS, steps, this.db)).applied);
+          await runSteps(MONGODB_STEPS, steps, this.db, applied);
         },
         lostRace: (error) => error instanceof StoreError && REPLAN_CODES.has(error.code),
       },

@@ -1,11 +1,13 @@
-import { checkPlan, refuse, runSteps, type StepRules } from '../../core/plan-gate';
+import { shorterTtl } from '../../core/plan-consent';
+import { checkPlan, refuse, runSteps, type CheckedStep, type StepRules } from '../../core/plan-gate';
+import { LifespanError } from '../../errors';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import { runStep } from './apply';
 import { shellCommand, type Doc } from './commands';
 import type { MongoDbLike } from './gateway';
 import { checkExpireAfterSeconds, checkTtlKey } from './guards';
-import type { MongoPlanStep, MongoStepPayload } from './plan';
+import type { MongoStepPayload } from './plan';
 import { EXPIRE_AFTER_SECONDS, STORE } from './semantics';
 
 /**
@@ -27,7 +29,20 @@ function commandKind(command: Doc): CommandKind | undefined {
   return Object.keys(command).every((k) => allowed.includes(k)) ? (first as CommandKind) : undefined;
 }
 
-/** The TTL values of a payload pass the same guards as when the plan was made (a plan is plain, editable data). */
+/**
+ * The TTL values of a payload pass the same guards as when the plan was made (a plan is plain,
+ * editable data): why one fails, as the step's refusal, or null.
+ */
+function ttlOptionsRefusal(command: Doc): string | null {
+  try {
+    guardTtlOptions(command);
+    return null;
+  } catch (error) {
+    if (error instanceof LifespanError) return `carries a TTL index value lifespan never sends: ${error.message}`;
+    throw error;
+  }
+}
+
 function guardTtlOptions(command: Doc): void {
   const collection = String(Object.values(command)[0]);
   const specs: unknown[] =
@@ -45,6 +60,7 @@ const NOT_MADE_HERE = 'carries no MongoDB schema command lifespan makes';
 export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
   store: STORE,
   discriminant: 'op',
+  expiresSooner: shorterTtl,
   conflictHint:
     'resolve them by hand, or plan({ allowDestructive: true }) to drop and recreate, then apply with allowDestructive',
   table: {
@@ -54,12 +70,16 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
         if (typeof command !== 'object' || command === null || commandKind(command as Doc) === undefined) {
           return refuse(NOT_MADE_HERE);
         }
-        guardTtlOptions(command as Doc);
-        return payload as unknown as Extract<MongoStepPayload, { op: 'command' }>;
+        const refused = ttlOptionsRefusal(command as Doc);
+        return refused === null
+          ? (payload as unknown as Extract<MongoStepPayload, { op: 'command' }>)
+          : refuse(refused);
       },
       blocks: () => false,
       // Destructive by what the payload runs, so relabelling a step's class cannot smuggle a drop through.
       destroys: (payload) => commandKind(payload.command) === 'dropIndexes',
+      // The payload carries a count of the documents it can expire exactly when it can (expiresStoredDocuments).
+      expiresStored: (payload) => payload.count !== null,
       async apply(payload, step, db) {
         await runStep(db, step, payload.command);
         return true;
@@ -74,6 +94,7 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
           : refuse(NOT_MADE_HERE),
       blocks: () => true,
       destroys: () => false,
+      expiresStored: () => false,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
       render: (payload) => `// not applied: ${payload.reason}`,
@@ -83,7 +104,7 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
 };
 
 /** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): MongoPlanStep[] {
+export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): CheckedStep<MongoStepPayload>[] {
   return checkPlan(MONGODB_STEPS, plan, options, undefined);
 }
 

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
-import { runSteps } from '../../core/plan-gate';
-import { planConflict } from '../../core/plan-refusals';
+import { runSteps, type CheckedStep } from '../../core/plan-gate';
 import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
@@ -25,7 +24,7 @@ import type { Executor } from './drivers/executor';
 import { explainSchema, tablesByEntity } from './explainer';
 import { inspectTables } from './inspect';
 import { RELATIONAL_STORE, type CheckedOptions } from './options';
-import { planSteps, type RelationalStep } from './plan';
+import { planSteps, type RelationalStep, type StepPayload } from './plan';
 import { readRecords, TTL_RECORD_TABLE } from './ttl-record';
 import { checkPurgeOptions, purgeTable, type PurgeHooks, type RelationalPurgeResult } from './purge';
 import { RelationalRepository } from './repository';
@@ -85,20 +84,13 @@ export class RelationalSession implements StoreSession {
       }
     }
     return withSchemaLock(this.knex, this.executor, (runner) =>
-      ensureCollections<RelationalStep>(
+      ensureCollections<RelationalStep, CheckedStep<StepPayload>>(
         {
           store: RELATIONAL_STORE,
           plan: () => this.diff(runner, {}),
-          refuseConflicts: (steps) => {
-            const blocking = steps.filter((s) => s.payload.blocking);
-            if (blocking.length > 0) {
-              throw planConflict(
-                RELATIONAL_STORE,
-                blocking,
-                'see db.plan() for the differences; migrate them yourself',
-              );
-            }
-          },
+          // The plan gate parses every step and refuses a blocking conflict before anything runs.
+          refuseConflicts: (steps) =>
+            checkedSteps({ store: RELATIONAL_STORE, target: this.target, steps }, { allowRetroactive: true }),
           apply: async (steps, applied) => {
             for (const step of steps.filter((s) => s.class === 'conflict')) {
               this.options.logger.warn(`lifespan [relational] ${step.summary}`);
@@ -125,13 +117,13 @@ export class RelationalSession implements StoreSession {
 
   async apply(plan: MigrationPlan, given?: ApplyOptions): Promise<ApplyResult> {
     this.checkOpen();
-    const steps = checkedSteps(plan, optionsObject<ApplyOptions>(given, 'apply()', '{ allowDestructive: true }'));
+    const steps = checkedSteps(plan, given);
     return withSchemaLock(this.knex, this.executor, (runner) => runSteps(RELATIONAL_STEPS, steps, runner));
   }
 
   checkPlan(plan: MigrationPlan, given?: ApplyOptions): void {
     this.checkOpen();
-    checkedSteps(plan, optionsObject<ApplyOptions>(given, 'apply()', '{ allowDestructive: true }'));
+    checkedSteps(plan, given);
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {

@@ -1,24 +1,21 @@
 import {
   checkPlan,
+  type CheckedStep,
   isDestructiveStep,
   refuse,
   type PayloadOfKind,
   type StepHandler,
   type StepRules,
 } from '../../core/plan-gate';
+import { shorterTtl } from '../../core/plan-consent';
+import { destroysData, unlistedStatement } from '../../core/statement-shapes';
 import type { MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import { isAlreadyThere } from './drivers/driver-errors';
 import { RELATIONAL_STORE } from './options';
 import type { RelationalStep, StepOp, StepPayload } from './plan';
 import type { SchemaRunner } from './drivers/schema-runner';
-
-/** Statements that remove tables, columns, indexes or rows, whatever step carries them. */
-const DESTRUCTIVE_SQL = [/^\s*(DROP|DELETE|TRUNCATE)\b/i, /^\s*ALTER\b[\s\S]*\bDROP\b/i];
-
-function dropsData(payload: StepPayload): boolean {
-  return payload.sql.some((sql) => DESTRUCTIVE_SQL.some((re) => re.test(sql)));
-}
+import { STEP_SQL_SHAPES } from './step-sql';
 
 interface DdlKind {
   /** It creates something: a repeated or concurrent run may find it already there (counts as done). */
@@ -34,16 +31,24 @@ function ddlStep<K extends StepOp>(
   kind: DdlKind,
 ): StepHandler<PayloadOfKind<StepPayload, 'op', K>, SchemaRunner, undefined> {
   return {
-    parse: (payload) =>
-      Array.isArray(payload['sql']) &&
-      payload['sql'].every((sql: unknown) => typeof sql === 'string') &&
-      typeof payload['blocking'] === 'boolean'
-        ? (payload as unknown as PayloadOfKind<StepPayload, 'op', K>)
-        : refuse(`was not made by the relational provider (no DDL for '${op}')`),
+    parse(payload) {
+      const sql = payload['sql'];
+      if (
+        !Array.isArray(sql) ||
+        !sql.every((statement: unknown) => typeof statement === 'string') ||
+        typeof payload['blocking'] !== 'boolean'
+      ) {
+        return refuse(`was not made by the relational provider (no DDL for '${op}')`);
+      }
+      const unlisted = unlistedStatement(sql as string[], STEP_SQL_SHAPES[op], `'${op}'`);
+      return unlisted === null ? (payload as unknown as PayloadOfKind<StepPayload, 'op', K>) : refuse(unlisted);
+    },
     // Decided from the payload, not the public copy of the flag.
     blocks: (payload) => payload.blocking,
     // By what the step runs, never by its (mutable) class alone.
-    destroys: (payload) => kind.drops || dropsData(payload),
+    destroys: (payload) => kind.drops || destroysData(payload.sql, Object.values(STEP_SQL_SHAPES).flat()),
+    // Emulated expiry is stamped at write: no DDL step moves a stored row's expires_at.
+    expiresStored: () => false,
     async apply(payload, _step, runner) {
       if (payload.sql.length === 0) return false;
       for (const sql of payload.sql) {
@@ -67,6 +72,7 @@ const conflict = (explain: string): DdlKind => ({ creates: false, drops: false, 
 export const RELATIONAL_STEPS: StepRules<StepPayload, 'op', SchemaRunner> = {
   store: RELATIONAL_STORE,
   discriminant: 'op',
+  expiresSooner: shorterTtl,
   conflictHint: 'change the tables yourself (or the model), then plan again',
   table: {
     'create-table': ddlStep(
@@ -92,7 +98,7 @@ export const RELATIONAL_STEPS: StepRules<StepPayload, 'op', SchemaRunner> = {
 };
 
 /** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): RelationalStep[] {
+export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): CheckedStep<StepPayload>[] {
   return checkPlan(RELATIONAL_STEPS, plan, options, undefined);
 }
 

@@ -1,0 +1,42 @@
+/**
+ * A MongoDB plan step whose TTL values fail the guards plan() applies is refused by the plan gate as
+ * any other edited step (PLAN_BAD_STEP, naming the step's entity), before anything is sent.
+ */
+import type { MigrationPlan } from '../../src';
+import { checkedSteps } from '../../src/providers/mongodb/steps';
+
+function planWith(command: object): MigrationPlan {
+  return {
+    store: 'mongodb',
+    target: 'test',
+    steps: [
+      {
+        entity: 'Session',
+        collection: 'sessions',
+        action: 'change-ttl',
+        class: 'in-place',
+        summary: 'change TTL index createdAt_1',
+        command: '',
+        payload: { op: 'command', command, count: null },
+      },
+    ],
+  };
+}
+
+describe('MongoDB plan steps with TTL values lifespan never sends', () => {
+  test.each([
+    ['NaN', { collMod: 'sessions', index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: NaN } }],
+    ['a string', { collMod: 'sessions', index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: '60' } }],
+    [
+      'a compound key',
+      {
+        createIndexes: 'sessions',
+        indexes: [{ key: { a: 1, b: 1 }, name: 'a_1_b_1', expireAfterSeconds: 60 }],
+      },
+    ],
+  ])('%s: PLAN_BAD_STEP naming the entity', (_what, command) => {
+    expect(() => checkedSteps(planWith(command), { allowRetroactive: true })).toThrow(
+      expect.objectContaining({ code: 'PLAN_BAD_STEP', entity: 'Session' }),
+    );
+  });
+});
