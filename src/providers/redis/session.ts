@@ -1,5 +1,6 @@
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
+import type { CheckedStep } from '../../core/plan-gate';
 import type { EntityClass } from '../../model/types';
 import { ensureCollections } from '../../runtime/ensure-collections';
 import { entityLookup } from '../../runtime/entity-lookup';
@@ -8,10 +9,10 @@ import type { CompiledModel, KeyspaceMapping } from './compile';
 import { explainMapping } from './explain-entry';
 import type { RedisClientLike } from './gateway';
 import { countLonger } from './impact';
-import { inspectDefaults, planSteps } from './plan';
+import { inspectDefaults, planSteps, type RedisStepPayload } from './plan';
 import { RedisRepository } from './repository';
 import { STORE } from './semantics';
-import { applyPlan, checkedSteps } from './steps';
+import { applyPlan, checkedSteps, runCheckedSteps } from './steps';
 import { RedisUnitOfWork } from './unit-of-work';
 
 export class RedisSession implements StoreSession {
@@ -54,15 +55,14 @@ export class RedisSession implements StoreSession {
 
   /** Records the defaults; never retroactive on Redis (stored keys keep their expiry). */
   ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
-    return ensureCollections<PlanStep>(
+    return ensureCollections<PlanStep, CheckedStep<RedisStepPayload>>(
       {
         store: STORE,
         plan: async () => (await this.plan()).steps,
         refuseConflicts: (steps) =>
-          void checkedSteps(this.prefix, { store: STORE, target: this.target, steps }, { allowRetroactive: true }),
+          checkedSteps(this.prefix, { store: STORE, target: this.target, steps }, { allowRetroactive: true }),
         apply: async (steps, applied: PlanStep[]) => {
-          const plan = { store: STORE, target: this.target, steps };
-          applied.push(...(await this.apply(plan, { allowRetroactive: true })).applied);
+          await runCheckedSteps({ client: this.client, prefix: this.prefix }, steps, applied);
         },
         // One HSET per default: nothing another process can make fail between plan and apply.
         lostRace: () => false,

@@ -1,8 +1,9 @@
-import { checkPlan, refuse, runSteps, type StepRules } from '../../core/plan-gate';
-import type { ApplyResult, MigrationPlan } from '../../explain/plan';
+import { checkPlan, refuse, runSteps, type CheckedStep, type StepRules } from '../../core/plan-gate';
+import { shorterTtl } from '../../core/plan-consent';
+import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import { call, type RedisClientLike } from './gateway';
-import { recordField, recordKey, renderSetDefault, type RedisStep, type RedisStepPayload } from './plan';
+import { recordField, recordKey, renderSetDefault, type RedisStepPayload } from './plan';
 import { STORE } from './semantics';
 
 /** What apply() runs with: the caller's client and the prefix. */
@@ -19,6 +20,7 @@ export function redisSteps(prefix: string): StepRules<RedisStepPayload, 'kind', 
     store: STORE,
     discriminant: 'kind',
     conflictHint: 'Redis plans have no conflicts: re-run plan()',
+    expiresSooner: shorterTtl,
     table: {
       'set-default-ttl': {
         parse(p) {
@@ -30,6 +32,8 @@ export function redisSteps(prefix: string): StepRules<RedisStepPayload, 'kind', 
         },
         blocks: () => false,
         destroys: () => false,
+        // Stored keys keep the expiry their write set: a new default reaches new writes only.
+        expiresStored: () => false,
         async apply(payload, _step, run) {
           const written = await call<number>(
             run.client,
@@ -47,11 +51,24 @@ export function redisSteps(prefix: string): StepRules<RedisStepPayload, 'kind', 
 }
 
 /** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(prefix: string, plan: MigrationPlan, options: ApplyOptions = {}): RedisStep[] {
+export function checkedSteps(
+  prefix: string,
+  plan: MigrationPlan,
+  options: ApplyOptions = {},
+): CheckedStep<RedisStepPayload>[] {
   return checkPlan(redisSteps(prefix), plan, options, undefined);
 }
 
 /** Runs a plan's steps in order, once the plan gate has passed them all. */
 export function applyPlan(run: RedisRun, plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
   return runSteps(redisSteps(run.prefix), checkedSteps(run.prefix, plan, options), run);
+}
+
+/** Runs steps the plan gate has already passed, adding each to `applied` as it runs. */
+export function runCheckedSteps(
+  run: RedisRun,
+  steps: readonly CheckedStep<RedisStepPayload>[],
+  applied: PlanStep[],
+): Promise<ApplyResult> {
+  return runSteps(redisSteps(run.prefix), steps, run, applied);
 }
