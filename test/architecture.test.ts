@@ -105,7 +105,7 @@ describe('layering', () => {
     expect(tsFiles(path.join(SRC, 'model')).length).toBeGreaterThan(3);
     expect(PROVIDERS).toEqual(expect.arrayContaining(['cosmos', 'cassandra', 'mongodb', 'relational']));
     expect(resolvedImports('cli').length).toBeGreaterThan(10);
-    expect(importsOf(path.join(SRC, 'providers', 'catalog.ts'))).toContain('./cosmos/explain-entry');
+    expect(importsOf(path.join(SRC, 'providers', 'catalog.ts'))).toContain('./cosmos/explainer');
   });
 });
 

@@ -1,9 +1,9 @@
 import { cassandraExplainer } from './cassandra/explainer';
 import type { StoreExplainer, StoreName } from './contract';
-import { cosmosExplainer } from './cosmos/explain-entry';
+import { cosmosExplainer } from './cosmos/explainer';
 import { mongodbExplainer } from './mongodb/explainer';
 import { redisExplainer } from './redis/explainer';
-import { relationalExplainer } from './relational/explain-entry';
+import { relationalExplainer } from './relational/explainer';
 
 /**
  * The driver-free explainers by store name, for explain(model, { stores }) without a connection.

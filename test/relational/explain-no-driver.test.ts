@@ -14,7 +14,7 @@ jest.mock('mysql2', () => {
 
 import { explain } from '../../src';
 import { model } from '../../examples/models';
-import { relationalExplainer } from '../../src/providers/relational/explain-entry';
+import { relationalExplainer } from '../../src/providers/relational/explainer';
 
 test('explains with ttl: emulate on every dialect without loading a driver', () => {
   const report = explain(model, { stores: ['relational'], relational: { ttl: 'emulate' } });

@@ -1,8 +1,7 @@
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
-import type { EntityModel, Model } from '../../model/types';
-import type { StoreExplainer } from '../contract';
-import { compileCosmos, describeDefaultTtl, type ContainerSpec, type EntityLayout } from './compile';
+import type { EntityModel } from '../../model/types';
+import { describeDefaultTtl, type ContainerSpec, type EntityLayout } from './compile';
 import { createCommand } from './commands';
 import {
   partitionKeyFixed,
@@ -14,32 +13,17 @@ import {
   TTL_ON_NO_DEFAULT,
 } from './semantics';
 
-export interface CosmosExplainOptions {
+export interface ExplainContext {
   /** The store was opened with hideExpired: reads filter items past _ts + ttl themselves. */
-  readonly hideExpired?: boolean;
+  readonly hideExpired: boolean;
 }
 
-/** Driver-free: what Cosmos DB does with each entity's TTL, in its own terms. */
-export const cosmosExplainer: StoreExplainer<CosmosExplainOptions> = {
-  store: STORE,
-  explain(model: Model, options: CosmosExplainOptions = {}): ExplainEntry[] {
-    const schema = compileCosmos(model);
-    // Built once: a scan per entity made explain quadratic in the model size.
-    const layouts = new Map(schema.layouts.map((l) => [l.entity, l]));
-    const containers = new Map(schema.containers.map((c) => [c.id, c]));
-    return model.entities.map((entity) => {
-      const layout = layouts.get(entity.name) as EntityLayout;
-      const container = containers.get(layout.container) as ContainerSpec;
-      return explainEntity(entity, layout, container, options);
-    });
-  },
-};
-
-function explainEntity(
+/** One entity on Cosmos DB: what it does with the entity's TTL, in its own terms. */
+export function explainEntity(
   entity: EntityModel,
   layout: EntityLayout,
   container: ContainerSpec,
-  options: CosmosExplainOptions,
+  ctx: ExplainContext,
 ): ExplainEntry {
   const on = container.defaultTtl !== null;
   const limits = [
@@ -54,7 +38,7 @@ function explainEntity(
       `container '${container.id}' is shared by ${container.entities.join(', ')}: items carry $type, and ids must be unique across them within a partition`,
     );
   }
-  if (options.hideExpired) {
+  if (ctx.hideExpired) {
     limits.push(
       'hideExpired: lifespan also hides items past _ts + ttl on every read, judged by the server clock (point reads: the Date header of the response; queries: estimated from a recent Date header, within about a second)',
     );

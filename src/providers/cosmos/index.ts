@@ -3,6 +3,6 @@
  * @module lifespan/cosmos
  */
 export { CosmosStore, type CosmosStoreOptions } from './store';
-export { cosmosExplainer, type CosmosExplainOptions } from './explain-entry';
+export { cosmosExplainer, type CosmosExplainOptions } from './explainer';
 export { compileCosmos, type CosmosSchema, type ContainerSpec, type EntityLayout } from './compile';
 export type { CosmosStepPayload } from './plan';

@@ -7,7 +7,7 @@ import { ensureCollections, ensureNeedsReview } from '../../runtime/ensure-colle
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import type { CosmosContext } from './context';
 import { canExpireSooner } from './expiry';
-import { cosmosExplainer } from './explain-entry';
+import { cosmosExplainer } from './explainer';
 import { countExpiringAtOnce } from './impact';
 import { databaseExists, holdsItems, inspectContainers, type LiveContainer } from './inspect';
 import { createDatabaseStep, planSteps, withAffectedCount, type CosmosStep } from './plan';

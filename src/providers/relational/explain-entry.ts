@@ -1,12 +1,9 @@
-import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import { showValue } from '../../model/duration';
 import type { EntityModel, Model } from '../../model/types';
-import type { StoreExplainer } from '../contract';
-import { compileSchema, type CompiledSchema, type TableSpec } from './compile';
+import type { CompiledSchema, TableSpec } from './compile';
 import { createTableCommands } from './ddl';
-import { dialectLabel, EXPIRY_COLUMN, RELATIONAL_DIALECTS, type RelationalDialect } from './dialect';
-import { checkTtlMode, RELATIONAL_STORE, type RelationalTtlMode } from './options';
+import { dialectLabel, EXPIRY_COLUMN, type RelationalDialect } from './dialect';
+import { RELATIONAL_STORE } from './options';
 import {
   anchorLimit,
   emulatedText,
@@ -17,33 +14,6 @@ import {
   perWriteRows,
   schedulerHint,
 } from './semantics';
-
-export interface RelationalExplainOptions {
-  /** What @TimeToLive does here (default 'ignore'). */
-  readonly ttl?: RelationalTtlMode;
-  /** Whose SQL the commands are written in (default 'sqlite', the embedded default). */
-  readonly dialect?: RelationalDialect;
-}
-
-/** Driver-free: explain(model, { stores: ['relational'], relational: { ttl: 'emulate' } }). */
-export const relationalExplainer: StoreExplainer<RelationalExplainOptions> = {
-  store: 'relational',
-  explain(model: Model, options: RelationalExplainOptions = {}): ExplainEntry[] {
-    const schema = compileSchema(model, checkDialect(options.dialect), checkTtlMode(options.ttl));
-    return explainSchema(model, schema, false);
-  },
-};
-
-function checkDialect(value: unknown): RelationalDialect {
-  if (value === undefined) return 'sqlite';
-  if (typeof value === 'string' && (RELATIONAL_DIALECTS as readonly string[]).includes(value)) {
-    return value as RelationalDialect;
-  }
-  throw new LifespanError('RELATIONAL_BAD_OPTION', `dialect ${showValue(value)} is not a relational dialect`, {
-    store: RELATIONAL_STORE,
-    hint: `use one of ${RELATIONAL_DIALECTS.join(', ')}`,
-  });
-}
 
 /** One entry per entity; `injectedClock` when a session was given a clock instead of the database's. */
 export function explainSchema(model: Model, schema: CompiledSchema, injectedClock: boolean): ExplainEntry[] {

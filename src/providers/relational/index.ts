@@ -5,7 +5,7 @@
 export { RelationalStore } from './store';
 export type { RelationalStoreOptions, RelationalTtlMode, RelationalLogger } from './options';
 export { RELATIONAL_TTL_MODES } from './options';
-export { relationalExplainer, type RelationalExplainOptions } from './explain-entry';
+export { relationalExplainer, type RelationalExplainOptions } from './explainer';
 export type { RelationalDialect } from './dialect';
 export { EXPIRY_COLUMN } from './dialect';
 export type { RelationalRepository } from './repository';
