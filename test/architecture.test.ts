@@ -138,3 +138,41 @@ describe('relational provider by SQL family', () => {
     expect(tsFiles(path.join(RELATIONAL, 'drivers')).length).toBeGreaterThan(5);
   });
 });
+
+describe('provider file names', () => {
+  /** One role, one file name: a reader who knows one provider finds the same part in every other. */
+  const ROLE_FILES = [
+    'index.ts', // the public exports of the provider
+    'store.ts', // the connected store
+    'session.ts', // the schema session (plan, apply, explain with a connection)
+    'compile.ts', // model → the store's plain-data layout
+    'plan.ts', // layout vs what the store holds → plan steps
+    'steps.ts', // the plan step table keyed by step kind
+    'semantics.ts', // the store's facts and phrases
+    'explainer.ts', // the driver-free explainer registered in src/providers/catalog.ts
+    'explain-entry.ts', // the ExplainEntry of one entity
+    'repository.ts', // reads and writes of one entity
+    'unit-of-work.ts', // the store's unit of work
+    'from-url.ts', // opening the store from a connection URL
+    'codec.ts', // a member value ⇄ the store's native value
+  ];
+  /** Names that meant different things in different providers: the role has its own name now. */
+  const RETIRED_NAMES = ['guards.ts', 'values.ts', 'item-codec.ts'];
+
+  test.each(PROVIDERS)('src/providers/%s has every role file', (provider) => {
+    const missing = ROLE_FILES.filter((file) => !fs.existsSync(path.join(PROVIDERS_DIR, provider, file)));
+    expect(missing).toEqual([]);
+  });
+
+  test.each(PROVIDERS)('src/providers/%s uses no retired file name', (provider) => {
+    const retired = tsFiles(path.join(PROVIDERS_DIR, provider))
+      .filter((file) => RETIRED_NAMES.includes(path.basename(file)))
+      .map((file) => path.relative(SRC, file));
+    expect(retired).toEqual([]);
+  });
+
+  test('the checks see the files they guard', () => {
+    expect(PROVIDERS.length).toBeGreaterThanOrEqual(5);
+    expect(tsFiles(path.join(PROVIDERS_DIR, 'relational')).length).toBeGreaterThan(20);
+  });
+});

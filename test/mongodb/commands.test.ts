@@ -1,6 +1,6 @@
 import { BSON, Int32, Double } from 'mongodb';
 import { collModCommand, createIndexesCommand, shellCommand } from '../../src/providers/mongodb/commands';
-import { checkExpireAfterSeconds, checkTtlKey } from '../../src/providers/mongodb/guards';
+import { checkExpireAfterSeconds, checkTtlKey } from '../../src/providers/mongodb/ttl-limits';
 import { entityWrite } from '../../src/providers/mongodb/writes';
 import { resolveWriteTtl } from '../../src/model/per-write-ttl';
 import { Cart, mapping, Session } from './fixtures';

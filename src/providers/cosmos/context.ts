@@ -7,7 +7,7 @@ import { entityLookup } from '../../runtime/entity-lookup';
 import type { CosmosSchema, EntityLayout } from './compile';
 import { clientNowSeconds, type ContainerTtl } from './expiry';
 import { inspectContainer } from './inspect';
-import { ItemCodec } from './item-codec';
+import { ItemCodec } from './codec';
 import { STORE } from './semantics';
 import { ServerClock } from './server-clock';
 

@@ -1,7 +1,7 @@
 import type { EntityAccess } from './context';
 import { driverCall } from './driver-errors';
 import { clientNowSeconds, type StoredExpiry } from './expiry';
-import type { ItemAddress } from './item-codec';
+import type { ItemAddress } from './codec';
 
 export type RawItem = StoredExpiry & { readonly id: string; readonly _etag: string } & Record<string, unknown>;
 

@@ -2,7 +2,7 @@ import type { PatchOperation } from '@azure/cosmos';
 import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
 import { checkCosmosTtl } from './compile';
 import { extendedTtl, isExpired, keptTtl, plainWriteTtl, remainingSeconds, type ContainerTtl } from './expiry';
-import type { ItemBody } from './item-codec';
+import type { ItemBody } from './codec';
 import type { RawItem } from './item-reader';
 
 /** One item write, decided before it is sent (plain data: the repository sends it, a unit of work batches it). */

@@ -1,6 +1,6 @@
 import type { SqlQuerySpec } from '@azure/cosmos';
 import type { SqlFilter } from './expiry';
-import type { ItemCodec } from './item-codec';
+import type { ItemCodec } from './codec';
 import { TYPE_PROPERTY } from './semantics';
 
 export interface QueryShape {

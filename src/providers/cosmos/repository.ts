@@ -9,7 +9,7 @@ import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contrac
 import type { CosmosContext, EntityAccess } from './context';
 import { CONFLICT, driverCall, NOT_FOUND, PRECONDITION_FAILED, statusOf, wrapDriverError } from './driver-errors';
 import { expiredFilter, isExpired, remainingSeconds } from './expiry';
-import type { ItemAddress } from './item-codec';
+import type { ItemAddress } from './codec';
 import { readItem, type StoredItem } from './item-reader';
 import { itemWrite, needsCurrentItem, ttlPatch, type CurrentItem, type ItemWrite } from './item-writes';
 import { entityQuery } from './query';

@@ -10,7 +10,7 @@ import type { KeyInput } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
 import { driverCall } from './driver-errors';
 import { clientNowSeconds } from './expiry';
-import type { ItemAddress, ItemBody, PartitionValue } from './item-codec';
+import type { ItemAddress, ItemBody, PartitionValue } from './codec';
 import { readItem, type RawItem } from './item-reader';
 import { itemWrite, needsCurrentItem, type CurrentItem, type ItemWrite } from './item-writes';
 import { MAX_BATCH_OPERATIONS, STORE } from './semantics';

@@ -1,5 +1,5 @@
 import type { TtlIndexSpec } from './compile';
-import { checkExpireAfterSeconds, checkTtlKey } from './guards';
+import { checkExpireAfterSeconds, checkTtlKey } from './ttl-limits';
 
 /** A command or filter document as lifespan hands it to the driver (plain data, BSON-serialisable). */
 export type Doc = Record<string, unknown>;

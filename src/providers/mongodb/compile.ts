@@ -1,6 +1,6 @@
 import { ProblemList, type ModelProblem } from '../../errors';
 import { fieldOf, type EntityModel, type FieldModel, type Model, type TtlAnchor } from '../../model/types';
-import { checkExpireAfterSeconds } from './guards';
+import { checkExpireAfterSeconds } from './ttl-limits';
 import { STORE } from './semantics';
 
 /** The desired TTL index of a collection: single-field, ascending, MongoDB's default name. */

@@ -5,7 +5,7 @@ import type { KeyInput } from '../contract';
 import type { Doc } from './commands';
 import type { CollectionMapping } from './compile';
 import { STORE } from './semantics';
-import { toStored } from './values';
+import { toStored } from './codec';
 
 /**
  * Entity values ⇄ BSON documents. The key is `_id`: the value itself for a one-member key, a

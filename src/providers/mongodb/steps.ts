@@ -6,7 +6,7 @@ import type { ApplyOptions } from '../contract';
 import { runStep } from './apply';
 import { shellCommand, type Doc } from './commands';
 import type { MongoDbLike } from './gateway';
-import { checkExpireAfterSeconds, checkTtlKey } from './guards';
+import { checkExpireAfterSeconds, checkTtlKey } from './ttl-limits';
 import type { MongoStepPayload } from './plan';
 import { EXPIRE_AFTER_SECONDS, STORE } from './semantics';
 

@@ -7,7 +7,7 @@ import type { CollectionMapping, ExpiryFieldTtl } from './compile';
 import { idFromValues } from './documents';
 import { NOW, REMOVE, isDate, isNewExpression, nowPlus, withLive } from './expiry';
 import { STORE } from './semantics';
-import { toStored } from './values';
+import { toStored } from './codec';
 
 /** One updateOne: every lifespan write is an update pipeline, so $$NOW is the server's clock. */
 export interface WriteSpec {

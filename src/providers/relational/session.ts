@@ -21,7 +21,7 @@ import type { CompiledSchema } from './compile';
 import { EXPIRY_COLUMN, expirySql, quote, sqlFamily } from './dialect';
 import { EntityTable } from './entity-table';
 import type { Executor } from './drivers/executor';
-import { explainSchema, tablesByEntity } from './explainer';
+import { explainSchema, tablesByEntity } from './explain-entry';
 import { inspectTables } from './inspect';
 import { RELATIONAL_STORE, type CheckedOptions } from './options';
 import { planSteps, type RelationalStep, type StepPayload } from './plan';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { ClusteringKey, Entity, Field, Key, LifespanError, ModelBuilder, PartitionKey } from '../../src';
 import type { EntityModel } from '../../src';
 import { compileCosmos } from '../../src/providers/cosmos/compile';
-import { ItemCodec } from '../../src/providers/cosmos/item-codec';
+import { ItemCodec } from '../../src/providers/cosmos/codec';
 
 @Entity('things')
 class Thing {
