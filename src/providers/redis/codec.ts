@@ -1,4 +1,6 @@
 import { checkValue, valueInvalid } from '../../core/values';
+import { StoreError } from '../../errors';
+import { showValue } from '../../model/show-value';
 import type { FieldModel, FieldType } from '../../model/types';
 import type { KeyspaceMapping } from './compile';
 import { MAX_VALUE_BYTES, STORE } from './semantics';
@@ -45,16 +47,66 @@ export function encodeRecord(
   return text;
 }
 
-/** Member values of a stored JSON text (members it lacks are left out). */
-export function decodeRecord(mapping: KeyspaceMapping, text: string): Record<string, unknown> {
-  const stored = JSON.parse(text) as Record<string, unknown>;
+/** A stored record as read from a key: the JSON object lifespan wrote, with every key member. */
+export type StoredRecord = Readonly<Record<string, unknown>>;
+
+/**
+ * The JSON object stored at a key. Another program may have written anything under the entity's
+ * prefix: what is not an object holding the key members is refused, never read as an entity.
+ */
+export function parseStored(mapping: KeyspaceMapping, key: string, text: string): StoredRecord {
+  let stored: unknown;
+  try {
+    stored = JSON.parse(text);
+  } catch {
+    throw unreadable(mapping, key, 'is not JSON');
+  }
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) {
+    throw unreadable(mapping, key, `is ${showValue(stored)}, not a JSON object`);
+  }
+  const record = stored as StoredRecord;
+  for (const field of [...mapping.tagMembers, ...mapping.restMembers]) {
+    if (record[field.storedName] === undefined || record[field.storedName] === null) {
+      throw unreadable(mapping, key, `lacks the key member '${field.member}'`, field.member);
+    }
+  }
+  return record;
+}
+
+/** Member values of a stored record (members it lacks are left out). */
+export function decodeRecord(mapping: KeyspaceMapping, key: string, stored: StoredRecord): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const field of mapping.fields) {
     if (!(field.storedName in stored)) continue;
     const value = stored[field.storedName];
-    values[field.member] = value === null ? null : FROM_JSON[field.type](value);
+    values[field.member] = value === null ? null : fromJson(mapping, key, field, value);
   }
   return values;
+}
+
+function fromJson(mapping: KeyspaceMapping, key: string, field: FieldModel, value: unknown): unknown {
+  const wrongType = () => unreadable(mapping, key, `holds ${showValue(value)} as ${field.type}`, field.member);
+  if (READ_AS_TEXT.has(field.type) && typeof value !== 'string') throw wrongType();
+  let decoded: unknown;
+  try {
+    decoded = FROM_JSON[field.type](value);
+  } catch {
+    throw wrongType();
+  }
+  if (decoded instanceof Date && Number.isNaN(decoded.getTime())) throw wrongType();
+  return decoded;
+}
+
+/** The types lifespan writes as JSON text (a number there was not written by lifespan). */
+const READ_AS_TEXT: ReadonlySet<FieldType> = new Set(['bigint', 'date', 'binary']);
+
+function unreadable(mapping: KeyspaceMapping, key: string, what: string, member?: string): StoreError {
+  return new StoreError('REDIS_VALUE_UNREADABLE', `the value at ${showValue(key)} ${what}`, {
+    entity: mapping.entity.name,
+    member,
+    store: STORE,
+    hint: `keep keys under '${mapping.collection}:' of the prefix for lifespan's records of ${mapping.entity.name}, or delete this key`,
+  });
 }
 
 /** The stored JSON form of one member value, for comparing a find() filter with stored records. */
