@@ -2,6 +2,7 @@
  * The fresh-eyes review of the Redis provider (issue 16): one test per defect, each red on 3410baa.
  */
 import 'reflect-metadata';
+import { constants } from 'node:buffer';
 import { Entity, ErrorCodes, Field, Key, ModelBuilder } from '../../src';
 import { parseRedisUrl } from '../../src/providers/redis/from-url';
 import { storeOfUrl } from '../../src/providers/url-openers';
@@ -72,4 +73,33 @@ describeStore('redis', 'item 4: a value lifespan did not write is a typed error 
       expect(await memos.count()).toBe(0);
     });
   }
+});
+
+describe('item 3: records near the string limit are refused before encoding', () => {
+  test('the cap is the shorter of Redis 512 MiB and the longest Node.js string', async () => {
+    const { MAX_RECORD_LENGTH, encodedSizeEstimate } = await import('../../src/providers/redis/codec');
+    expect(MAX_RECORD_LENGTH).toBe(Math.min(512 * 1024 * 1024, constants.MAX_STRING_LENGTH));
+    expect(encodedSizeEstimate(new Uint8Array(4))).toBe(8);
+    expect(encodedSizeEstimate('é')).toBe(2);
+  });
+
+  test('a binary member just over the cap once base64 is VALUE_INVALID naming it (no ERR_STRING_TOO_LONG)', async () => {
+    @Entity()
+    class Blob {
+      @Key() id = '';
+      @Field({ type: 'binary' }) data = new Uint8Array();
+    }
+    const { compileModel } = await import('../../src/providers/redis/compile');
+    const { encodeRecord, MAX_RECORD_LENGTH } = await import('../../src/providers/redis/codec');
+    const [mapping] = compileModel(new ModelBuilder().entity(Blob, (e) => e.toCollection('blob')).build()).mappings;
+    // Base64 of this many bytes is just longer than the cap: about 400 MB, allocated once.
+    const data = Buffer.alloc(Math.floor(MAX_RECORD_LENGTH / 4) * 3 + 3);
+    expect(() => encodeRecord(mapping as never, { id: 'b', data })).toThrow(
+      expect.objectContaining({ code: ErrorCodes.VALUE_INVALID, member: 'data', store: 'redis' }),
+    );
+    // With a smaller injected cap, the estimate refuses before anything is encoded.
+    expect(() => encodeRecord(mapping as never, { id: 'b', data: Buffer.alloc(90) }, 100)).toThrow(
+      expect.objectContaining({ code: ErrorCodes.VALUE_INVALID, member: 'data' }),
+    );
+  }, 30_000);
 });

@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { checkValue, valueInvalid } from '../../core/values';
 import { StoreError } from '../../errors';
 import { showValue } from '../../model/show-value';
@@ -30,21 +31,68 @@ const FROM_JSON: Readonly<Record<FieldType, (v: unknown) => unknown>> = {
   binary: (v) => Buffer.from(v as string, 'base64'),
 };
 
+/**
+ * The longest record text lifespan writes: Redis's 512 MiB string limit, or V8's longest string
+ * (about 512 M UTF-16 units, a little under 512 MiB) when that is shorter: past it encoding
+ * itself throws (base64, JSON.stringify), so the size is checked before encoding.
+ */
+export const MAX_RECORD_LENGTH = Math.min(MAX_VALUE_BYTES, constants.MAX_STRING_LENGTH);
+
+/** A member's encoded size known before encoding it (base64 of binary, UTF-8 of text); 0 when unknown. */
+export function encodedSizeEstimate(value: unknown): number {
+  if (value instanceof Uint8Array) return Math.ceil(value.byteLength / 3) * 4;
+  // UTF-8 bytes: never fewer than the UTF-16 units the JSON string holds.
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  return 0;
+}
+
 /** The stored JSON text of member values, each checked by the shared value checker. */
 export function encodeRecord(
   mapping: KeyspaceMapping,
   values: Record<string, unknown>,
-  maxBytes: number = MAX_VALUE_BYTES,
+  maxBytes: number = MAX_RECORD_LENGTH,
 ): string {
+  const checked = mapping.fields.map((field) =>
+    checkValue(field.type, field.nullable, values[field.member], placeOf(mapping, field)),
+  );
+  const estimates = checked.map(encodedSizeEstimate);
+  if (estimates.reduce((a, b) => a + b, 0) > maxBytes) throw tooLarge(mapping, estimates, maxBytes);
   const stored: Record<string, unknown> = {};
-  for (const field of mapping.fields) {
-    const checked = checkValue(field.type, field.nullable, values[field.member], placeOf(mapping, field));
-    stored[field.storedName] = checked === null ? null : TO_JSON[field.type](checked);
+  let text: string;
+  try {
+    mapping.fields.forEach((field, i) => {
+      const value = checked[i];
+      stored[field.storedName] = value === null ? null : TO_JSON[field.type](value);
+    });
+    text = JSON.stringify(stored);
+  } catch (error) {
+    // A json member past V8's string length: RangeError from JSON.stringify, ERR_STRING_TOO_LONG from Buffer.
+    if (error instanceof RangeError || (error as { code?: unknown }).code === 'ERR_STRING_TOO_LONG') {
+      throw tooLarge(mapping, storedSizes(mapping, stored, estimates), maxBytes);
+    }
+    throw error;
   }
-  const text = JSON.stringify(stored);
   // Byte length only matters near the limit; a UTF-16 length under a third of it cannot exceed it.
-  if (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes) throw tooLarge(mapping, stored, maxBytes);
+  if (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes) {
+    throw tooLarge(mapping, storedSizes(mapping, stored, estimates), maxBytes);
+  }
   return text;
+}
+
+/** Each member's encoded size: its JSON when that can be written, else the estimate (or too long). */
+function storedSizes(
+  mapping: KeyspaceMapping,
+  stored: Record<string, unknown>,
+  estimates: readonly number[],
+): number[] {
+  return mapping.fields.map((field, i) => {
+    if (!(field.storedName in stored)) return estimates[i] ?? 0;
+    try {
+      return Buffer.byteLength(JSON.stringify(stored[field.storedName]) ?? '');
+    } catch {
+      return Number.POSITIVE_INFINITY;
+    }
+  });
 }
 
 /** A stored record as read from a key: the JSON object lifespan wrote, with every key member. */
@@ -124,14 +172,15 @@ function placeOf(mapping: KeyspaceMapping, field: FieldModel) {
   };
 }
 
-/** A record over Redis's string limit, named by its largest member. */
-function tooLarge(mapping: KeyspaceMapping, stored: Record<string, unknown>, maxBytes: number) {
-  const size = (f: FieldModel) => Buffer.byteLength(JSON.stringify(stored[f.storedName]) ?? '');
-  const largest = [...mapping.fields].sort((a, b) => size(b) - size(a))[0] as FieldModel;
+/** A record over the longest string lifespan can write to Redis, named by its largest member. */
+function tooLarge(mapping: KeyspaceMapping, sizes: readonly number[], maxBytes: number) {
+  const largestAt = sizes.reduce((best, size, i) => (size > (sizes[best] ?? 0) ? i : best), 0);
+  const largest = mapping.fields[largestAt] as FieldModel;
+  const size = sizes[largestAt] ?? 0;
   return valueInvalid(
     placeOf(mapping, largest),
-    `<${size(largest)} bytes>`,
-    `makes the record longer than Redis's string limit of ${maxBytes} bytes`,
+    Number.isFinite(size) ? `<${size} bytes>` : '<too long to encode>',
+    `makes the record longer than ${maxBytes} bytes, the longest string lifespan can write to Redis (512 MiB, or less where Node.js strings end)`,
     `store large payloads elsewhere and keep a reference in ${largest.member}`,
   );
 }

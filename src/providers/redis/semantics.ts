@@ -42,7 +42,7 @@ export const SAY = {
     'with maxmemory set, eviction policies (volatile-ttl, volatile-lru, volatile-lfu, volatile-random, allkeys-*) ' +
     'can remove keys BEFORE their TTL; noeviction refuses writes instead',
   precision: 'expiry precision is 1 ms (the error is 0 to 1 ms)',
-  valueLimit: 'one record is one string value: at most 512 MB',
+  valueLimit: 'one record is one JSON string value: at most 512 MiB, and no longer than a Node.js string (binary members grow by a third as base64)',
   scan:
     'find() and count() by member SCAN every key of the database (SCAN MATCH <prefix><collection>:*, COUNT 1000) ' +
     'and read each match (MGET): their cost grows with the whole database, not with the result',
