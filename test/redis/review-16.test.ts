@@ -3,7 +3,8 @@
  */
 import 'reflect-metadata';
 import { constants } from 'node:buffer';
-import { Entity, ErrorCodes, Field, Key, ModelBuilder } from '../../src';
+import { Entity, ErrorCodes, Field, Key, ModelBuilder, connect } from '../../src';
+import { RedisStore } from '../../src/providers/redis';
 import { parseRedisUrl } from '../../src/providers/redis/from-url';
 import { storeOfUrl } from '../../src/providers/url-openers';
 import type { TestRedisClient } from '../harness/redis';
@@ -103,4 +104,65 @@ describe('item 3: records near the string limit are refused before encoding', ()
       expect.objectContaining({ code: ErrorCodes.VALUE_INVALID, member: 'data' }),
     );
   }, 30_000);
+});
+
+describe('item 2: plan --counts is bounded by the keys SCAN walks, not the keys that match', () => {
+  @Entity()
+  class Token {
+    @Key() id = '';
+  }
+  const tokens = (ttl: number) =>
+    new ModelBuilder().entity(Token, (e) => e.toCollection('token').timeToLive(ttl, { perWrite: true })).build();
+
+  /** A server whose keyspace SCAN walks in `calls` steps, each returning `perCall(step)` keys. */
+  function spyClient(calls: number, perCall: (step: number) => string[]) {
+    const sent = { SCAN: 0, PTTL: 0 };
+    const client = {
+      sendCommand: async (args: readonly string[]): Promise<unknown> => {
+        switch (args[0]) {
+          case 'INFO':
+            return '# Server\r\nredis_version:7.2.0\r\n';
+          case 'HMGET':
+            return ['3600'];
+          case 'SCAN': {
+            sent.SCAN += 1;
+            const step = Number(args[1]);
+            return [step + 1 >= calls ? '0' : String(step + 1), perCall(step)];
+          }
+          case 'PTTL':
+            sent.PTTL += 1;
+            return 7_200_000;
+          default:
+            return null;
+        }
+      },
+    };
+    return { client, sent };
+  }
+
+  test('a keyspace of 150k keys that do not match: SCAN calls stop at the bound, the text says so', async () => {
+    const { client, sent } = spyClient(150, () => []);
+    const db = await connect(tokens(60), new RedisStore({ client, prefix: 'p:' }));
+    const [step] = (await db.plan({ counts: true })).steps;
+    expect(sent.SCAN).toBeLessThanOrEqual(100);
+    expect(step?.effect?.text).toMatch(/100 SCAN call\(s\).*100000 keys of the database walked/);
+    expect(step?.effect?.text).toMatch(/stopped after 100 SCAN call\(s\).*at least/);
+  });
+
+  test('matching keys: exactly the bound of PTTLs, and "stopped"', async () => {
+    const { client, sent } = spyClient(200, (step) => Array.from({ length: 1032 }, (_, i) => `p:token:${step}-${i}`));
+    const db = await connect(tokens(60), new RedisStore({ client, prefix: 'p:' }));
+    const [step] = (await db.plan({ counts: true })).steps;
+    expect(sent.PTTL).toBe(100_000);
+    expect(step?.effect?.text).toMatch(/100000 of 100000 stored keys carry a TTL longer than 60s/);
+    expect(step?.effect?.text).toMatch(/stopped after \d+ SCAN call\(s\) and 100000 PTTL\(s\).*at least/);
+  });
+
+  test('a small keyspace is walked to its end: no "stopped"', async () => {
+    const { client } = spyClient(3, (step) => [`p:token:${step}`]);
+    const db = await connect(tokens(60), new RedisStore({ client, prefix: 'p:' }));
+    const [step] = (await db.plan({ counts: true })).steps;
+    expect(step?.effect?.text).toMatch(/3 of 3 stored keys.*SCAN \+ PTTL over 3 keys: 3 SCAN call\(s\)/);
+    expect(step?.effect?.text).not.toMatch(/stopped/);
+  });
 });
