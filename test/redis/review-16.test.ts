@@ -3,7 +3,7 @@
  */
 import 'reflect-metadata';
 import { constants } from 'node:buffer';
-import { Entity, ErrorCodes, Field, Key, ModelBuilder, connect } from '../../src';
+import { ClusteringKey, Entity, ErrorCodes, Field, Key, ModelBuilder, PartitionKey, connect } from '../../src';
 import { RedisStore } from '../../src/providers/redis';
 import { parseRedisUrl } from '../../src/providers/redis/from-url';
 import { storeOfUrl } from '../../src/providers/url-openers';
@@ -164,5 +164,23 @@ describe('item 2: plan --counts is bounded by the keys SCAN walks, not the keys 
     const [step] = (await db.plan({ counts: true })).steps;
     expect(step?.effect?.text).toMatch(/3 of 3 stored keys.*SCAN \+ PTTL over 3 keys: 3 SCAN call\(s\)/);
     expect(step?.effect?.text).not.toMatch(/stopped/);
+  });
+});
+
+describe('item 5: an empty partition value still makes a hash tag', () => {
+  @Entity()
+  class Seat {
+    @PartitionKey() hall = '';
+    @ClusteringKey() seat = '';
+  }
+  test("partition '' is the tag {%00}, which is not the tag of '%00' or '\\0'", async () => {
+    const { compileModel } = await import('../../src/providers/redis/compile');
+    const { keyOf, scanPattern } = await import('../../src/providers/redis/keys');
+    const [mapping] = compileModel(new ModelBuilder().entity(Seat, (e) => e.toCollection('s')).build()).mappings;
+    const m = mapping as never;
+    expect(keyOf('p:', m, { hall: '', seat: 'x' })).toBe('p:s:{%00}:x');
+    expect(scanPattern('p:', m, { hall: '' })).toBe('p:s:{%00}:*');
+    expect(keyOf('p:', m, { hall: '%00', seat: 'x' })).toBe('p:s:{%2500}:x');
+    expect(keyOf('p:', m, { hall: '\0', seat: 'x' })).toBe('p:s:{\0}:x');
   });
 });
