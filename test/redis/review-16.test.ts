@@ -184,3 +184,17 @@ describe('item 5: an empty partition value still makes a hash tag', () => {
     expect(keyOf('p:', m, { hall: '\0', seat: 'x' })).toBe('p:s:{\0}:x');
   });
 });
+
+describe('item 6: a node-redis cluster client is refused at once', () => {
+  test('createCluster() is REDIS_NO_CLIENT naming the cluster, not a later "INFO server failed"', () => {
+    const { createCluster } = require('redis') as typeof import('redis');
+    const cluster = createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:1' }] });
+    expect(() => new RedisStore({ client: cluster as never })).toThrow(
+      expect.objectContaining({ code: 'REDIS_NO_CLIENT', message: expect.stringMatching(/Cluster client/) }),
+    );
+    const shaped = { sendCommand: async (_key: string, _readonly: boolean, _args: string[]) => null };
+    expect(() => new RedisStore({ client: shaped as never })).toThrow(
+      expect.objectContaining({ code: 'REDIS_NO_CLIENT' }),
+    );
+  });
+});
