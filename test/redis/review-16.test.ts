@@ -3,7 +3,19 @@
  */
 import 'reflect-metadata';
 import { constants } from 'node:buffer';
-import { ClusteringKey, Entity, ErrorCodes, Field, Key, ModelBuilder, PartitionKey, connect } from '../../src';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ClusteringKey,
+  CreatedAt,
+  Entity,
+  ErrorCodes,
+  Field,
+  Key,
+  ModelBuilder,
+  PartitionKey,
+  connect,
+} from '../../src';
 import { RedisStore } from '../../src/providers/redis';
 import { parseRedisUrl } from '../../src/providers/redis/from-url';
 import { storeOfUrl } from '../../src/providers/url-openers';
@@ -196,5 +208,33 @@ describe('item 6: a node-redis cluster client is refused at once', () => {
     expect(() => new RedisStore({ client: shaped as never })).toThrow(
       expect.objectContaining({ code: 'REDIS_NO_CLIENT' }),
     );
+  });
+});
+
+describe('item 7: the texts say what the code does', () => {
+  @Entity()
+  class Stamped {
+    @CreatedAt() createdAt = new Date(0);
+    @Key() id = '';
+  }
+  test('explain names the write script for an entity whose upsert keeps @CreatedAt, and no unsourced lag', async () => {
+    const { compileModel } = await import('../../src/providers/redis/compile');
+    const { explainMapping } = await import('../../src/providers/redis/explain-entry');
+    const built = new ModelBuilder()
+      .entity(Stamped, (e) => e.toCollection('stamped').timeToLive(60))
+      .entity(Memo, (e) => e.toCollection('memo').timeToLive(60))
+      .build();
+    const [stamped, memo] = compileModel(built).mappings;
+    const commands = explainMapping(stamped as never, 'p:').materializedBy.commands;
+    expect(commands.join('\n')).toMatch(/^upsert: EVALSHA .* ex 60 .*keeps the stored createdAt/m);
+    expect(commands.join('\n')).toMatch(/^insert: SET <key> <json> NX EX 60$/m);
+    expect(explainMapping(memo as never, 'p:').materializedBy.commands).toEqual(['SET <key> <json> EX 60']);
+    expect(explainMapping(memo as never, 'p:').deletion.lag).not.toMatch(/within seconds/);
+  });
+
+  test('the CLI help names redis (docs/cli.md is generated from it)', () => {
+    const cli = readFileSync(join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+    expect(cli).toMatch(/quick target: .*redis:\/\//);
+    expect(cli).toMatch(/with a models file: .*redis/);
   });
 });

@@ -33,7 +33,7 @@ export const SAY = {
     'so memory comes back gradually',
   deletionBy: 'the Redis server: on access (passive expiry) and by the active expiry cycle',
   deletionLag:
-    'invisible at once; memory reclaimed by the active cycle (sampling about 10 times a second), usually within seconds',
+    'invisible at once; memory reclaimed gradually by the active cycle (sampling about 10 times a second), with no bound on when',
   newWritesOnly:
     'Redis keeps no default TTL: lifespan sends EX <default> with each write, so changing the default affects ' +
     'new writes only; stored keys keep the expiry their last write gave them',
