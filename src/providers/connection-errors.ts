@@ -109,9 +109,10 @@ const CATEGORIES: readonly Category[] = [
   {
     code: ErrorCodes.STORE_DATABASE_MISSING,
     // Redis answers SELECT of a database past its `databases` setting with this error.
-    matches: (e) => MISSING_DATABASE_CODES.has(e.code) || e.errno === 1049 || /^ERR DB index is out of range/.test(text(e)),
+    matches: (e) =>
+      MISSING_DATABASE_CODES.has(e.code) || e.errno === 1049 || /^ERR DB index is out of range/.test(text(e)),
     message: (target, detail) => `the database of ${target} does not exist: ${detail}`,
-    hint: 'create the database first, or check its name in the connection URL (Redis: a number below the server\'s `databases` setting)',
+    hint: "create the database first, or check its name in the connection URL (Redis: a number below the server's `databases` setting)",
   },
   {
     code: ErrorCodes.STORE_SQLITE_FOLDER_MISSING,
