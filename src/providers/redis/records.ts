@@ -2,6 +2,7 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/show-value';
 import type { FieldModel } from '../../model/types';
+import { unknownMember } from '../../runtime/arguments';
 import { stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { encodeRecord, storedForm, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
@@ -54,14 +55,10 @@ export function whereForms(
     if (value === undefined) continue;
     const field = mapping.fields.find((f) => f.member === member);
     if (!field) {
-      throw new LifespanError(
-        ErrorCodes.UNKNOWN_MEMBER,
-        `cannot filter on ${showValue(member)}: it is not a stored member`,
-        {
-          entity: mapping.entity.name,
-          store: STORE,
-          hint: `filter on: ${mapping.fields.map((f) => f.member).join(', ')}`,
-        },
+      throw unknownMember(
+        member,
+        mapping.fields.map((f) => f.member),
+        { entity: mapping.entity.name, store: STORE },
       );
     }
     values[member] = value;
