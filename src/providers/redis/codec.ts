@@ -66,8 +66,9 @@ export function encodeRecord(
     });
     text = JSON.stringify(stored);
   } catch (error) {
-    // A json member past V8's string length: RangeError from JSON.stringify, ERR_STRING_TOO_LONG from Buffer.
-    if (error instanceof RangeError || (error as { code?: unknown }).code === 'ERR_STRING_TOO_LONG') {
+    // A member past V8's string length: a RangeError from JSON.stringify, Node's "Cannot create a
+    // string longer than …" (code ERR_STRING_TOO_LONG) from Buffer#toString.
+    if (error instanceof RangeError || /string longer than/i.test((error as Error).message)) {
       throw tooLarge(mapping, storedSizes(mapping, stored, estimates), maxBytes);
     }
     throw error;
