@@ -322,6 +322,8 @@ export const ERROR_CODE_TABLE = {
   REDIS_OPERATION_FAILED: { family: 'StoreError', exit: 'store' },
   /** A Redis server older than 7.0 (no EXPIRE … GT). */
   REDIS_SERVER_TOO_OLD: { family: 'StoreError', exit: 'store' },
+  /** A key under an entity's prefix whose value is not a record lifespan wrote (not JSON, not an object, no key). */
+  REDIS_VALUE_UNREADABLE: { family: 'StoreError', exit: 'store' },
 
   // Relational stores
   /** The clock option returned something that is not a valid Date. */

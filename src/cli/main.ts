@@ -16,6 +16,7 @@ import type { Io } from './io';
 import { isModelError } from './load-module';
 import { maskingIo } from './mask';
 import { packageVersion } from '../package-version';
+import { STORE_NAMES } from '../providers/contract';
 
 function targetOptions(command: Command): Command {
   return command
@@ -23,7 +24,7 @@ function targetOptions(command: Command): Command {
     .option('--store <name>', 'a store named in the config (default: every configured store)')
     .option(
       '--url <url>',
-      'quick target: sqlite:./dev.db, postgres://…, mysql://…, mongodb://…, cassandra://host:9042/ks',
+      'quick target: sqlite:./dev.db, postgres://…, mysql://…, mongodb://…, cassandra://host:9042/ks, redis://host:6379/0',
     )
     .option('--models <file>', 'models file to use with --url (default: the config’s model)');
 }
@@ -45,7 +46,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       '[models-file]',
       'a .ts/.mts/.cts/.js/.mjs/.cjs file exporting a built Model; omit to explain live stores',
     )
-    .option('--store <names>', 'with a models file: cosmos,cassandra,mongodb,relational; without: a configured store')
+    .option('--store <names>', `with a models file: ${STORE_NAMES.join(',')}; without: a configured store`)
     .option('--format <format>', 'text, markdown or json', 'text')
     .option('--emulate', 'explain the relational store with ttl: emulate')
     .option('--config <file>', 'config module (live explain)')

@@ -2,7 +2,7 @@ import { LifespanError, StoreError } from '../errors';
 import type { Model } from '../model/types';
 import { connectionError } from '../providers/connection-errors';
 import type { OpenedStore } from '../providers/connection-target';
-import { openerFor } from '../providers/url-openers';
+import { openerFor, storeOfUrl } from '../providers/url-openers';
 import { findConfigFile, loadConfig, toOpenedStore } from './config';
 import { firstLine } from './first-line';
 import { loadModel } from './load-model';
@@ -110,8 +110,7 @@ async function openUrl(url: string): Promise<OpenedStore> {
     return await opener(url);
   } catch (error) {
     if (error instanceof LifespanError && !(error instanceof StoreError)) throw error;
-    const store = /^(cassandra|mongodb|cosmos)/i.exec(url)?.[1]?.toLowerCase() ?? 'relational';
-    throw connectionError(error, store, displayUrl(url)) ?? error;
+    throw connectionError(error, storeOfUrl(url), displayUrl(url)) ?? error;
   }
 }
 

@@ -102,15 +102,17 @@ const CATEGORIES: readonly Category[] = [
       AUTH_CODES.has(e.code) ||
       e.errno === 1045 ||
       e.name === 'AuthenticationError' ||
-      /authentication failed|^WRONGPASS/i.test(text(e)),
+      /authentication failed|^WRONGPASS|^NOAUTH/i.test(text(e)),
     message: (target, detail) => `${target} refused the credentials: ${detail}`,
     hint: 'check the user name and password (or key) of the connection, and that the user may log in from this host',
   },
   {
     code: ErrorCodes.STORE_DATABASE_MISSING,
-    matches: (e) => MISSING_DATABASE_CODES.has(e.code) || e.errno === 1049,
+    // Redis answers SELECT of a database past its `databases` setting with this error.
+    matches: (e) =>
+      MISSING_DATABASE_CODES.has(e.code) || e.errno === 1049 || /^ERR DB index is out of range/.test(text(e)),
     message: (target, detail) => `the database of ${target} does not exist: ${detail}`,
-    hint: 'create the database first, or check its name in the connection URL',
+    hint: "create the database first, or check its name in the connection URL (Redis: a number below the server's `databases` setting)",
   },
   {
     code: ErrorCodes.STORE_SQLITE_FOLDER_MISSING,

@@ -278,8 +278,15 @@ describe('connection failures (finding 7)', () => {
       /STORE_DATABASE_MISSING/,
     ],
     ['cosmos', 'endpoint unreachable', () => 'cosmos:app?selfSigned=true', /STORE_UNREACHABLE/],
-    ['redis', 'port closed', () => 'redis://127.0.0.1:1/0', /STORE_UNREACHABLE/],
-    ['redis', 'authentication failed', () => 'redis://nobody:wrong-PW-secret@127.0.0.1:6379/0', /STORE_AUTH_FAILED/],
+    ['redis', 'port closed', () => 'redis://127.0.0.1:1/0', /STORE_UNREACHABLE\]: \[redis\]/],
+    [
+      'redis',
+      'authentication failed',
+      () => 'redis://nobody:wrong-PW-secret@127.0.0.1:6379/1',
+      /STORE_AUTH_FAILED\]: \[redis\]/,
+    ],
+    // review 16 item 1: the store named is redis (not relational), a bad DB index is exit 4, not a defect.
+    ['redis', 'database index out of range', () => 'redis://127.0.0.1:6379/99', /STORE_DATABASE_MISSING\]: \[redis\]/],
   ];
   for (const [store, what, url, code] of cases) {
     describeStore(store, `${store}: ${what}`, () => {

@@ -71,6 +71,9 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       expect(plan.steps.map((s) => s.class)).not.toContain('conflict');
       expect(plan.steps.map((s) => s.class)).not.toContain('destructive');
       expect(plan.steps.some((s) => s.ttl?.to === 7200)).toBe(true);
+      // review 16 item 8: the effect each store declares, so a flip to the other kind fails here.
+      const changes = plan.steps.filter((s) => s.ttl?.to === 7200);
+      expect(changes.map((s) => s.effect?.kind)).toEqual(changes.map(() => store.can.ttlChangeEffect));
       const result = await v2.apply(plan);
       expect(result.applied.length).toBeGreaterThan(0);
       expect((await v2.plan()).steps).toEqual([]);

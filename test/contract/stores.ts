@@ -28,8 +28,10 @@ export interface Capabilities {
   readonly atomicUnitOfWork: boolean;
   /** Expiry is emulated by lifespan (expired rows hidden at once, purgeExpired exists). */
   readonly emulatesExpiry: boolean;
-  /** plan()/apply() change the store's schema in place. */
+  /** plan()/apply() change the store's schema in place (on Redis: the recorded default TTL). */
   readonly hasSchemaPlan: boolean;
+  /** What a planned change of the default TTL does to stored data (step.effect.kind). */
+  readonly ttlChangeEffect: 'retroactive' | 'new-writes-only';
   /** The value the explain entry's `store` field and every error's `store` carry. */
   readonly storeName: string;
   /** The explain entry's mechanism for an entity with a declared TTL. */
@@ -57,6 +59,7 @@ const relational: Capabilities = {
   atomicUnitOfWork: true,
   emulatesExpiry: true,
   hasSchemaPlan: true,
+  ttlChangeEffect: 'new-writes-only',
   storeName: 'relational',
   mechanism: 'emulated',
 };
@@ -107,6 +110,7 @@ const cosmos: Capabilities = {
   atomicUnitOfWork: false,
   emulatesExpiry: false,
   hasSchemaPlan: true,
+  ttlChangeEffect: 'retroactive',
   storeName: 'cosmos',
   mechanism: 'container-ttl',
 };
@@ -117,6 +121,7 @@ const mongodb: Capabilities = {
   atomicUnitOfWork: false,
   emulatesExpiry: false,
   hasSchemaPlan: true,
+  ttlChangeEffect: 'retroactive',
   storeName: 'mongodb',
   mechanism: 'ttl-index',
 };
@@ -132,6 +137,7 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     atomicUnitOfWork: true,
     emulatesExpiry: false,
     hasSchemaPlan: true,
+    ttlChangeEffect: 'new-writes-only',
     storeName: 'cassandra',
     mechanism: 'table-default-ttl',
   }),
@@ -143,6 +149,7 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     emulatesExpiry: false,
     // No schema: the plan records the default each collection's writes send (new writes only).
     hasSchemaPlan: true,
+    ttlChangeEffect: 'new-writes-only',
     storeName: 'redis',
     mechanism: 'key-expiry',
   }),

@@ -141,6 +141,33 @@ describeStore('redis', 'redis store [redis]', () => {
     await shorter.close();
   });
 
+  const junk: Array<[string, string, RegExp]> = [
+    ['not json', 'not json', /is not JSON/],
+    ['null', 'null', /not a JSON object/],
+    ['[1,2]', '[1,2]', /not a JSON object/],
+    ['{}', '{"text":"x"}', /lacks the key member 'id'/],
+    ['bad date', '{"id":"b","createdAt":5,"text":"x"}', /holds 5 as date/],
+  ];
+  for (const [what, value, message] of junk) {
+    test(`review 16 item 4, ${what}: get, getMany, find and count fail alike with REDIS_VALUE_UNREADABLE`, async () => {
+      const key = `${prefix}note:junk`;
+      await client.sendCommand(['SET', key, value]);
+      const notes = opened.db.repository(Note);
+      const expected = {
+        code: 'REDIS_VALUE_UNREADABLE',
+        store: 'redis',
+        entity: 'Note',
+        message: expect.stringMatching(message),
+      };
+      await expect(notes.get('junk')).rejects.toMatchObject(expected);
+      await expect(notes.getMany(['junk'])).rejects.toMatchObject(expected);
+      await expect(notes.find()).rejects.toMatchObject(expected);
+      await expect(notes.count()).rejects.toMatchObject(expected);
+      await client.sendCommand(['DEL', key]);
+      expect(await notes.get('junk')).toBeUndefined();
+    });
+  }
+
   test('explain names the key layout and the Redis facts', async () => {
     const entry = opened.db.explain().entries.find((e) => e.entity === 'Line');
     expect(entry?.key).toBe(`${prefix}line:{<cart>}:<sku> (hash tag {cart}: a partition stays on one cluster slot)`);

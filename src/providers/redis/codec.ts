@@ -1,4 +1,7 @@
+import { constants } from 'node:buffer';
 import { checkValue, valueInvalid } from '../../core/values';
+import { StoreError } from '../../errors';
+import { showValue } from '../../model/show-value';
 import type { FieldModel, FieldType } from '../../model/types';
 import type { KeyspaceMapping } from './compile';
 import { MAX_VALUE_BYTES, STORE } from './semantics';
@@ -28,33 +31,131 @@ const FROM_JSON: Readonly<Record<FieldType, (v: unknown) => unknown>> = {
   binary: (v) => Buffer.from(v as string, 'base64'),
 };
 
+/**
+ * The longest record text lifespan writes: Redis's 512 MiB string limit, or V8's longest string
+ * (about 512 M UTF-16 units, a little under 512 MiB) when that is shorter: past it encoding
+ * itself throws (base64, JSON.stringify), so the size is checked before encoding.
+ */
+export const MAX_RECORD_LENGTH = Math.min(MAX_VALUE_BYTES, constants.MAX_STRING_LENGTH);
+
+/** A member's encoded size known before encoding it (base64 of binary, UTF-8 of text); 0 when unknown. */
+export function encodedSizeEstimate(value: unknown): number {
+  if (value instanceof Uint8Array) return Math.ceil(value.byteLength / 3) * 4;
+  // UTF-8 bytes: never fewer than the UTF-16 units the JSON string holds.
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  return 0;
+}
+
 /** The stored JSON text of member values, each checked by the shared value checker. */
 export function encodeRecord(
   mapping: KeyspaceMapping,
   values: Record<string, unknown>,
-  maxBytes: number = MAX_VALUE_BYTES,
+  maxBytes: number = MAX_RECORD_LENGTH,
 ): string {
+  const checked = mapping.fields.map((field) =>
+    checkValue(field.type, field.nullable, values[field.member], placeOf(mapping, field)),
+  );
+  const estimates = checked.map(encodedSizeEstimate);
+  if (estimates.reduce((a, b) => a + b, 0) > maxBytes) throw tooLarge(mapping, estimates, maxBytes);
   const stored: Record<string, unknown> = {};
-  for (const field of mapping.fields) {
-    const checked = checkValue(field.type, field.nullable, values[field.member], placeOf(mapping, field));
-    stored[field.storedName] = checked === null ? null : TO_JSON[field.type](checked);
+  let text: string;
+  try {
+    mapping.fields.forEach((field, i) => {
+      const value = checked[i];
+      stored[field.storedName] = value === null ? null : TO_JSON[field.type](value);
+    });
+    text = JSON.stringify(stored);
+  } catch (error) {
+    // A member past V8's string length: a RangeError from JSON.stringify, Node's "Cannot create a
+    // string longer than …" (code ERR_STRING_TOO_LONG) from Buffer#toString.
+    if (error instanceof RangeError || /string longer than/i.test((error as Error).message)) {
+      throw tooLarge(mapping, storedSizes(mapping, stored, estimates), maxBytes);
+    }
+    throw error;
   }
-  const text = JSON.stringify(stored);
   // Byte length only matters near the limit; a UTF-16 length under a third of it cannot exceed it.
-  if (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes) throw tooLarge(mapping, stored, maxBytes);
+  if (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes) {
+    throw tooLarge(mapping, storedSizes(mapping, stored, estimates), maxBytes);
+  }
   return text;
 }
 
-/** Member values of a stored JSON text (members it lacks are left out). */
-export function decodeRecord(mapping: KeyspaceMapping, text: string): Record<string, unknown> {
-  const stored = JSON.parse(text) as Record<string, unknown>;
+/** Each member's encoded size: its JSON when that can be written, else the estimate (or too long). */
+function storedSizes(
+  mapping: KeyspaceMapping,
+  stored: Record<string, unknown>,
+  estimates: readonly number[],
+): number[] {
+  return mapping.fields.map((field, i) => {
+    if (!(field.storedName in stored)) return estimates[i] ?? 0;
+    try {
+      return Buffer.byteLength(JSON.stringify(stored[field.storedName]) ?? '');
+    } catch {
+      return Number.POSITIVE_INFINITY;
+    }
+  });
+}
+
+/** A stored record as read from a key: the JSON object lifespan wrote, with every key member. */
+export type StoredRecord = Readonly<Record<string, unknown>>;
+
+/**
+ * The JSON object stored at a key. Another program may have written anything under the entity's
+ * prefix: what is not an object holding the key members is refused, never read as an entity.
+ */
+export function parseStored(mapping: KeyspaceMapping, key: string, text: string): StoredRecord {
+  let stored: unknown;
+  try {
+    stored = JSON.parse(text);
+  } catch {
+    throw unreadable(mapping, key, 'is not JSON');
+  }
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) {
+    throw unreadable(mapping, key, `is ${showValue(stored)}, not a JSON object`);
+  }
+  const record = stored as StoredRecord;
+  for (const field of [...mapping.tagMembers, ...mapping.restMembers]) {
+    if (record[field.storedName] === undefined || record[field.storedName] === null) {
+      throw unreadable(mapping, key, `lacks the key member '${field.member}'`, field.member);
+    }
+  }
+  return record;
+}
+
+/** Member values of a stored record (members it lacks are left out). */
+export function decodeRecord(mapping: KeyspaceMapping, key: string, stored: StoredRecord): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const field of mapping.fields) {
     if (!(field.storedName in stored)) continue;
     const value = stored[field.storedName];
-    values[field.member] = value === null ? null : FROM_JSON[field.type](value);
+    values[field.member] = value === null ? null : fromJson(mapping, key, field, value);
   }
   return values;
+}
+
+function fromJson(mapping: KeyspaceMapping, key: string, field: FieldModel, value: unknown): unknown {
+  const wrongType = () => unreadable(mapping, key, `holds ${showValue(value)} as ${field.type}`, field.member);
+  if (READ_AS_TEXT.has(field.type) && typeof value !== 'string') throw wrongType();
+  let decoded: unknown;
+  try {
+    decoded = FROM_JSON[field.type](value);
+  } catch {
+    throw wrongType();
+  }
+  if (decoded instanceof Date && Number.isNaN(decoded.getTime())) throw wrongType();
+  return decoded;
+}
+
+/** The types lifespan writes as JSON text (a number there was not written by lifespan). */
+const READ_AS_TEXT: ReadonlySet<FieldType> = new Set(['bigint', 'date', 'binary']);
+
+function unreadable(mapping: KeyspaceMapping, key: string, what: string, member?: string): StoreError {
+  return new StoreError('REDIS_VALUE_UNREADABLE', `the value at ${showValue(key)} ${what}`, {
+    entity: mapping.entity.name,
+    member,
+    store: STORE,
+    hint: `keep keys under '${mapping.collection}:' of the prefix for lifespan's records of ${mapping.entity.name}, or delete this key`,
+  });
 }
 
 /** The stored JSON form of one member value, for comparing a find() filter with stored records. */
@@ -72,14 +173,15 @@ function placeOf(mapping: KeyspaceMapping, field: FieldModel) {
   };
 }
 
-/** A record over Redis's string limit, named by its largest member. */
-function tooLarge(mapping: KeyspaceMapping, stored: Record<string, unknown>, maxBytes: number) {
-  const size = (f: FieldModel) => Buffer.byteLength(JSON.stringify(stored[f.storedName]) ?? '');
-  const largest = [...mapping.fields].sort((a, b) => size(b) - size(a))[0] as FieldModel;
+/** A record over the longest string lifespan can write to Redis, named by its largest member. */
+function tooLarge(mapping: KeyspaceMapping, sizes: readonly number[], maxBytes: number) {
+  const largestAt = sizes.reduce((best, size, i) => (size > (sizes[best] ?? 0) ? i : best), 0);
+  const largest = mapping.fields[largestAt] as FieldModel;
+  const size = sizes[largestAt] ?? 0;
   return valueInvalid(
     placeOf(mapping, largest),
-    `<${size(largest)} bytes>`,
-    `makes the record longer than Redis's string limit of ${maxBytes} bytes`,
+    Number.isFinite(size) ? `<${size} bytes>` : '<too long to encode>',
+    `makes the record longer than ${maxBytes} bytes, the longest string lifespan can write to Redis (512 MiB, or less where Node.js strings end)`,
     `store large payloads elsewhere and keep a reference in ${largest.member}`,
   );
 }

@@ -3,6 +3,7 @@ import { perWriteRows } from '../../explain/per-write-rows';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
 import type { KeyspaceMapping } from './compile';
 import { keyLayout } from './keys';
+import { createdAtPattern } from './writes';
 import { SAY, STORE } from './semantics';
 
 /** One entity on Redis, in Redis's words (facts: semantics.ts). */
@@ -37,7 +38,7 @@ export function explainMapping(mapping: KeyspaceMapping, prefix: string): Explai
         seconds === null
           ? 'nothing to create: each write sets its own expiry, if any (Redis has no default TTL)'
           : `nothing to create: Redis has no default TTL, so every write sends EX ${seconds} (${SAY.perKey})`,
-      commands: [seconds === null ? 'SET <key> <json>' : `SET <key> <json> EX ${seconds}`],
+      commands: writeCommands(mapping, seconds),
     },
     perWrite: perWrite ? nativeRows(seconds) : undeclaredRows(mapping, seconds),
     expiredVisibleUntilDeleted: false,
@@ -81,4 +82,14 @@ function undeclaredRows(mapping: KeyspaceMapping, seconds: number | null): PerWr
     keep: why,
     extend: why,
   });
+}
+
+/** The commands a write with the entity default sends: one SET, or the write script when an upsert keeps @CreatedAt. */
+function writeCommands(mapping: KeyspaceMapping, seconds: number | null): string[] {
+  const ex = seconds === null ? '' : ` EX ${seconds}`;
+  if (createdAtPattern(mapping) === '') return [`SET <key> <json>${ex}`];
+  return [
+    `insert: SET <key> <json> NX${ex}`,
+    `upsert: EVALSHA <lifespan write script> 1 <key> upsert ${seconds === null ? 'persist 0' : `ex ${seconds}`} <json> … (one script: keeps the stored ${mapping.entity.createdAt ?? 'createdAt'})`,
+  ];
 }

@@ -17,6 +17,13 @@ export function parseRedisUrl(url: string): { driverUrl: string; prefix: string;
       hint: 'write it as redis://[user:password@]host:6379[/db][?prefix=app:] (rediss:// for TLS)',
     });
   }
+  const db = parsed.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d+$/.test(db)) {
+    throw new LifespanError('REDIS_BAD_URL', `the database of the Redis URL is '${db}', not a number`, {
+      store: STORE,
+      hint: 'write the database as a non-negative integer after the port: redis://host:6379/0',
+    });
+  }
   const prefix = parsed.searchParams.get(PREFIX) ?? '';
   parsed.searchParams.delete(PREFIX);
   return {

@@ -4,11 +4,12 @@ import { scanPattern } from './keys';
 import type { KeyspaceMapping } from './compile';
 import type { RedisStep } from './plan';
 import { scanKeys } from './scan';
-import { COUNT_SCAN_BOUND } from './semantics';
+import { COUNT_SCAN_BOUND, COUNT_SCAN_CALLS, SCAN_COUNT } from './semantics';
 
 /**
  * plan({ counts: true }): per step with a new default, how many stored keys of the collection
- * carry a TTL longer than it (SCAN + PTTL, at most COUNT_SCAN_BOUND keys examined). None of them
+ * carry a TTL longer than it (SCAN + PTTL: at most COUNT_SCAN_CALLS SCAN calls, which walk about
+ * COUNT_SCAN_BOUND keys of the database whether they match or not, and at most COUNT_SCAN_BOUND PTTLs). None of them
  * expires because of the step: Redis changes nothing stored, so `affected` is 0 and the count is
  * stated in the effect text with its cost.
  */
@@ -32,17 +33,30 @@ export async function countLonger(
     let persistent = 0;
     const pattern = scanPattern(prefix, mapping, {});
     const place = { entity: mapping.entity.name, operation: `counting keys of '${mapping.collection}'` };
-    await scanKeys(client, pattern, place, async (keys) => {
-      const ttls = await Promise.all(keys.map((k) => call<number>(client, ['PTTL', k], place)));
-      for (const ms of ttls) {
-        examined += 1;
-        if (ms === -1) persistent += 1;
-        else if (to !== 'none' && ms > to * 1000) longer += 1;
-      }
-      return examined < COUNT_SCAN_BOUND;
-    });
-    const bound = examined >= COUNT_SCAN_BOUND ? ` (stopped after ${COUNT_SCAN_BOUND} keys: at least)` : '';
-    const cost = `SCAN + PTTL over ${examined} keys in ${Date.now() - started} ms`;
+    let capped = false;
+    const walk = await scanKeys(
+      client,
+      pattern,
+      place,
+      async (found) => {
+        const keys = found.slice(0, COUNT_SCAN_BOUND - examined);
+        capped = keys.length < found.length;
+        const ttls = await Promise.all(keys.map((k) => call<number>(client, ['PTTL', k], place)));
+        for (const ms of ttls) {
+          examined += 1;
+          if (ms === -1) persistent += 1;
+          else if (to !== 'none' && ms > to * 1000) longer += 1;
+        }
+        return examined < COUNT_SCAN_BOUND;
+      },
+      COUNT_SCAN_CALLS,
+    );
+    const stopped = capped || !walk.complete;
+    const walked = `${walk.calls} SCAN call(s) (COUNT ${SCAN_COUNT}: about ${walk.calls * SCAN_COUNT} keys of the database walked)`;
+    const bound = stopped
+      ? ` (stopped after ${walk.calls} SCAN call(s) and ${examined} PTTL(s), before the end of the keyspace: counts are at least)`
+      : '';
+    const cost = `SCAN + PTTL over ${examined} keys: ${walked} in ${Date.now() - started} ms`;
     const what =
       to === 'none'
         ? `${examined} stored keys keep their expiry (${persistent} have none)`

@@ -34,6 +34,15 @@ function partText(mapping: KeyspaceMapping, field: FieldModel, value: unknown): 
   return escapePart(text);
 }
 
+/**
+ * The hash tag's text. An empty tag (`{}`) is no hash tag for Redis Cluster, which then hashes the
+ * whole key: an empty partition value is written as `%00`, which no escaped text can be (`%` is `%25`).
+ */
+const EMPTY_TAG = '%00';
+function tagText(mapping: KeyspaceMapping, values: Record<string, unknown>): string {
+  return mapping.tagMembers.map((f) => partText(mapping, f, values[f.member])).join(':') || EMPTY_TAG;
+}
+
 /** `<prefix><collection>:` — every key of the entity starts so. */
 export function collectionPrefix(prefix: string, mapping: KeyspaceMapping): string {
   return `${prefix}${escapePart(mapping.collection)}:`;
@@ -44,7 +53,7 @@ export function keyFromValues(prefix: string, mapping: KeyspaceMapping, values: 
   const part = (f: FieldModel) => partText(mapping, f, values[f.member]);
   const rest = mapping.restMembers.map(part).join(':');
   if (mapping.tagMembers.length === 0) return collectionPrefix(prefix, mapping) + rest;
-  return `${collectionPrefix(prefix, mapping)}{${mapping.tagMembers.map(part).join(':')}}:${rest}`;
+  return `${collectionPrefix(prefix, mapping)}{${tagText(mapping, values)}}:${rest}`;
 }
 
 /** The Redis key of a key argument (a single value or an object of every key member). */
@@ -65,8 +74,7 @@ export function scanPattern(prefix: string, mapping: KeyspaceMapping, where: Rec
   const head = globLiteral(collectionPrefix(prefix, mapping));
   const tag = mapping.tagMembers;
   if (tag.length > 0 && tag.every((f) => where[f.member] !== undefined && where[f.member] !== null)) {
-    const text = tag.map((f) => partText(mapping, f, where[f.member])).join(':');
-    return `${head}${globLiteral(`{${text}}:`)}*`;
+    return `${head}${globLiteral(`{${tagText(mapping, where)}}:`)}*`;
   }
   return `${head}*`;
 }

@@ -1,7 +1,7 @@
 import type { FieldModel } from '../../model/types';
 import { unknownMember } from '../../runtime/arguments';
 import { stampTimestamps, valuesOf } from '../../runtime/entity-values';
-import { encodeRecord, storedForm } from './codec';
+import { encodeRecord, storedForm, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { keyFromValues } from './keys';
 import { STORE } from './semantics';
@@ -49,9 +49,7 @@ export function whereForms(
   return { values, forms };
 }
 
-/** True when a stored JSON record holds every filtered member value. */
-export function matches(text: string, forms: ReadonlyArray<readonly [FieldModel, string]>): boolean {
-  if (forms.length === 0) return true;
-  const stored = JSON.parse(text) as Record<string, unknown>;
+/** True when a stored record holds every filtered member value. */
+export function matches(stored: StoredRecord, forms: ReadonlyArray<readonly [FieldModel, string]>): boolean {
   return forms.every(([field, form]) => JSON.stringify(stored[field.storedName] ?? null) === form);
 }

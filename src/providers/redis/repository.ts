@@ -6,7 +6,7 @@ import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions }
 import { instanceOf } from '../../runtime/entity-values';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
-import { decodeRecord } from './codec';
+import { decodeRecord, parseStored, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { call, type RedisClientLike } from './gateway';
 import { keyOf, scanPattern } from './keys';
@@ -58,8 +58,9 @@ export class RedisRepository<T> implements Repository<T> {
   }
 
   async get(key: KeyInput<T>): Promise<T | undefined> {
-    const text = await call<string | null>(this.ctx.client, ['GET', this.key(key)], this.place('get'));
-    return text === null ? undefined : this.materialise(text);
+    const name = this.key(key);
+    const text = await call<string | null>(this.ctx.client, ['GET', name], this.place('get'));
+    return text === null ? undefined : this.materialise(name, parseStored(this.mapping, name, text));
   }
 
   /** One MGET: one round trip for every key. */
@@ -68,7 +69,10 @@ export class RedisRepository<T> implements Repository<T> {
     if (keys.length === 0) return [];
     const names = keys.map((k) => this.key(k));
     const texts = await call<Array<string | null>>(this.ctx.client, ['MGET', ...names], this.place('getMany'));
-    return texts.flatMap((text) => (text === null ? [] : [this.materialise(text)]));
+    return texts.flatMap((text, i) => {
+      const name = names[i] as string;
+      return text === null ? [] : [this.materialise(name, parseStored(this.mapping, name, text))];
+    });
   }
 
   /** A SCAN over the entity's keys (the whole keyspace is walked; see explain()). */
@@ -76,8 +80,8 @@ export class RedisRepository<T> implements Repository<T> {
     const filter = filterArgument(where, 'find()', this.argumentPlace());
     const limit = findLimit(options, this.argumentPlace());
     const found: T[] = [];
-    await this.scan(filter, (text) => {
-      found.push(this.materialise(text));
+    await this.scan(filter, (values) => {
+      found.push(instanceOf<T>(this.mapping.entity, values));
       return limit === undefined || found.length < limit;
     });
     return found;
@@ -124,14 +128,21 @@ export class RedisRepository<T> implements Repository<T> {
     return done === 1;
   }
 
-  private async scan(where: Record<string, unknown>, take: (text: string) => boolean): Promise<void> {
+  /** find() and count() read the same records: a key that is not lifespan's record fails both alike. */
+  private async scan(
+    where: Record<string, unknown>,
+    take: (values: Record<string, unknown>) => boolean,
+  ): Promise<void> {
     const { values, forms } = whereForms(this.mapping, where);
     const place = this.place('find/count (SCAN)');
     await scanKeys(this.ctx.client, scanPattern(this.ctx.prefix, this.mapping, values), place, async (keys) => {
       const texts = await call<Array<string | null>>(this.ctx.client, ['MGET', ...keys], place);
-      for (const text of texts) {
+      for (const [i, text] of texts.entries()) {
         // Null: the key expired or was deleted between SCAN and MGET.
-        if (text !== null && matches(text, forms) && !take(text)) return false;
+        if (text === null) continue;
+        const key = keys[i] as string;
+        const stored = parseStored(this.mapping, key, text);
+        if (matches(stored, forms) && !take(decodeRecord(this.mapping, key, stored))) return false;
       }
       return true;
     });
@@ -149,8 +160,8 @@ export class RedisRepository<T> implements Repository<T> {
     return keyOf(this.ctx.prefix, this.mapping, key as KeyInput<unknown>);
   }
 
-  private materialise(text: string): T {
-    return instanceOf<T>(this.mapping.entity, decodeRecord(this.mapping, text));
+  private materialise(key: string, stored: StoredRecord): T {
+    return instanceOf<T>(this.mapping.entity, decodeRecord(this.mapping, key, stored));
   }
 
   private argumentPlace() {

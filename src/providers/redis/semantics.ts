@@ -15,8 +15,14 @@ export const MAX_VALUE_BYTES = 512 * 1024 * 1024;
 /** SCAN … COUNT hint lifespan uses for find()/count() and plan --counts. */
 export const SCAN_COUNT = 1000;
 
-/** plan({ counts: true }) stops counting after this many keys and says "at least". */
+/**
+ * plan({ counts: true }) walks at most this many keys of the database per step (SCAN calls ×
+ * SCAN_COUNT, matching or not: SCAN's cost is the keys it walks) and says "at least" when it stops.
+ */
 export const COUNT_SCAN_BOUND = 100_000;
+
+/** The SCAN calls of one bounded count: COUNT_SCAN_BOUND keys walked, SCAN_COUNT per call. */
+export const COUNT_SCAN_CALLS = Math.ceil(COUNT_SCAN_BOUND / SCAN_COUNT);
 
 /** Sentences explain(), plan steps and docs share, so they cannot drift apart. */
 export const SAY = {
@@ -27,7 +33,7 @@ export const SAY = {
     'so memory comes back gradually',
   deletionBy: 'the Redis server: on access (passive expiry) and by the active expiry cycle',
   deletionLag:
-    'invisible at once; memory reclaimed by the active cycle (sampling about 10 times a second), usually within seconds',
+    'invisible at once; memory reclaimed gradually by the active cycle (sampling about 10 times a second), with no bound on when',
   newWritesOnly:
     'Redis keeps no default TTL: lifespan sends EX <default> with each write, so changing the default affects ' +
     'new writes only; stored keys keep the expiry their last write gave them',
@@ -42,7 +48,8 @@ export const SAY = {
     'with maxmemory set, eviction policies (volatile-ttl, volatile-lru, volatile-lfu, volatile-random, allkeys-*) ' +
     'can remove keys BEFORE their TTL; noeviction refuses writes instead',
   precision: 'expiry precision is 1 ms (the error is 0 to 1 ms)',
-  valueLimit: 'one record is one string value: at most 512 MB',
+  valueLimit:
+    'one record is one JSON string value: at most 512 MiB, and no longer than a Node.js string (binary members grow by a third as base64)',
   scan:
     'find() and count() by member SCAN every key of the database (SCAN MATCH <prefix><collection>:*, COUNT 1000) ' +
     'and read each match (MGET): their cost grows with the whole database, not with the result',

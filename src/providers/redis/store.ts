@@ -28,6 +28,18 @@ export class RedisStore implements Store {
         hint: "const client = await createClient({ url: 'redis://localhost:6379' }).connect(); new RedisStore({ client })",
       });
     }
+    // node-redis's cluster client has sendCommand(firstKey, isReadonly, args): it would take
+    // lifespan's command for a key and fail later as an unrelated "INFO server failed".
+    if ('slots' in client || client.sendCommand.length >= 3) {
+      throw new LifespanError(
+        'REDIS_NO_CLIENT',
+        'new RedisStore({ client }) got a Redis Cluster client, which lifespan does not support yet',
+        {
+          store: STORE,
+          hint: 'pass a node-redis client of one server (createClient()), not createCluster(): see docs/stores/redis.md',
+        },
+      );
+    }
     const prefix = options.prefix ?? '';
     if (typeof prefix !== 'string' || /[{}]/.test(prefix)) {
       throw new LifespanError('REDIS_BAD_OPTION', `prefix must be a string without { or }, got ${showValue(prefix)}`, {

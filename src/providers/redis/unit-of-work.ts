@@ -22,8 +22,8 @@ type Pending =
   | { readonly kind: 'delete'; readonly mapping: KeyspaceMapping; readonly key: string };
 
 /**
- * Commits every queued write in one Lua script: atomic. Each value is encoded and checked when it
- * is queued, each TTL before anything is sent; the script first checks every insert against the
+ * Commits every queued write in one Lua script: atomic. Each value is encoded and checked at
+ * commit, and each TTL too, before anything is sent; the script first checks every insert against the
  * keys as the earlier operations leave them and writes nothing when one finds a live key
  * (STORE_DUPLICATE_KEY), then runs the writes in order. On Redis Cluster every key of one unit
  * must be in one hash slot (the server refuses the script otherwise, and nothing is written).
