@@ -26,6 +26,17 @@ export function entityLookup<T>(store: string, entries: Iterable<EntityEntry<T>>
   };
 }
 
+/** The lookup over what a store compiled per entity (anything that names its entity model). */
+export function lookupByEntity<T extends { readonly entity: EntityModel }>(
+  store: string,
+  compiled: Iterable<T>,
+): (target: unknown) => T {
+  return entityLookup(
+    store,
+    [...compiled].map((c) => [c.entity, c] as const),
+  );
+}
+
 function unknownEntity(target: unknown, names: readonly string[], store: string): LifespanError {
   const model = names.length > 0 ? `the model's classes are ${names.join(', ')}` : 'the model has no entity';
   if (typeof target !== 'function') {

@@ -150,8 +150,8 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
         expect(opened?.sibling).toBeDefined();
         const plan = await back();
         const found = statementsOf(plan);
-        // Cosmos and MongoDB steps carry structured commands, not statement text.
-        if (found === undefined) return expect(['cosmos', 'mongodb']).toContain(store.can.storeName);
+        // Cosmos, MongoDB and Redis steps carry structured commands, not statement text.
+        if (found === undefined) return expect(['cosmos', 'mongodb', 'redis']).toContain(store.can.storeName);
         const leases = v1.repository(Lease);
         await leases.insert(Object.assign(new Lease(), { id: 'kept' }));
         const table = plan.steps[0]!.collection;

@@ -1,5 +1,5 @@
 import type { EntityClass } from '../../model/types';
-import { entityLookup } from '../../runtime/entity-lookup';
+import { lookupByEntity } from '../../runtime/entity-lookup';
 import type { CompiledModel, EntityMapping } from './compile';
 import type { Executor } from './executor';
 import { STORE } from './semantics';
@@ -18,10 +18,7 @@ export class SessionContext {
     private readonly nowFn: () => Date,
     private readonly ceiling: Date | null,
   ) {
-    this.lookup = entityLookup(
-      STORE,
-      compiled.mappings.map((m) => [m.entity, m] as const),
-    );
+    this.lookup = lookupByEntity(STORE, compiled.mappings);
   }
 
   now(): Date {

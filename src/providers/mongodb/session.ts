@@ -4,7 +4,7 @@ import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
 import { ensureCollections, ensureNeedsReview } from '../../runtime/ensure-collections';
-import { entityLookup } from '../../runtime/entity-lookup';
+import { lookupByEntity } from '../../runtime/entity-lookup';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import { countAffected } from './apply';
 import type { CollectionMapping, CompiledModel } from './compile';
@@ -30,10 +30,7 @@ export class MongoSession implements StoreSession {
     private readonly hideExpired: boolean,
     private readonly target: string,
   ) {
-    this.mappingOf = entityLookup(
-      STORE,
-      compiled.mappings.map((m) => [m.entity, m] as const),
-    );
+    this.mappingOf = lookupByEntity(STORE, compiled.mappings);
   }
 
   explain(): ExplainEntry[] {

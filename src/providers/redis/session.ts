@@ -3,7 +3,7 @@ import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { CheckedStep } from '../../core/plan-gate';
 import type { EntityClass } from '../../model/types';
 import { ensureCollections } from '../../runtime/ensure-collections';
-import { entityLookup } from '../../runtime/entity-lookup';
+import { lookupByEntity } from '../../runtime/entity-lookup';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import type { CompiledModel, KeyspaceMapping } from './compile';
 import { explainMapping } from './explain-entry';
@@ -25,10 +25,7 @@ export class RedisSession implements StoreSession {
     private readonly compiled: CompiledModel,
     private readonly target: string,
   ) {
-    this.mappingOf = entityLookup(
-      STORE,
-      compiled.mappings.map((m) => [m.entity, m] as const),
-    );
+    this.mappingOf = lookupByEntity(STORE, compiled.mappings);
   }
 
   explain(): ExplainEntry[] {

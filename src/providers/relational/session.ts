@@ -6,7 +6,7 @@ import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import type { EntityClass, Model } from '../../model/types';
 import { ensureCollections } from '../../runtime/ensure-collections';
-import { entityLookup } from '../../runtime/entity-lookup';
+import { lookupByEntity } from '../../runtime/entity-lookup';
 import type {
   ApplyOptions,
   EnsureOptions,
@@ -54,10 +54,7 @@ export class RelationalSession implements StoreSession {
       if (spec)
         this.tables.set(entity.target, new EntityTable(entity, spec, schema.dialect, schema.ttl, options.clock));
     }
-    this.tableOf = entityLookup(
-      RELATIONAL_STORE,
-      [...this.tables.values()].map((t) => [t.entity, t] as const),
-    );
+    this.tableOf = lookupByEntity(RELATIONAL_STORE, this.tables.values());
   }
 
   private get knex(): Knex {
