@@ -35,8 +35,18 @@ export function toCql(column: ColumnMapping, value: unknown, entity: string): un
       return JSON.stringify(checked);
     case 'binary':
       return Buffer.isBuffer(checked) ? checked : Buffer.from(checked as Uint8Array);
-    default:
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'date':
+    case 'uuid':
+    case 'counter':
+      // The driver takes these as the checker returns them (a counter value was refused above).
       return checked;
+    default: {
+      const unhandled: never = column.fieldType;
+      return unhandled;
+    }
   }
 }
 
@@ -61,7 +71,17 @@ export function fromCql(column: ColumnMapping, raw: unknown, entity: string): un
           hint: 'the row was written outside lifespan; fix or rewrite it',
         });
       }
-    default:
+    case 'string':
+    case 'number':
+    case 'integer':
+    case 'boolean':
+    case 'date':
+    case 'binary':
+      // The driver already returns these in the member's form.
       return raw;
+    default: {
+      const unhandled: never = column.fieldType;
+      return unhandled;
+    }
   }
 }

@@ -129,8 +129,19 @@ export class ItemCodec {
         return (checked as Date).toISOString();
       case 'binary':
         return Buffer.from(checked as Uint8Array).toString('base64');
-      default:
+      case 'string':
+      case 'number':
+      case 'integer':
+      case 'boolean':
+      case 'uuid':
+      case 'json':
+      case 'counter':
+        // JSON holds these as they are.
         return checked;
+      default: {
+        const unhandled: never = field.type;
+        return unhandled;
+      }
     }
   }
 
@@ -159,7 +170,14 @@ function decodeValue(field: FieldModel, raw: unknown): unknown {
     case 'integer':
     case 'counter':
       return typeof raw === 'string' && field.storedName === 'id' ? Number(raw) : raw;
-    default:
+    case 'string':
+    case 'boolean':
+    case 'uuid':
+    case 'json':
       return raw;
+    default: {
+      const unhandled: never = field.type;
+      return unhandled;
+    }
   }
 }

@@ -59,8 +59,17 @@ export function fromStored(type: FieldType, value: unknown): unknown {
       return typeof value === 'bigint' ? Number(value) : value;
     case 'binary':
       return isBsonBinary(value) ? Buffer.from(value.buffer) : value;
-    default:
+    case 'string':
+    case 'boolean':
+    case 'date':
+    case 'uuid':
+    case 'json':
+      // BSON returns these in the member's form.
       return value;
+    default: {
+      const unhandled: never = type;
+      return unhandled;
+    }
   }
 }
 
