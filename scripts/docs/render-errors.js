@@ -46,10 +46,33 @@ function text(node) {
   return ts.isStringLiteralLike(node) || ts.isNumericLiteral(node) ? node.text : node.getText();
 }
 
-/** ERROR_CODE_TABLE rows: { code, family, exit, meaning } in table order. */
+/**
+ * ERROR_CODE_TABLE rows: { code, family, exit, meaning } in table order. The table spreads one
+ * section per area (src/error-codes/*.ts); each section's rows carry their TSDoc.
+ */
 function codeTable(srcDir) {
-  const table = objectLiterals(path.join(srcDir, 'error-codes.ts')).get('ERROR_CODE_TABLE');
-  return properties(table).map((p) => {
+  const file = path.join(srcDir, 'error-codes.ts');
+  const source = parse(file);
+  const importedFrom = new Map();
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !statement.importClause?.namedBindings) continue;
+    const bindings = statement.importClause.namedBindings;
+    if (!ts.isNamedImports(bindings)) continue;
+    const target = path.join(srcDir, `${statement.moduleSpecifier.text}.ts`);
+    for (const element of bindings.elements) importedFrom.set(element.name.text, target);
+  }
+  const table = objectLiterals(file).get('ERROR_CODE_TABLE');
+  return table.properties.flatMap((member) => {
+    if (ts.isSpreadAssignment(member)) {
+      const name = member.expression.getText();
+      return rowsOf(objectLiterals(importedFrom.get(name)).get(name));
+    }
+    return rowsOf({ properties: [member] });
+  });
+}
+
+function rowsOf(literal) {
+  return literal.properties.filter(ts.isPropertyAssignment).map((p) => {
     const spec = Object.fromEntries(properties(p.initializer).map((f) => [f.name.getText(), text(f.initializer)]));
     return { code: text(p.name), family: spec.family, exit: spec.exit, meaning: docOf(p) };
   });

@@ -12,7 +12,11 @@ function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) return sources(full);
-    return full.endsWith('.ts') && !full.endsWith('error-codes.ts') ? [readFileSync(full, 'utf8')] : [];
+    return full.endsWith('.ts') &&
+      !full.endsWith('error-codes.ts') &&
+      !full.includes(`${path.sep}error-codes${path.sep}`)
+      ? [readFileSync(full, 'utf8')]
+      : [];
   });
 }
 

@@ -1,0 +1,37 @@
+import type { ErrorCodeSpec } from '../error-codes';
+
+/** Codes only the relational provider raises. Each row's TSDoc is its meaning in docs/errors.md. */
+export const RELATIONAL_CODES = {
+  /** The clock option returned something that is not a valid Date. */
+  RELATIONAL_BAD_CLOCK: { family: 'LifespanError', exit: 'model' },
+  /** A table or column name that cannot be used in SQL. */
+  RELATIONAL_BAD_IDENTIFIER: { family: 'ModelError', exit: 'model' },
+  /** A relational store option of the wrong kind. */
+  RELATIONAL_BAD_OPTION: { family: 'LifespanError', exit: 'model' },
+  /** Two entities mapped to one table. */
+  RELATIONAL_DUPLICATE_TABLE: { family: 'ModelError', exit: 'model' },
+  /** A member stored in the column TTL emulation needs. */
+  RELATIONAL_EXPIRY_COLUMN_TAKEN: { family: 'ModelError', exit: 'model' },
+  /** More string key members than a MariaDB/MySQL index key holds. */
+  RELATIONAL_KEY_TOO_WIDE: { family: 'ModelError', exit: 'model' },
+  /** A table name lifespan reserves for its TTL record. */
+  RELATIONAL_RESERVED_TABLE: { family: 'ModelError', exit: 'model' },
+  /** The schema lock could not be taken in time. */
+  RELATIONAL_SCHEMA_LOCK: { family: 'StoreError', exit: 'store' },
+  /** A SQLite older than 3.42. */
+  RELATIONAL_SQLITE_TOO_OLD: { family: 'StoreError', exit: 'store' },
+  /** A write or setTtl whose expiry is not after now (the row would expire on arrival). */
+  RELATIONAL_TTL_ALREADY_EXPIRED: { family: 'LifespanError', exit: 'model' },
+  /** A TTL on an entity while the relational store is configured with ttl: 'reject'. */
+  RELATIONAL_TTL_REJECTED: { family: 'ModelError', exit: 'model' },
+  /** A knex client lifespan does not support. */
+  RELATIONAL_UNSUPPORTED_DRIVER: { family: 'StoreError', exit: 'store' },
+  /** A relational URL that does not parse. */
+  RELATIONAL_URL_INVALID: { family: 'LifespanError', exit: 'usage' },
+  /** A sqlite: URL without a file. */
+  RELATIONAL_URL_NO_FILE: { family: 'LifespanError', exit: 'usage' },
+  /** A URL scheme that is not a relational one. */
+  RELATIONAL_URL_SCHEME: { family: 'LifespanError', exit: 'usage' },
+  /** A ?ttl= URL option that is not a TTL mode. */
+  RELATIONAL_URL_TTL: { family: 'LifespanError', exit: 'usage' },
+} as const satisfies Record<string, ErrorCodeSpec>;

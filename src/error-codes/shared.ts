@@ -1,0 +1,53 @@
+import type { ErrorCodeSpec } from '../error-codes';
+
+/** Codes every store raises alike (the ErrorCodes below name most of them). Each row's TSDoc is its meaning in docs/errors.md. */
+export const SHARED_CODES = {
+  /** A class passed to repository()/unitOfWork() is not in the model. */
+  UNKNOWN_ENTITY: { family: 'LifespanError', exit: 'model' },
+  /** A filter or option names a member the entity does not have. */
+  UNKNOWN_MEMBER: { family: 'LifespanError', exit: 'model' },
+  /** An argument of the wrong kind (a limit that is not a positive integer, keys that are not an array, …). */
+  BAD_ARGUMENT: { family: 'LifespanError', exit: 'usage' },
+  /** A member value that does not fit its declared type, or a missing non-nullable value. */
+  VALUE_INVALID: { family: 'LifespanError', exit: 'model' },
+  /** A key argument without every key member. */
+  KEY_INCOMPLETE: { family: 'LifespanError', exit: 'model' },
+  /** insert() of a key that already holds a live record. */
+  STORE_DUPLICATE_KEY: { family: 'StoreError', exit: 'store' },
+  /** A unit of work commits once; after commit() (successful or not) it takes nothing more. */
+  UOW_ALREADY_COMMITTED: { family: 'LifespanError', exit: 'model' },
+  /** apply() of a plan with a destructive step without allowDestructive. */
+  PLAN_DESTRUCTIVE_NOT_ALLOWED: { family: 'LifespanError', exit: 'usage' },
+  /** apply()/ensureCollections() of a plan with a blocking conflict. */
+  PLAN_CONFLICT: { family: 'LifespanError', exit: 'store' },
+  /** ensureCollections() met a step that would make stored records expire; it needs review. */
+  ENSURE_NEEDS_REVIEW: { family: 'LifespanError', exit: 'store' },
+  /** apply() of a step that makes stored records expire at once, without allowRetroactive. */
+  PLAN_RETROACTIVE_NOT_ALLOWED: { family: 'LifespanError', exit: 'usage' },
+  /** The store's server cannot be reached (connection refused, unknown host, timeout). */
+  STORE_UNREACHABLE: { family: 'StoreError', exit: 'store' },
+  /** The server refused the credentials. */
+  STORE_AUTH_FAILED: { family: 'StoreError', exit: 'store' },
+  /** The database, keyspace or Cosmos database/container named in the connection does not exist. */
+  STORE_DATABASE_MISSING: { family: 'StoreError', exit: 'store' },
+  /** The SQLite file's folder does not exist (SQLite creates the file, never its folder). */
+  STORE_SQLITE_FOLDER_MISSING: { family: 'StoreError', exit: 'store' },
+  /** The store's driver package is not installed; the message names the package. */
+  STORE_DRIVER_MISSING: { family: 'StoreError', exit: 'store' },
+  /** A connection URL option the driver refuses only when it connects (e.g. mysql2 ssl=<unknown profile>): a usage mistake. */
+  STORE_URL_OPTION: { family: 'StoreError', exit: 'usage' },
+  /** apply() of a plan whose step this store did not make, or whose payload was edited after planning. */
+  PLAN_BAD_STEP: { family: 'LifespanError', exit: 'model' },
+  /** apply() of a plan made for another store. */
+  PLAN_WRONG_STORE: { family: 'LifespanError', exit: 'model' },
+  /** checkPlan() on a store whose session cannot judge a plan without applying it (a third-party store). */
+  PLAN_CHECK_UNSUPPORTED: { family: 'LifespanError', exit: 'usage' },
+  /** purgeExpired() on a store that expires data natively (nothing to purge). */
+  PURGE_NOT_EMULATED: { family: 'LifespanError', exit: 'usage' },
+  /** purgeExpired() gave up after retrying a deadlock or lock wait; what it purged stays purged, the next run resumes. */
+  PURGE_INTERRUPTED: { family: 'StoreError', exit: 'store' },
+  /** A relational session used after close(). */
+  SESSION_CLOSED: { family: 'LifespanError', exit: 'model' },
+  /** The relational driver or server refused a statement; the driver error is the cause. */
+  STORE_QUERY_FAILED: { family: 'StoreError', exit: 'store' },
+} as const satisfies Record<string, ErrorCodeSpec>;
