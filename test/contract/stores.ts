@@ -64,6 +64,26 @@ const relational: Capabilities = {
   mechanism: 'emulated',
 };
 
+/**
+ * An opened store whose siblings (other models on the same database) are opened with `store()` and
+ * closed before `release()` frees the database.
+ */
+function withSiblings(db: StoreContext, store: () => Store, release: () => Promise<void>): OpenedContract {
+  const siblings: StoreContext[] = [];
+  return {
+    db,
+    async sibling(other) {
+      const sibling = await connect(other, store());
+      siblings.push(sibling);
+      return sibling;
+    },
+    async close() {
+      for (const sibling of siblings) await sibling.close();
+      await release();
+    },
+  };
+}
+
 function local(name: LocalStoreName, can: Capabilities): ContractStore {
   return {
     name,
@@ -71,19 +91,11 @@ function local(name: LocalStoreName, can: Capabilities): ContractStore {
     describe: (title, fn) => describeStore(name, `${title} [${name}]`, fn),
     async open(model, prefix) {
       const opened = await openStore(name, model, { prefix: `${prefix}_${name}` });
-      const siblings: StoreContext[] = [];
-      return {
-        db: opened.db,
-        async sibling(other) {
-          const db = await connect(other, sameDatabase(name, opened.raw));
-          siblings.push(db);
-          return db;
-        },
-        async close() {
-          for (const db of siblings) await db.close();
-          await opened.close();
-        },
-      };
+      return withSiblings(
+        opened.db,
+        () => sameDatabase(name, opened.raw),
+        () => opened.close(),
+      );
     },
   };
 }
@@ -172,21 +184,15 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
       const client = await MongoClient.connect(process.env['MONGODB_URI'] as string);
       const database = client.db(`${prefix}_${process.pid}`);
       const db = await connect(model, new MongoStore({ db: database }));
-      const siblings: StoreContext[] = [];
-      return {
+      return withSiblings(
         db,
-        async sibling(other) {
-          const sibling = await connect(other, new MongoStore({ db: database }));
-          siblings.push(sibling);
-          return sibling;
-        },
-        async close() {
-          for (const sibling of siblings) await sibling.close();
+        () => new MongoStore({ db: database }),
+        async () => {
           await db.close();
           await database.dropDatabase();
           await client.close();
         },
-      };
+      );
     },
   },
   {
@@ -197,21 +203,15 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
       const client = liveCosmosClient();
       const { database } = await client.databases.createIfNotExists({ id: `${prefix}_${process.pid}` });
       const db = await connect(model, new CosmosStore({ database }));
-      const siblings: StoreContext[] = [];
-      return {
+      return withSiblings(
         db,
-        async sibling(other) {
-          const sibling = await connect(other, new CosmosStore({ database }));
-          siblings.push(sibling);
-          return sibling;
-        },
-        async close() {
-          for (const sibling of siblings) await sibling.close();
+        () => new CosmosStore({ database }),
+        async () => {
           await db.close();
           await database.delete();
           client.dispose();
         },
-      };
+      );
     },
   },
 ];
