@@ -8,8 +8,8 @@
  */
 const https = require('node:https');
 const lifespan = require('../lib/lifespan');
-const { benchModel, BenchSession, sessionValues } = require('../lib/entities');
-const { timing, interleave, compareRow, atMost } = require('../lib/measure');
+const { benchModel, BenchSession } = require('../lib/entities');
+const { insertThenGet, insertGetRows } = require('../lib/insert-get');
 const { driverLabel } = require('../lib/versions');
 
 const TARGET = 1.1;
@@ -33,68 +33,25 @@ async function none(ctx) {
       partitionKey: { paths: ['/id'] },
       defaultTtl: 3600,
     });
-    const repo = db.repository(BenchSession);
     const n = options.cosmosOps;
-    const unit = (round, i) => Object.assign(new BenchSession(), sessionValues(i), { id: `${round}-${i}` });
-    // Every run of a side writes new ids (an insert of an existing id is a conflict).
-    const runsOf = { lifespan: 0, raw: 0 };
-    const writes = await interleave({
-      ...timing(options),
-      log: ctx.log,
-      prepare: (side) => {
-        runsOf[side] += 1;
-      },
-      sides: {
-        lifespan: async () => {
-          for (let i = 0; i < n; i++) await repo.insert(unit(`l${runsOf.lifespan}`, i), { ttl: 600 });
-        },
-        raw: async () => {
-          for (let i = 0; i < n; i++) {
-            const v = unit(`r${runsOf.raw}`, i);
-            await raw.items.create({ ...v, createdAt: v.createdAt.toISOString(), ttl: 600 });
-          }
-        },
-      },
-    });
-    // Reads of the rows the last write rounds left.
-    const lastLife = `l${runsOf.lifespan}`;
-    const lastRaw = `r${runsOf.raw}`;
-    const reads = await interleave({
-      ...timing(options),
-      log: ctx.log,
-      sides: {
-        lifespan: async () => {
-          for (let i = 0; i < n; i++) if (!(await repo.get(`${lastLife}-${i}`))) throw new Error('lifespan: not found');
-        },
-        raw: async () => {
-          for (let i = 0; i < n; i++) {
-            const id = `${lastRaw}-${i}`;
-            if (!(await raw.item(id, id).read()).resource) throw new Error('raw: not found');
-          }
-        },
-      },
+    const results = await insertThenGet({
+      ctx,
+      n,
+      repo: db.repository(BenchSession),
+      rawInsert: (v) => raw.items.create({ ...v, createdAt: v.createdAt.toISOString(), ttl: 600 }),
+      rawGet: async (id) => Boolean((await raw.item(id, id).read()).resource),
     });
     await db.close();
-    const label = `${driverLabel('@azure/cosmos')} by hand`;
-    const params = { ops: n, runs: options.runs, warmup: options.warmup };
-    return [
-      compareRow(writes, 'lifespan', 'raw', {
-        case: 7,
-        store: 'cosmos',
-        measure: `insert ×${n}, per-write TTL (in-process server)`,
-        referenceLabel: label,
-        params,
-        target: atMost(TARGET),
-      }),
-      compareRow(reads, 'lifespan', 'raw', {
-        case: 7,
-        store: 'cosmos',
-        measure: `get() by key ×${n} (in-process server)`,
-        referenceLabel: label,
-        params,
-        target: atMost(TARGET),
-      }),
-    ];
+    return insertGetRows(results, {
+      ctx,
+      n,
+      caseNo: 7,
+      store: 'cosmos',
+      label: `${driverLabel('@azure/cosmos')} by hand`,
+      target: TARGET,
+      insertMeasure: `insert ×${n}, per-write TTL (in-process server)`,
+      getMeasure: `get() by key ×${n} (in-process server)`,
+    });
   } finally {
     client.dispose();
     agent.destroy();
