@@ -157,7 +157,7 @@ describe('provider file names', () => {
     'codec.ts', // a member value ⇄ the store's native value
   ];
   /** Names that meant different things in different providers: the role has its own name now. */
-  const RETIRED_NAMES = ['guards.ts', 'values.ts', 'item-codec.ts'];
+  const RETIRED_NAMES = ['guards.ts', 'values.ts', 'item-codec.ts', 'expiry.ts'];
 
   test.each(PROVIDERS)('src/providers/%s has every role file', (provider) => {
     const missing = ROLE_FILES.filter((file) => !fs.existsSync(path.join(PROVIDERS_DIR, provider, file)));

@@ -8,7 +8,7 @@ import {
   keptTtl,
   remainingSeconds,
   secondsOfHttpDate,
-} from '../../src/providers/cosmos/expiry';
+} from '../../src/providers/cosmos/item-expiry';
 import { itemWrite, ttlPatch, type CurrentItem } from '../../src/providers/cosmos/item-writes';
 import { MAX_COSMOS_TTL } from '../../src/providers/cosmos/semantics';
 

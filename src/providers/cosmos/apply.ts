@@ -3,7 +3,7 @@ import { StoreError } from '../../errors';
 import { describeDefaultTtl, type ContainerSpec } from './compile';
 import { createBody } from './commands';
 import { CONFLICT, PRECONDITION_FAILED, statusOf, wrapDriverError } from './driver-errors';
-import type { ContainerTtl } from './expiry';
+import type { ContainerTtl } from './item-expiry';
 import { inspectContainer } from './inspect';
 import { STORE } from './semantics';
 

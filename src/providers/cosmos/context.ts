@@ -5,7 +5,7 @@ import { showValue } from '../../model/duration';
 import type { EntityClass, EntityModel, Model } from '../../model/types';
 import { entityLookup } from '../../runtime/entity-lookup';
 import type { CosmosSchema, EntityLayout } from './compile';
-import { clientNowSeconds, type ContainerTtl } from './expiry';
+import { clientNowSeconds, type ContainerTtl } from './item-expiry';
 import { inspectContainer } from './inspect';
 import { ItemCodec } from './codec';
 import { STORE } from './semantics';

@@ -1,6 +1,6 @@
 import type { Container } from '@azure/cosmos';
 import { driverCall } from './driver-errors';
-import { expiredFilter, type ContainerTtl } from './expiry';
+import { expiredFilter, type ContainerTtl } from './item-expiry';
 
 /**
  * Items a DefaultTimeToLive change from `from` to `to` makes expire at once: due under the new

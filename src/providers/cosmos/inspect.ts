@@ -1,6 +1,6 @@
 import type { ContainerDefinition, Database } from '@azure/cosmos';
 import { driverCall, NOT_FOUND, statusOf } from './driver-errors';
-import type { ContainerTtl } from './expiry';
+import type { ContainerTtl } from './item-expiry';
 import type { ServerClock } from './server-clock';
 
 /** A container as the service reports it, in the shape compile() produces. */

@@ -1,6 +1,6 @@
 import type { EntityAccess } from './context';
 import { driverCall } from './driver-errors';
-import { clientNowSeconds, type StoredExpiry } from './expiry';
+import { clientNowSeconds, type StoredExpiry } from './item-expiry';
 import type { ItemAddress } from './codec';
 
 export type RawItem = StoredExpiry & { readonly id: string; readonly _etag: string } & Record<string, unknown>;

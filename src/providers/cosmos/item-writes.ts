@@ -1,7 +1,7 @@
 import type { PatchOperation } from '@azure/cosmos';
 import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
 import { checkCosmosTtl } from './compile';
-import { extendedTtl, isExpired, keptTtl, plainWriteTtl, remainingSeconds, type ContainerTtl } from './expiry';
+import { extendedTtl, isExpired, keptTtl, plainWriteTtl, remainingSeconds, type ContainerTtl } from './item-expiry';
 import type { ItemBody } from './codec';
 import type { RawItem } from './item-reader';
 

@@ -1,7 +1,7 @@
 import { renderStep } from '../../core/plan-gate';
 import type { PlanStep, StepEffect } from '../../explain/plan';
 import { describeDefaultTtl, type ContainerSpec } from './compile';
-import type { ContainerTtl } from './expiry';
+import type { ContainerTtl } from './item-expiry';
 import type { LiveContainer } from './inspect';
 import { COSMOS_STEPS } from './steps';
 import { RETROACTIVE_QUALIFIER, RETROACTIVITY_VERIFIED, SERVICE_QUALIFIER, TTL_ON_NO_DEFAULT } from './semantics';

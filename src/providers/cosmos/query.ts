@@ -1,5 +1,5 @@
 import type { SqlQuerySpec } from '@azure/cosmos';
-import type { SqlFilter } from './expiry';
+import type { SqlFilter } from './item-expiry';
 import type { ItemCodec } from './codec';
 import { TYPE_PROPERTY } from './semantics';
 

@@ -8,7 +8,7 @@ import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
 import { CONFLICT, driverCall, NOT_FOUND, PRECONDITION_FAILED, statusOf, wrapDriverError } from './driver-errors';
-import { expiredFilter, isExpired, remainingSeconds } from './expiry';
+import { expiredFilter, isExpired, remainingSeconds } from './item-expiry';
 import type { ItemAddress } from './codec';
 import { readItem, type StoredItem } from './item-reader';
 import { itemWrite, needsCurrentItem, ttlPatch, type CurrentItem, type ItemWrite } from './item-writes';

@@ -1,4 +1,4 @@
-import { secondsOfHttpDate } from './expiry';
+import { secondsOfHttpDate } from './item-expiry';
 
 /** How long one Date header is trusted for an estimate before a fresh request is made. */
 const SAMPLE_MAX_AGE_MS = 60_000;

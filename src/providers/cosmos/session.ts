@@ -6,7 +6,7 @@ import type { EntityClass } from '../../model/types';
 import { ensureCollections, ensureNeedsReview } from '../../runtime/ensure-collections';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import type { CosmosContext } from './context';
-import { canExpireSooner } from './expiry';
+import { canExpireSooner } from './item-expiry';
 import { cosmosExplainer } from './explainer';
 import { countExpiringAtOnce } from './impact';
 import { databaseExists, holdsItems, inspectContainers, type LiveContainer } from './inspect';

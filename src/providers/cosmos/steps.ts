@@ -4,7 +4,7 @@ import type { MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import { createContainer, createDatabase, replaceDefaultTtl } from './apply';
 import { createCommand, createDatabaseCommand, replaceCommand } from './commands';
-import { canExpireSooner } from './expiry';
+import { canExpireSooner } from './item-expiry';
 import type { CosmosStepPayload } from './plan';
 import { STORE } from './semantics';
 

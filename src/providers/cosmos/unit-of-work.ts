@@ -9,7 +9,7 @@ import { writeTtlFor } from '../../runtime/write-ttl';
 import type { KeyInput } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
 import { driverCall } from './driver-errors';
-import { clientNowSeconds } from './expiry';
+import { clientNowSeconds } from './item-expiry';
 import type { ItemAddress, ItemBody, PartitionValue } from './codec';
 import { readItem, type RawItem } from './item-reader';
 import { itemWrite, needsCurrentItem, type CurrentItem, type ItemWrite } from './item-writes';

@@ -8,7 +8,7 @@ import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contrac
 import type { Doc } from './commands';
 import type { CollectionMapping } from './compile';
 import { fromDocument, idOf, idText, whereFilter } from './documents';
-import { expiredFilter, remainingMsExpression, withLive } from './expiry';
+import { expiredFilter, remainingMsExpression, withLive } from './expiry-expressions';
 import { serverCode, serverMessage, type MongoCollectionLike, type MongoDbLike } from './gateway';
 import { ERROR_CODES, STORE } from './semantics';
 import { entityWrite, setTtlWrite, type WriteSpec } from './writes';

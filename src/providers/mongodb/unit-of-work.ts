@@ -7,7 +7,7 @@ import { writeTtlFor } from '../../runtime/write-ttl';
 import type { KeyInput } from '../contract';
 import type { CollectionMapping } from './compile';
 import { idOf } from './documents';
-import { expiredFilter } from './expiry';
+import { expiredFilter } from './expiry-expressions';
 import { serverCode, serverMessage, type BulkOperation, type MongoDbLike } from './gateway';
 import { ERROR_CODES, STORE } from './semantics';
 import { entityWrite } from './writes';

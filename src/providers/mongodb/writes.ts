@@ -5,7 +5,7 @@ import { stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import type { Doc } from './commands';
 import type { CollectionMapping, ExpiryFieldTtl } from './compile';
 import { idFromValues } from './documents';
-import { NOW, REMOVE, isDate, isNewExpression, nowPlus, withLive } from './expiry';
+import { NOW, REMOVE, isDate, isNewExpression, nowPlus, withLive } from './expiry-expressions';
 import { STORE } from './semantics';
 import { toStored } from './codec';
 

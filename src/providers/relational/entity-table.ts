@@ -6,7 +6,7 @@ import type { ColumnSpec, TableSpec } from './compile';
 import { sqlFamily, type ExpirySql, type RelationalDialect, type SqlFamily } from './dialect';
 import { RELATIONAL_STORE, type RelationalTtlMode } from './options';
 import { SqlWriter, type Statement } from './statement';
-import type { WriteExpiry } from './expiry';
+import type { WriteExpiry } from './expiry-resolver';
 
 /** Where "now" comes from in a statement: the database clock, or a bound parameter. */
 export type NowMode = 'db' | 'param';

@@ -4,7 +4,7 @@ import type { KeyInput } from '../contract';
 import type { Encoder } from './codec';
 import type { EntityTable } from './entity-table';
 import type { BatchOp } from './drivers/executor';
-import { resolveTtl, writeExpiry, type WriteExpiry } from './expiry';
+import { resolveTtl, writeExpiry, type WriteExpiry } from './expiry-resolver';
 import { RELATIONAL_STORE } from './options';
 import { deleteByKey } from './sql-read';
 import { deleteExpiredByKey, insertRow, upsertRow, type ConflictRule, type ExpirySource } from './sql-write';
