@@ -86,7 +86,8 @@ export function valueInvalid(place: ValuePlace, value: unknown, problem: string,
   });
 }
 
-function describeValue(value: unknown): string {
+/** A value as the checker shows it in a message: at most 80 characters. */
+export function describeValue(value: unknown): string {
   if (value instanceof Date && Number.isNaN(value.getTime())) return 'Invalid Date';
   const text = showValue(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;

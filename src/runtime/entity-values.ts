@@ -3,6 +3,7 @@ import { LifespanError } from '../errors';
 import { showValue } from '../model/show-value';
 import { keyMembers, type EntityModel } from '../model/types';
 import type { KeyInput } from '../providers/contract';
+import { keyIncomplete } from './key-errors';
 
 /** Member → value of every field of an instance (members not in the model are not stored). */
 export function valuesOf(entity: EntityModel, instance: object): Record<string, unknown> {
@@ -36,45 +37,17 @@ export function instanceOf<T>(entity: EntityModel, values: Record<string, unknow
 /** Normalises a key argument to member → value, checking every key member is present. */
 export function keyValues<T>(entity: EntityModel, key: KeyInput<T>, store: string): Record<string, unknown> {
   const members = keyMembers(entity);
-  if (key === null || key === undefined) {
-    throw new LifespanError(ErrorCodes.KEY_INCOMPLETE, `the key is ${String(key)}`, {
-      entity: entity.name,
-      // A one-member key names the member that is missing.
-      ...(members.length === 1 ? { member: members[0] } : {}),
-      store,
-      hint:
-        members.length === 1
-          ? `pass the value of ${members[0]} (or { ${members[0]}: … })`
-          : `pass an object: { ${members.map((m) => `${m}: …`).join(', ')} }`,
-    });
-  }
-  const isObjectKey = typeof key === 'object' && key !== null && !(key instanceof Date);
+  if (key === null || key === undefined) throw keyIncomplete(entity, { kind: 'absent', given: key }, store);
+  const isObjectKey = typeof key === 'object' && !(key instanceof Date);
   if (!isObjectKey) {
-    if (members.length !== 1) {
-      throw new LifespanError(
-        'KEY_INCOMPLETE',
-        `the key has ${members.length} members (${members.join(', ')}), got a single value`,
-        {
-          entity: entity.name,
-          store,
-          hint: `pass an object: { ${members.map((m) => `${m}: …`).join(', ')} }`,
-        },
-      );
-    }
+    if (members.length !== 1) throw keyIncomplete(entity, { kind: 'single-value' }, store);
     return { [members[0] as string]: key };
   }
   const given = key as Record<string, unknown>;
   const values: Record<string, unknown> = {};
   for (const member of members) {
     const value = readMember(given, member, entity.name, store);
-    if (value === undefined || value === null) {
-      throw new LifespanError('KEY_INCOMPLETE', `key member '${member}' is missing`, {
-        entity: entity.name,
-        member,
-        store,
-        hint: `pass every key member: ${members.join(', ')}`,
-      });
-    }
+    if (value === undefined || value === null) throw keyIncomplete(entity, { kind: 'missing-member', member }, store);
     values[member] = value;
   }
   return values;

@@ -1,5 +1,4 @@
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
+import { LifespanError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import {
   entityArgument,
@@ -9,6 +8,7 @@ import {
   unknownMember,
   writeOptions,
 } from '../../runtime/arguments';
+import { duplicateKey } from '../../runtime/key-errors';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { toCql } from './codec';
 import type { ColumnMapping, EntityMapping } from './compile';
@@ -34,14 +34,13 @@ export class CassandraRepository<T> implements Repository<T> {
   async insert(entity: T, options?: WriteOptions): Promise<void> {
     const { ttl } = writeOptions(options, 'insert()', STORE);
     const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
-    const row = rowParams(this.mapping, entityArgument(entity, 'insert()', this.mapping.entity, STORE), this.ctx.now());
+    const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
+    const row = rowParams(this.mapping, record, this.ctx.now());
     const query = this.statements().insert({ withTtl: clause.using, ifNotExists: true });
     const result = await this.ctx.executor.execute(query, [...row, ...ttlParams(clause)], this.place, 'insert');
     if (!result.wasApplied()) {
-      throw new StoreError(ErrorCodes.DUPLICATE_KEY, 'a row with this key already exists', {
-        ...this.place,
-        hint: 'use upsert() to overwrite it',
-      });
+      const { entity: model, table } = this.mapping;
+      throw duplicateKey({ store: STORE, entity: model, collection: table.name, record });
     }
   }
 

@@ -1,6 +1,6 @@
-import { ErrorCodes } from '../../error-codes';
-import { StoreError } from '../../errors';
+import type { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { duplicateKey } from '../../runtime/key-errors';
 import type { EntityMapping } from './compile';
 import type { Params } from './executor';
 import { STORE } from './semantics';
@@ -22,6 +22,8 @@ export type Operation =
  */
 export interface RowPlan {
   readonly mapping: EntityMapping;
+  /** The first operation on the row (an insert when the row must be absent). */
+  readonly first: Operation;
   /** The operation whose values (or deletion) the row is left with. */
   readonly last: Operation;
   /**
@@ -66,7 +68,9 @@ export function planRows(operations: readonly Operation[], keyOf: (op: Operation
       row.creator = undefined;
       row.exists = false;
     } else {
-      if (op.kind === 'insert' && row.exists) throw insertedTwice(op.mapping);
+      if (op.kind === 'insert' && row.exists) {
+        throw unitDuplicate(op.mapping, op.instance, 'an earlier write of this unit of work holds the key; nothing was written');
+      }
       if (!row.exists) row.creator = op;
       row.exists = true;
     }
@@ -74,6 +78,7 @@ export function planRows(operations: readonly Operation[], keyOf: (op: Operation
   }
   return [...rows.values()].map((row) => ({
     mapping: row.last.mapping,
+    first: row.first,
     last: row.last,
     creator: row.creator,
     mustBeAbsent: row.first.kind === 'insert',
@@ -97,10 +102,8 @@ export function keyIdentity(mapping: EntityMapping, key: Params): string {
   return [mapping.table.name, ...parts].join('\u0000');
 }
 
-function insertedTwice(mapping: EntityMapping): StoreError {
-  return new StoreError(ErrorCodes.DUPLICATE_KEY, 'the unit of work inserts a key it already wrote', {
-    entity: mapping.entity.name,
-    store: STORE,
-    hint: 'nothing was written; upsert() the second write, or delete() the row before inserting it again',
-  });
+/** STORE_DUPLICATE_KEY of a unit of work, which Cassandra lets write nothing (one conditional batch, or a check first). */
+export function unitDuplicate(mapping: EntityMapping, record: object | undefined, written: string): StoreError {
+  const { entity, table } = mapping;
+  return duplicateKey({ store: STORE, entity, collection: table.name, record, unitOfWork: { nothingWritten: true, written } });
 }

@@ -1,5 +1,4 @@
-import { ErrorCodes } from '../../error-codes';
-import { StoreError } from '../../errors';
+import type { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityClass } from '../../model/types';
 import { keyValues } from '../../runtime/entity-values';
@@ -9,7 +8,7 @@ import { createdAtIndex, keepStoredCreatedAt } from './created-at';
 import type { Params } from './executor';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { keyOfRow, keyParams, rowParams, ttlParams } from './rows';
-import { keyIdentity, planRows, type Operation, type RowPlan } from './row-plan';
+import { keyIdentity, planRows, unitDuplicate, type Operation, type RowPlan } from './row-plan';
 import { STORE } from './semantics';
 import { ttlClause, type TtlClause } from './write-ttl';
 
@@ -123,7 +122,11 @@ export class CassandraUnitOfWork extends UnitOfWorkShell<Operation> {
       const result = only
         ? await this.ctx.executor.execute(only.query, only.params, PLACE, 'unit of work')
         : await this.ctx.executor.batch(statements, PLACE, 'unit of work (logged batch)');
-      if (conditional.length > 0 && !result.wasApplied()) throw duplicate();
+      if (conditional.length > 0 && !result.wasApplied()) {
+        const present = conditional.length === 1 ? conditional[0] : await this.firstPresent(conditional);
+        // Not found by the read: a racing delete; the batch still names its first insert's table.
+        throw duplicate(present ?? (conditional[0] as Statement), present !== undefined);
+      }
       return;
     }
     await this.requireAbsent([...conditional, ...checkedByRead]);
@@ -139,6 +142,12 @@ export class CassandraUnitOfWork extends UnitOfWorkShell<Operation> {
   }
 
   private async requireAbsent(rows: readonly Statement[]): Promise<void> {
+    const present = await this.firstPresent(rows);
+    if (present) throw duplicate(present, true);
+  }
+
+  /** The first of the rows a unit of work inserts whose key is stored (the conditional batch does not say which). */
+  private async firstPresent(rows: readonly Statement[]): Promise<Statement | undefined> {
     const found = await Promise.all(
       rows.map(async (s) => {
         const { mapping } = s.row;
@@ -148,7 +157,7 @@ export class CassandraUnitOfWork extends UnitOfWorkShell<Operation> {
         return result.rows.length > 0;
       }),
     );
-    if (found.some(Boolean)) throw duplicate();
+    return rows.find((_, i) => found[i]);
   }
 }
 
@@ -158,9 +167,9 @@ function partitionOf(s: Statement): string {
   return keyIdentity(mapping, s.params.slice(0, mapping.partition.length));
 }
 
-function duplicate(): StoreError {
-  return new StoreError(ErrorCodes.DUPLICATE_KEY, 'a row with a key this unit of work inserts already exists', {
-    store: STORE,
-    hint: 'nothing was written; use upsert() to overwrite',
-  });
+/** The unit's duplicate, naming the row's key where the store told which row it was. */
+function duplicate(s: Statement, known: boolean): StoreError {
+  const { first, mapping } = s.row;
+  const record = known && first.kind !== 'delete' ? first.instance : undefined;
+  return unitDuplicate(mapping, record, 'nothing was written (a conditional batch, or a check before sending)');
 }

@@ -1,9 +1,9 @@
 import { checkValue } from '../../core/values';
-import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import { fieldOf, type EntityModel, type FieldModel } from '../../model/types';
 import { unknownMember } from '../../runtime/arguments';
+import { keyIncomplete } from '../../runtime/key-errors';
 import type { EntityLayout } from './compile';
 import { FORBIDDEN_ID_CHARACTERS, MAX_ID_LENGTH, STORE, TYPE_PROPERTY } from './semantics';
 
@@ -104,12 +104,7 @@ export class ItemCodec {
   private keyPart(member: string, value: unknown): PartitionValue {
     const field = this.field(member);
     if (value === undefined || value === null) {
-      throw new LifespanError(ErrorCodes.KEY_INCOMPLETE, `key member '${member}' is missing`, {
-        entity: this.entity.name,
-        member,
-        store: STORE,
-        hint: 'set every key member before writing',
-      });
+      throw keyIncomplete(this.entity, { kind: 'missing-member', member }, STORE);
     }
     const encoded = this.encodeValue(field, value, true);
     // A numeric partition key stays a number: the partition key value must equal the stored property.

@@ -1,9 +1,9 @@
 import type { ItemDefinition } from '@azure/cosmos';
-import { ErrorCodes } from '../../error-codes';
 import { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
+import { duplicateKey } from '../../runtime/key-errors';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
@@ -141,12 +141,8 @@ export class CosmosRepository<T> implements Repository<T> {
       } catch (error) {
         const status = statusOf(error);
         if (status === CONFLICT && mode === 'insert') {
-          throw new StoreError(ErrorCodes.DUPLICATE_KEY, `an item with id '${address.id}' already exists`, {
-            entity: this.name,
-            store: STORE,
-            hint: 'use upsert() to overwrite it',
-            cause: error,
-          });
+          const collection = codec.layout.container;
+          throw duplicateKey({ store: STORE, entity, collection, record: values, cause: error });
         }
         // An upsert that read the item first: a concurrent write changed, created or deleted it meanwhile.
         const raced = write.op !== 'upsert' && [CONFLICT, PRECONDITION_FAILED, NOT_FOUND].includes(status ?? 0);

@@ -1,14 +1,14 @@
 import type { JSONObject, OperationInput, OperationResponse } from '@azure/cosmos';
-import { ErrorCodes } from '../../error-codes';
 import { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import type { EntityClass } from '../../model/types';
+import type { EntityClass, EntityModel } from '../../model/types';
 import { keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { duplicateKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { KeyInput } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
-import { driverCall } from './driver-errors';
+import { CONFLICT, driverCall } from './driver-errors';
 import { clientNowSeconds } from './item-expiry';
 import type { ItemAddress, ItemBody, PartitionValue } from './codec';
 import { readItem, type RawItem } from './item-reader';
@@ -24,6 +24,9 @@ interface Prepared {
   readonly partition: PartitionValue;
   readonly operation: OperationInput;
   readonly describe: string;
+  readonly entity: EntityModel;
+  /** The member values it writes (undefined for a delete), for the error that names a duplicate key. */
+  readonly record: object | undefined;
 }
 
 /** What this unit of work has already written to an address: the item body, or null once deleted. */
@@ -74,7 +77,7 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending> {
       const exists = staged.has(key) ? staged.get(key) !== null : (await readItem(access, address)) !== undefined;
       if (!exists) return [];
       staged.set(key, null);
-      return [this.prepared(access, address, { operationType: 'Delete', id: address.id }, 'delete')];
+      return [this.prepared(access, address, { operationType: 'Delete', id: address.id }, 'delete', undefined)];
     }
     const access = this.context.accessOf(item.instance);
     const { entity, codec } = access;
@@ -102,11 +105,19 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending> {
     // After an earlier write in the same batch there is no stored etag to match: the batch is atomic.
     if (earlier && write.op === 'replace') write = { op: 'upsert', body: write.body };
     staged.set(key, write.body);
-    return [this.prepared(access, address, toOperation(write), item.kind)];
+    return [this.prepared(access, address, toOperation(write), item.kind, values)];
   }
 
-  private prepared(access: EntityAccess, address: ItemAddress, operation: OperationInput, verb: string): Prepared {
+  private prepared(
+    access: EntityAccess,
+    address: ItemAddress,
+    operation: OperationInput,
+    verb: string,
+    record: object | undefined,
+  ): Prepared {
     return {
+      entity: access.entity,
+      record,
       container: access.codec.layout.container,
       partition: address.partition,
       // Each operation names its partition key too (the batch's own); some servers read it per operation.
@@ -128,19 +139,28 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending> {
     const failedAt = results.findIndex((r) => r.statusCode >= 400 && r.statusCode !== 424);
     if (failedAt < 0 && results.length === batch.length) return;
     const failed = results[failedAt];
-    const what = batch[failedAt]?.describe ?? 'an operation';
+    const failing = batch[failedAt];
+    const what = failing?.describe ?? 'an operation';
     const committed = done.length > 0 ? ` Batches already committed: ${done.join('; ')}.` : '';
+    if (failed?.statusCode === CONFLICT && failing) {
+      throw duplicateKey({
+        store: STORE,
+        entity: failing.entity,
+        collection: first.container,
+        record: failing.record,
+        unitOfWork: {
+          nothingWritten: done.length === 0,
+          written:
+            `the transactional batch stopped at ${what} and the service rolled the whole batch back; ` +
+            (done.length > 0 ? `batches already committed stay written: ${done.join('; ')}` : 'nothing was written'),
+        },
+      });
+    }
     throw new StoreError(
-      failed?.statusCode === 409 ? ErrorCodes.DUPLICATE_KEY : 'COSMOS_BATCH_FAILED',
+      'COSMOS_BATCH_FAILED',
       `the transactional batch failed at ${what} (HTTP ${failed?.statusCode ?? 'unknown'}); ` +
         `the service rolls the whole batch back.${committed}`,
-      {
-        store: STORE,
-        hint:
-          failed?.statusCode === 409
-            ? 'the item exists: use upsert() to overwrite it'
-            : 'an item changed meanwhile (etag) or is missing; retry the unit of work',
-      },
+      { store: STORE, hint: 'an item changed meanwhile (etag) or is missing; retry the unit of work' },
     );
   }
 }

@@ -3,6 +3,7 @@ import { LifespanError, StoreError, UnsupportedTtlError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
+import { duplicateKey } from '../../runtime/key-errors';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import type { Doc } from './commands';
@@ -31,9 +32,10 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
+    const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
     const write = entityWrite(
       this.mapping,
-      entityArgument(entity, 'insert()', this.mapping.entity, STORE),
+      record,
       this.writeTtl(writeOptions(options, 'insert()', STORE).ttl),
       'insert',
       this.ctx.hideExpired,
@@ -43,12 +45,12 @@ export class MongoRepository<T> implements Repository<T> {
     } catch (error) {
       if (serverCode(error) !== ERROR_CODES.duplicateKey) throw wrap(error, this.mapping, 'insert');
       // A due document the monitor has not deleted yet is absent to every read; it must not block the insert.
-      if (!(await this.removeExpired(write.filter['_id']))) throw duplicate(this.mapping, error);
+      if (!(await this.removeExpired(write.filter['_id']))) throw this.duplicate(record, error);
       try {
         await this.run(write);
       } catch (retryError) {
         throw serverCode(retryError) === ERROR_CODES.duplicateKey
-          ? duplicate(this.mapping, retryError)
+          ? this.duplicate(record, retryError)
           : wrap(retryError, this.mapping, 'insert');
       }
     }
@@ -177,6 +179,11 @@ export class MongoRepository<T> implements Repository<T> {
     return instanceOf<T>(this.mapping.entity, fromDocument(this.mapping, doc));
   }
 
+  private duplicate(record: object, cause: unknown): StoreError {
+    const { mapping } = this;
+    return duplicateKey({ store: STORE, entity: mapping.entity, collection: mapping.collection, record, cause });
+  }
+
   private async guard<R>(operation: string, fn: () => Promise<R>): Promise<R> {
     try {
       return await fn();
@@ -184,19 +191,6 @@ export class MongoRepository<T> implements Repository<T> {
       throw wrap(error, this.mapping, operation);
     }
   }
-}
-
-export function duplicate(mapping: CollectionMapping, error: unknown): StoreError {
-  return new StoreError(
-    ErrorCodes.DUPLICATE_KEY,
-    `a document with this key already exists in '${mapping.collection}'`,
-    {
-      entity: mapping.entity.name,
-      store: STORE,
-      cause: error,
-      hint: 'use upsert() to overwrite it',
-    },
-  );
 }
 
 export function wrap(error: unknown, mapping: CollectionMapping, operation: string): unknown {

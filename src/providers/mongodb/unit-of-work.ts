@@ -2,6 +2,7 @@ import { ErrorCodes } from '../../error-codes';
 import { StoreError } from '../../errors';
 import type { EntityClass } from '../../model/types';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { duplicateKeyParts } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { KeyInput } from '../contract';
@@ -26,6 +27,8 @@ interface Batch {
   readonly operations: BulkOperation[];
   /** What each operation is, for the error that names the one that failed. */
   readonly described: string[];
+  /** The record each operation writes (undefined for a delete), for the error that names a duplicate key. */
+  readonly records: (object | undefined)[];
   readonly insertIds: unknown[];
 }
 
@@ -82,19 +85,21 @@ export class MongoUnitOfWork extends UnitOfWorkShell<Pending> {
     for (const item of pending) {
       let last = batches[batches.length - 1];
       if (!last || last.mapping !== item.mapping) {
-        last = { mapping: item.mapping, operations: [], described: [], insertIds: [] };
+        last = { mapping: item.mapping, operations: [], described: [], records: [], insertIds: [] };
         batches.push(last);
       }
       if (item.kind === 'delete') {
         const id = idOf(item.mapping, item.key);
         last.operations.push({ deleteOne: { filter: { _id: id } } });
         last.described.push(`delete of ${item.mapping.entity.name} ${showId(id)}`);
+        last.records.push(undefined);
         continue;
       }
       const ttl = writeTtlFor(item.mapping.entity, item.ttl ?? commitTtl, STORE);
       const write = entityWrite(item.mapping, item.entity, ttl, item.kind, this.hideExpired);
       last.operations.push({ updateOne: { filter: write.filter, update: write.update, upsert: write.upsert } });
       last.described.push(`${item.kind} of ${item.mapping.entity.name} ${showId(write.filter['_id'])}`);
+      last.records.push(item.entity);
       if (item.kind === 'insert') last.insertIds.push(write.filter['_id']);
     }
     return batches;
@@ -126,23 +131,32 @@ function commitError(error: unknown, batch: Batch, writtenBefore: number, total:
           `and the ${total - committed - 1} after it were not written`
         : `${count(committed, total)} were written and stay written; the other ${total - committed} were not sent`;
   const counts = resultCounts(error);
+  const shownCounts = counts ? ` (server counts for this batch: ${counts})` : '';
+  if (serverCode(error) === ERROR_CODES.duplicateKey) {
+    const { message, options } = duplicateKeyParts({
+      store: STORE,
+      entity: mapping.entity,
+      collection: mapping.collection,
+      record: stop === null ? undefined : batch.records[stop.index],
+      cause: error,
+      unitOfWork: {
+        nothingWritten: committed === 0,
+        written: `${stop?.operation ? `stopped at ${stop.operation}; ` : ''}${progress}${shownCounts}`,
+      },
+    });
+    return new MongoCommitError(ErrorCodes.DUPLICATE_KEY, message, committed, total, options);
+  }
   const failed = stop?.operation ? ` at ${stop.operation}` : '';
-  const detail = `${failed}; ${progress}${counts ? ` (server counts for this batch: ${counts})` : ''}`;
-  const duplicateKey = serverCode(error) === ERROR_CODES.duplicateKey;
   return new MongoCommitError(
-    duplicateKey ? ErrorCodes.DUPLICATE_KEY : 'MONGO_OPERATION_FAILED',
-    duplicateKey
-      ? `commit failed: a document with this key already exists in '${mapping.collection}'${detail}`
-      : `commit failed on '${mapping.collection}': ${serverMessage(error)}${detail}`,
+    'MONGO_OPERATION_FAILED',
+    `commit failed on '${mapping.collection}': ${serverMessage(error)}${failed}; ${progress}${shownCounts}`,
     committed,
     total,
     {
       entity: mapping.entity.name,
       store: STORE,
       cause: error,
-      hint: duplicateKey
-        ? 'a unit of work is not atomic: undo or re-send what the message lists, in a new unitOfWork() (upsert() overwrites)'
-        : 'a unit of work is not atomic: check what was written before retrying with a new unitOfWork()',
+      hint: 'a unit of work is not atomic: check what was written before retrying with a new unitOfWork()',
     },
   );
 }

@@ -1,9 +1,8 @@
-import { ErrorCodes } from '../../error-codes';
-import { StoreError } from '../../errors';
-import { showValue } from '../../model/show-value';
+import type { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
+import { duplicateKey, type CommitOutcome } from '../../runtime/key-errors';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { decodeRecord, parseStored, type StoredRecord } from './codec';
@@ -33,13 +32,10 @@ export class RedisRepository<T> implements Repository<T> {
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
     const ttl = this.ttlOf(writeOptions(options, 'insert()', STORE).ttl);
-    const { key, value } = encodeEntity(
-      this.ctx.prefix,
-      this.mapping,
-      entityArgument(entity, 'insert()', this.mapping.entity, STORE),
-    );
+    const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
+    const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const reply = await call<string | null>(this.ctx.client, insertCommand(key, value, ttl), this.place('insert'));
-    if (reply === null) throw duplicate(this.mapping, key);
+    if (reply === null) throw duplicateKeyIn(this.mapping, record);
   }
 
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
@@ -173,10 +169,7 @@ export class RedisRepository<T> implements Repository<T> {
   }
 }
 
-export function duplicate(mapping: KeyspaceMapping, key: string, context = ''): StoreError {
-  return new StoreError(ErrorCodes.DUPLICATE_KEY, `${context}a live key ${showValue(key)} already exists`, {
-    entity: mapping.entity.name,
-    store: STORE,
-    hint: 'use upsert() to overwrite it',
-  });
+/** STORE_DUPLICATE_KEY for a record of `mapping`, from insert() or (with its outcome) a unit of work. */
+export function duplicateKeyIn(mapping: KeyspaceMapping, record: object | undefined, unitOfWork?: CommitOutcome): StoreError {
+  return duplicateKey({ store: STORE, entity: mapping.entity, collection: mapping.collection, record, unitOfWork });
 }

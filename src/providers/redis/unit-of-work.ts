@@ -7,7 +7,7 @@ import type { KeyspaceMapping } from './compile';
 import { keyOf } from './keys';
 import { encodeEntity } from './records';
 import type { RedisContext } from './repository';
-import { duplicate } from './repository';
+import { duplicateKeyIn } from './repository';
 import { runScript, WRITE_SCRIPT } from './scripts';
 import { STORE } from './semantics';
 import { createdAtPattern, redisTtl, scriptArgs } from './writes';
@@ -63,10 +63,10 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending> {
     const failed = await runScript(this.ctx.client, WRITE_SCRIPT, keys, args, place);
     if (failed === 0) return;
     const op = pending[failed - 1] as Pending;
-    throw duplicate(
-      op.mapping,
-      keys[failed - 1] as string,
-      `commit wrote nothing (one script, atomic): operation ${failed} of ${pending.length}: `,
-    );
+    // The script reports only inserts, the one kind of operation that can meet a live key.
+    throw duplicateKeyIn(op.mapping, op.kind === 'delete' ? undefined : op.entity, {
+      nothingWritten: true,
+      written: `operation ${failed} of ${pending.length}; nothing was written (one script, atomic)`,
+    });
   }
 }

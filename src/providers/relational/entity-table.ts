@@ -1,5 +1,7 @@
-import { LifespanError } from '../../errors';
+import { ErrorCodes } from '../../error-codes';
+import { LifespanError, StoreError } from '../../errors';
 import { fieldOf, keyMembers, type EntityModel } from '../../model/types';
+import { duplicateKey as sharedDuplicateKey, type CommitOutcome } from '../../runtime/key-errors';
 import { decoderFor, encoderFor, type Decoder, type Encoder } from './codec';
 import { duplicateKey } from './drivers/driver-errors';
 import type { ColumnSpec, TableSpec } from './compile';
@@ -124,10 +126,27 @@ export class EntityTable extends TableSql {
         : null;
   }
 
-  /** An insert that changed no row met a live row with its key. */
+  /** An insert that changed no row met a live row with its key (placeDuplicate() names the key). */
   readonly refuseDuplicate = (changes: number): void => {
     if (changes === 0) throw duplicateKey(this.entity.name);
   };
+
+  /**
+   * The duplicate-key failure of an insert of `record` in the one wording of every store, naming its
+   * key (the driver and the row count do not know the record); any other error as it is.
+   */
+  placeDuplicate(error: unknown, record: object, unitOfWork?: CommitOutcome): unknown {
+    if (!(error instanceof StoreError) || error.code !== ErrorCodes.DUPLICATE_KEY) return error;
+    const { entity, spec } = this;
+    return sharedDuplicateKey({
+      store: RELATIONAL_STORE,
+      entity,
+      collection: spec.table,
+      record,
+      unitOfWork,
+      cause: error.cause,
+    });
+  }
 
   statement(shape: string, build: () => Statement): Statement {
     let statement = this.statements.get(shape);

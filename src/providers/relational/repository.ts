@@ -12,7 +12,7 @@ import { RELATIONAL_STORE } from './options';
 import { runSetTtl, runTtl } from './ttl-ops';
 import { countWhere, deleteWhere, existsByKey, findWhere, selectByKey, selectByKeys, type Filter } from './sql-read';
 import { bind, type Statement } from './statement';
-import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps } from './write-ops';
+import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps, type EncodedRow } from './write-ops';
 
 /** getMany reads at most this many keys per statement, in a few fixed shapes padded to size. */
 const KEY_BUCKETS = [1, 4, 16, 64, 256] as const;
@@ -31,11 +31,16 @@ export class RelationalRepository<T> implements Repository<T> {
   ) {}
 
   insert(entity: T, options?: WriteOptions): Promise<void> {
+    let row: EncodedRow | undefined;
     try {
       const { ttl } = checkWriteOptions(options, 'insert()');
-      return this.write(insertOps(this.t, encodeRow(this.t, this.instance(entity, 'insert()')), ttl));
+      row = encodeRow(this.t, this.instance(entity, 'insert()'));
+      const { values } = row;
+      const written = this.write(insertOps(this.t, row, ttl));
+      // The synchronous path is done already: no promise is chained on the hot path.
+      return written === DONE ? DONE : written.catch((error: unknown) => Promise.reject(this.t.placeDuplicate(error, values)));
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(row ? this.t.placeDuplicate(error, row.values) : error);
     }
   }
 

@@ -15,6 +15,12 @@ type Pending =
     }
   | { readonly kind: 'delete'; readonly table: EntityTable; readonly key: unknown[] };
 
+/** The operation the transaction is at: its number, and the record when it is an insert. */
+interface Running {
+  index: number;
+  insert: { readonly table: EntityTable; readonly record: object } | undefined;
+}
+
 /** Collects writes and commits them in one database transaction, in the order given (the shell commits once). */
 export class RelationalUnitOfWork extends UnitOfWorkShell<Pending> {
   constructor(
@@ -36,12 +42,28 @@ export class RelationalUnitOfWork extends UnitOfWorkShell<Pending> {
 
   /** Nothing is written if any write fails: one database transaction, in the order given. */
   protected async commitOps(pending: readonly Pending[], fallback: WriteOptions['ttl']): Promise<void> {
-    if (pending.length > 0) await this.executor.batch(this.ops(pending, fallback));
+    if (pending.length === 0) return;
+    const running: Running = { index: 0, insert: undefined };
+    try {
+      await this.executor.batch(this.ops(pending, fallback, running));
+    } catch (error) {
+      if (!running.insert) throw error;
+      throw running.insert.table.placeDuplicate(error, running.insert.record, {
+        nothingWritten: true,
+        written: `operation ${running.index} of ${pending.length}; nothing was written (one transaction, rolled back)`,
+      });
+    }
   }
 
-  /** Each write's statements, encoded as the transaction reaches them (memory stays flat in the unit's size). */
-  private *ops(pending: readonly Pending[], fallback: WriteOptions['ttl']): Generator<BatchOp> {
+  /**
+   * Each write's statements, encoded as the transaction reaches them (memory stays flat in the
+   * unit's size). The transaction runs each statement before it asks for the next, so `running`
+   * names the operation a failure belongs to.
+   */
+  private *ops(pending: readonly Pending[], fallback: WriteOptions['ttl'], running: Running): Generator<BatchOp> {
     for (const item of pending) {
+      running.index += 1;
+      running.insert = undefined;
       const t = item.table;
       if (item.kind === 'delete') {
         yield deleteOp(t, item.key);
@@ -49,6 +71,7 @@ export class RelationalUnitOfWork extends UnitOfWorkShell<Pending> {
       }
       const ttl = item.ttl ?? fallback;
       const row = encodeRow(t, item.entity);
+      if (item.kind === 'insert') running.insert = { table: t, record: row.values };
       yield* item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl);
     }
   }

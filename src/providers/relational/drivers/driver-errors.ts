@@ -34,6 +34,10 @@ export function isAlreadyThere(error: unknown): boolean {
   );
 }
 
+/**
+ * What the driver (or an insert's row count) says: the key is taken. The repository and the unit
+ * of work, which know the record, turn it into the shared wording (EntityTable.placeDuplicate).
+ */
 export function duplicateKey(entity: string, cause?: unknown): StoreError {
   return new StoreError(ErrorCodes.DUPLICATE_KEY, 'a live row with this key already exists', {
     entity,
