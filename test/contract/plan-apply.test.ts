@@ -224,6 +224,23 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
         await nothingWritten();
       });
 
+      test('a payload edited to claim it expires nothing is judged by what it does: PLAN_RETROACTIVE_NOT_ALLOWED', async () => {
+        expect(opened?.sibling).toBeDefined();
+        const plan = await back();
+        const { count, ...command } = plan.steps[0]!.payload as Record<string, unknown>;
+        // Only MongoDB's payload carries such a claim: its collMod holds the new value, not the old one.
+        if (count === undefined) return expect(store.can.storeName).not.toBe('mongodb');
+        for (const claim of [{ count: null }, {}]) {
+          const tampered = edited(plan, () => ({ payload: { ...command, ...claim } }));
+          expect(await refusal(() => v1.apply(tampered))).toEqual({
+            code: 'PLAN_RETROACTIVE_NOT_ALLOWED',
+            cls: 'LifespanError',
+            entity: 'Lease',
+          });
+        }
+        await nothingWritten();
+      });
+
       test('consent that is not an options object: BAD_ARGUMENT naming apply(), never a TypeError', async () => {
         expect(opened?.sibling).toBeDefined();
         const plan = await back();

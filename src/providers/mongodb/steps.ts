@@ -6,6 +6,7 @@ import type { ApplyOptions } from '../contract';
 import { runStep } from './apply';
 import { shellCommand, type Doc } from './commands';
 import type { MongoDbLike } from './gateway';
+import { refuseLiveRetroactive } from './live-consent';
 import { checkExpireAfterSeconds, checkTtlKey } from './ttl-limits';
 import type { MongoStepPayload } from './plan';
 import { EXPIRE_AFTER_SECONDS, STORE } from './semantics';
@@ -78,7 +79,9 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
       blocks: () => false,
       // Destructive by what the payload runs, so relabelling a step's class cannot smuggle a drop through.
       destroys: (payload) => commandKind(payload.command) === 'dropIndexes',
-      // The payload carries a count of the documents it can expire exactly when it can (expiresStoredDocuments).
+      // The plan's claim: a count of the documents it can expire exactly when it can (a missing count
+      // counts as one). It is a claim in editable data, so apply() also judges the step against the
+      // live index (live-consent.ts); checkPlan(), which reads nothing, has only this.
       expiresStored: (payload) => payload.count !== null,
       async apply(payload, step, db) {
         await runStep(db, step, payload.command);
@@ -108,7 +111,12 @@ export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): C
   return checkPlan(MONGODB_STEPS, plan, options, undefined);
 }
 
-/** Runs a plan's steps in order, once the plan gate has passed them all. */
-export function applyPlan(db: MongoDbLike, plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
-  return runSteps(MONGODB_STEPS, checkedSteps(plan, options), db);
+/**
+ * Runs a plan's steps in order, once the plan gate has passed them all and the live indexes say no
+ * step makes stored documents expire without allowRetroactive.
+ */
+export async function applyPlan(db: MongoDbLike, plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
+  const steps = checkedSteps(plan, options);
+  await refuseLiveRetroactive(db, steps, options.allowRetroactive);
+  return runSteps(MONGODB_STEPS, steps, db);
 }
