@@ -1,7 +1,6 @@
 import type { Database } from '@azure/cosmos';
-import { LifespanError } from '../../errors';
-import { showValue } from '../../model/show-value';
 import type { Model } from '../../model/types';
+import { booleanOption, driverOption } from '../../runtime/store-options';
 import type { Store, StoreSession } from '../contract';
 import { compileCosmos } from './compile';
 import { CosmosContext } from './context';
@@ -21,6 +20,8 @@ export interface CosmosStoreOptions {
   readonly hideExpired?: boolean;
 }
 
+const BAD_OPTIONS = { store: STORE, code: 'COSMOS_BAD_OPTIONS' } as const;
+
 /** `new CosmosStore({ database })`: the Cosmos DB store of lifespan. */
 export class CosmosStore implements Store {
   readonly name = STORE;
@@ -28,26 +29,16 @@ export class CosmosStore implements Store {
   private readonly hideExpired: boolean;
 
   constructor(options: CosmosStoreOptions) {
-    const database = (options as Partial<CosmosStoreOptions> | undefined)?.database;
-    if (!database || typeof database.container !== 'function' || typeof database.id !== 'string') {
-      throw new LifespanError('COSMOS_BAD_OPTIONS', 'CosmosStore needs { database }: an @azure/cosmos Database', {
-        store: STORE,
-        hint: "pass client.database('<id>') or the database from client.databases.createIfNotExists({ id })",
-      });
-    }
-    const hideExpired = options.hideExpired ?? false;
-    if (typeof hideExpired !== 'boolean') {
-      throw new LifespanError(
-        'COSMOS_BAD_OPTIONS',
-        `hideExpired must be true or false, got ${showValue(hideExpired)}`,
-        {
-          store: STORE,
-          hint: 'new CosmosStore({ database, hideExpired: true })',
-        },
-      );
-    }
-    this.database = database;
-    this.hideExpired = hideExpired;
+    const isDatabase = (d: Partial<Database>) => typeof d.container === 'function' && typeof d.id === 'string';
+    this.database = driverOption<Database>(options, 'database', isDatabase, {
+      ...BAD_OPTIONS,
+      message: 'CosmosStore needs { database }: an @azure/cosmos Database',
+      hint: "pass client.database('<id>') or the database from client.databases.createIfNotExists({ id })",
+    });
+    this.hideExpired = booleanOption(options, 'hideExpired', false, {
+      ...BAD_OPTIONS,
+      hint: 'new CosmosStore({ database, hideExpired: true })',
+    });
   }
 
   describe(): string {

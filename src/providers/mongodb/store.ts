@@ -1,6 +1,5 @@
-import { LifespanError } from '../../errors';
-import { showValue } from '../../model/show-value';
 import type { Model } from '../../model/types';
+import { booleanOption, driverOption } from '../../runtime/store-options';
 import type { Store, StoreSession } from '../contract';
 import { compileModel } from './compile';
 import type { MongoDbLike } from './gateway';
@@ -17,6 +16,10 @@ export interface MongoStoreOptions {
   readonly hideExpired?: boolean;
 }
 
+const HIDE_EXPIRED = { store: STORE, code: 'MONGO_BAD_OPTION', hint: 'new MongoStore({ db, hideExpired: true })' } as const;
+
+const isFunction = (value: unknown) => typeof value === 'function';
+
 /** `lifespan/mongodb`: a model on a MongoDB database, with TTL indexes as the expiry mechanism. */
 export class MongoStore implements Store {
   readonly name = STORE;
@@ -24,22 +27,13 @@ export class MongoStore implements Store {
   private readonly hideExpired: boolean;
 
   constructor(options: MongoStoreOptions) {
-    const db = (options as Partial<MongoStoreOptions> | undefined)?.db;
-    if (!db || typeof db.command !== 'function' || typeof db.collection !== 'function') {
-      throw new LifespanError('MONGO_NO_DB', 'new MongoStore({ db }) needs a mongodb driver Db', {
-        store: STORE,
-        hint: "const client = new MongoClient(uri); new MongoStore({ db: client.db('app') })",
-      });
-    }
-    const hideExpired = options.hideExpired ?? false;
-    if (typeof hideExpired !== 'boolean') {
-      throw new LifespanError('MONGO_BAD_OPTION', `hideExpired must be true or false, got ${showValue(hideExpired)}`, {
-        store: STORE,
-        hint: 'new MongoStore({ db, hideExpired: true })',
-      });
-    }
-    this.db = db;
-    this.hideExpired = hideExpired;
+    this.db = driverOption<MongoDbLike>(options, 'db', (d) => isFunction(d.command) && isFunction(d.collection), {
+      store: STORE,
+      code: 'MONGO_NO_DB',
+      message: 'new MongoStore({ db }) needs a mongodb driver Db',
+      hint: "const client = new MongoClient(uri); new MongoStore({ db: client.db('app') })",
+    });
+    this.hideExpired = booleanOption(options, 'hideExpired', false, HIDE_EXPIRED);
   }
 
   /** The database and hosts; credentials are never part of it. */

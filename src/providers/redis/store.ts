@@ -1,6 +1,7 @@
 import { LifespanError, StoreError } from '../../errors';
 import { showValue } from '../../model/show-value';
 import type { Model } from '../../model/types';
+import { driverOption } from '../../runtime/store-options';
 import type { Store, StoreSession } from '../contract';
 import { compileModel } from './compile';
 import { call, type RedisClientLike } from './gateway';
@@ -21,13 +22,12 @@ export class RedisStore implements Store {
   private readonly prefix: string;
 
   constructor(options: RedisStoreOptions) {
-    const client = (options as Partial<RedisStoreOptions> | undefined)?.client;
-    if (!client || typeof client.sendCommand !== 'function') {
-      throw new LifespanError('REDIS_NO_CLIENT', 'new RedisStore({ client }) needs a connected node-redis client', {
-        store: STORE,
-        hint: "const client = await createClient({ url: 'redis://localhost:6379' }).connect(); new RedisStore({ client })",
-      });
-    }
+    const client = driverOption<RedisClientLike>(options, 'client', (c) => typeof c.sendCommand === 'function', {
+      store: STORE,
+      code: 'REDIS_NO_CLIENT',
+      message: 'new RedisStore({ client }) needs a connected node-redis client',
+      hint: "const client = await createClient({ url: 'redis://localhost:6379' }).connect(); new RedisStore({ client })",
+    });
     // node-redis's cluster client has sendCommand(firstKey, isReadonly, args): it would take
     // lifespan's command for a key and fail later as an unrelated "INFO server failed".
     if ('slots' in client || client.sendCommand.length >= 3) {
