@@ -70,7 +70,10 @@ describe('writes: one updateOne with an update pipeline, server clock via $$NOW'
     });
     const failure = ctx.repository(Session).insert(session());
     await expect(failure).rejects.toBeInstanceOf(StoreError);
-    await expect(failure).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY', hint: 'use upsert() to overwrite it' });
+    await expect(failure).rejects.toMatchObject({
+      code: 'STORE_DUPLICATE_KEY',
+      hint: 'use upsert() to overwrite it, or delete() it first',
+    });
   });
 
   test('with hideExpired, a due document blocking an insert is deleted and the insert retried once', async () => {

@@ -66,7 +66,7 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending> {
     // The script reports only inserts, the one kind of operation that can meet a live key.
     throw duplicateKeyIn(op.mapping, op.kind === 'delete' ? undefined : op.entity, {
       nothingWritten: true,
-      written: `operation ${failed} of ${pending.length}; nothing was written (one script, atomic)`,
+      written: `the script wrote nothing (one script, atomic): it stopped at operation ${failed} of ${pending.length}`,
     });
   }
 }

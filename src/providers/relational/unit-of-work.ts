@@ -50,7 +50,7 @@ export class RelationalUnitOfWork extends UnitOfWorkShell<Pending> {
       if (!running.insert) throw error;
       throw running.insert.table.placeDuplicate(error, running.insert.record, {
         nothingWritten: true,
-        written: `operation ${running.index} of ${pending.length}; nothing was written (one transaction, rolled back)`,
+        written: `the transaction wrote nothing (rolled back): it stopped at operation ${running.index} of ${pending.length}`,
       });
     }
   }
