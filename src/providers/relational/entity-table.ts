@@ -1,9 +1,9 @@
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError } from '../../errors';
 import { fieldOf, keyMembers, type EntityModel } from '../../model/types';
-import { duplicateKey as sharedDuplicateKey, type CommitOutcome } from '../../runtime/key-errors';
+import { duplicateKey, type CommitOutcome } from '../../runtime/key-errors';
 import { decoderFor, encoderFor, type Decoder, type Encoder } from './codec';
-import { duplicateKey } from './drivers/driver-errors';
+import { keyTaken } from './drivers/driver-errors';
 import type { ColumnSpec, TableSpec } from './compile';
 import { sqlFamily, type ExpirySql, type RelationalDialect, type SqlFamily } from './dialect';
 import { RELATIONAL_STORE, type RelationalTtlMode } from './options';
@@ -128,7 +128,7 @@ export class EntityTable extends TableSql {
 
   /** An insert that changed no row met a live row with its key (placeDuplicate() names the key). */
   readonly refuseDuplicate = (changes: number): void => {
-    if (changes === 0) throw duplicateKey(this.entity.name);
+    if (changes === 0) throw keyTaken(this.entity.name);
   };
 
   /**
@@ -138,7 +138,7 @@ export class EntityTable extends TableSql {
   placeDuplicate(error: unknown, record: object, unitOfWork?: CommitOutcome): unknown {
     if (!(error instanceof StoreError) || error.code !== ErrorCodes.DUPLICATE_KEY) return error;
     const { entity, spec } = this;
-    return sharedDuplicateKey({
+    return duplicateKey({
       store: RELATIONAL_STORE,
       entity,
       collection: spec.table,

@@ -38,7 +38,7 @@ export function isAlreadyThere(error: unknown): boolean {
  * What the driver (or an insert's row count) says: the key is taken. The repository and the unit
  * of work, which know the record, turn it into the shared wording (EntityTable.placeDuplicate).
  */
-export function duplicateKey(entity: string, cause?: unknown): StoreError {
+export function keyTaken(entity: string, cause?: unknown): StoreError {
   return new StoreError(ErrorCodes.DUPLICATE_KEY, 'a live row with this key already exists', {
     entity,
     store: RELATIONAL_STORE,
@@ -50,7 +50,7 @@ export function duplicateKey(entity: string, cause?: unknown): StoreError {
 /** A driver failure as a StoreError, with the original kept as `cause`. */
 export function wrapDriverError(error: unknown, entity: string | undefined, doing: string): LifespanError {
   if (error instanceof LifespanError) return error;
-  if (entity !== undefined && isDuplicateKey(error)) return duplicateKey(entity, error);
+  if (entity !== undefined && isDuplicateKey(error)) return keyTaken(entity, error);
   const message = (error as DriverError | undefined)?.message;
   return new StoreError(
     'STORE_QUERY_FAILED',
