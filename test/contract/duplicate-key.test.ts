@@ -37,8 +37,14 @@ forEachStore('duplicate key', contractModel(prefix), prefix, (store, db) => {
   });
 
   test('insert(): a compound key is shown member by member', async () => {
-    await db().repository(Order).upsert(order('u-dup', 'a', 1));
-    const failure = await failureOf(db().repository(Order).insert(order('u-dup', 'a', 2)));
+    await db()
+      .repository(Order)
+      .upsert(order('u-dup', 'a', 1));
+    const failure = await failureOf(
+      db()
+        .repository(Order)
+        .insert(order('u-dup', 'a', 2)),
+    );
     expect(failure).toMatchObject({
       ...place('Order'),
       detail: `insert into '${prefix}_order': a live record with key {"userId":"u-dup","id":"a"} already exists`,

@@ -69,7 +69,11 @@ export function planRows(operations: readonly Operation[], keyOf: (op: Operation
       row.exists = false;
     } else {
       if (op.kind === 'insert' && row.exists) {
-        throw unitDuplicate(op.mapping, op.instance, 'an earlier write of this unit of work holds the key; nothing was written');
+        throw unitDuplicate(
+          op.mapping,
+          op.instance,
+          'an earlier write of this unit of work holds the key; nothing was written',
+        );
       }
       if (!row.exists) row.creator = op;
       row.exists = true;
@@ -105,5 +109,11 @@ export function keyIdentity(mapping: EntityMapping, key: Params): string {
 /** STORE_DUPLICATE_KEY of a unit of work, which Cassandra lets write nothing (one conditional batch, or a check first). */
 export function unitDuplicate(mapping: EntityMapping, record: object | undefined, written: string): StoreError {
   const { entity, table } = mapping;
-  return duplicateKey({ store: STORE, entity, collection: table.name, record, unitOfWork: { nothingWritten: true, written } });
+  return duplicateKey({
+    store: STORE,
+    entity,
+    collection: table.name,
+    record,
+    unitOfWork: { nothingWritten: true, written },
+  });
 }

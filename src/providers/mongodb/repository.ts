@@ -1,4 +1,3 @@
-import { ErrorCodes } from '../../error-codes';
 import { LifespanError, StoreError, UnsupportedTtlError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';

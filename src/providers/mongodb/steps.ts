@@ -115,7 +115,11 @@ export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): C
  * Runs a plan's steps in order, once the plan gate has passed them all and the live indexes say no
  * step makes stored documents expire without allowRetroactive.
  */
-export async function applyPlan(db: MongoDbLike, plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
+export async function applyPlan(
+  db: MongoDbLike,
+  plan: MigrationPlan,
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
   const steps = checkedSteps(plan, options);
   await refuseLiveRetroactive(db, steps, options.allowRetroactive);
   return runSteps(MONGODB_STEPS, steps, db);

@@ -16,7 +16,11 @@ export interface MongoStoreOptions {
   readonly hideExpired?: boolean;
 }
 
-const HIDE_EXPIRED = { store: STORE, code: 'MONGO_BAD_OPTION', hint: 'new MongoStore({ db, hideExpired: true })' } as const;
+const HIDE_EXPIRED = {
+  store: STORE,
+  code: 'MONGO_BAD_OPTION',
+  hint: 'new MongoStore({ db, hideExpired: true })',
+} as const;
 
 const isFunction = (value: unknown) => typeof value === 'function';
 

@@ -170,6 +170,10 @@ export class RedisRepository<T> implements Repository<T> {
 }
 
 /** STORE_DUPLICATE_KEY for a record of `mapping`, from insert() or (with its outcome) a unit of work. */
-export function duplicateKeyIn(mapping: KeyspaceMapping, record: object | undefined, unitOfWork?: CommitOutcome): StoreError {
+export function duplicateKeyIn(
+  mapping: KeyspaceMapping,
+  record: object | undefined,
+  unitOfWork?: CommitOutcome,
+): StoreError {
   return duplicateKey({ store: STORE, entity: mapping.entity, collection: mapping.collection, record, unitOfWork });
 }

@@ -38,7 +38,9 @@ export class RelationalRepository<T> implements Repository<T> {
       const { values } = row;
       const written = this.write(insertOps(this.t, row, ttl));
       // The synchronous path is done already: no promise is chained on the hot path.
-      return written === DONE ? DONE : written.catch((error: unknown) => Promise.reject(this.t.placeDuplicate(error, values)));
+      return written === DONE
+        ? DONE
+        : written.catch((error: unknown) => Promise.reject(this.t.placeDuplicate(error, values)));
     } catch (error) {
       return Promise.reject(row ? this.t.placeDuplicate(error, row.values) : error);
     }

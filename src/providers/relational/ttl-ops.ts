@@ -3,7 +3,13 @@ import { formatDuration } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityTable } from './entity-table';
 import type { Executor } from './drivers/executor';
-import { ALREADY_EXPIRED, resolveTtl, storedRowExpiry, type StoredAnchorExpiry, type WriteExpiry } from './expiry-resolver';
+import {
+  ALREADY_EXPIRED,
+  resolveTtl,
+  storedRowExpiry,
+  type StoredAnchorExpiry,
+  type WriteExpiry,
+} from './expiry-resolver';
 import { RELATIONAL_STORE } from './options';
 import { existsByKey, ttlByKey } from './sql-read';
 import { setExpiry, type SetTtlForm } from './sql-write';
