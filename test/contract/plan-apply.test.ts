@@ -231,7 +231,12 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
         // Only MongoDB's payload carries such a claim: its collMod holds the new value, not the old one.
         if (count === undefined) return expect(store.can.storeName).not.toBe('mongodb');
         for (const claim of [{ count: null }, {}]) {
-          const tampered = edited(plan, () => ({ payload: { ...command, ...claim } }));
+          // The labels say so too: only what the step does is left to judge it by.
+          const tampered = edited(plan, () => ({
+            ttl: undefined,
+            effect: { kind: 'none', text: 'nothing', verified: true, affected: 0 },
+            payload: { ...command, ...claim },
+          }));
           expect(await refusal(() => v1.apply(tampered))).toEqual({
             code: 'PLAN_RETROACTIVE_NOT_ALLOWED',
             cls: 'LifespanError',
