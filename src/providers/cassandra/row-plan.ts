@@ -109,11 +109,6 @@ export function keyIdentity(mapping: EntityMapping, key: Params): string {
 /** STORE_DUPLICATE_KEY of a unit of work, which Cassandra lets write nothing (one conditional batch, or a check first). */
 export function unitDuplicate(mapping: EntityMapping, record: object | undefined, written: string): StoreError {
   const { entity, table } = mapping;
-  return duplicateKey({
-    store: STORE,
-    entity,
-    collection: table.name,
-    record,
-    unitOfWork: { nothingWritten: true, written },
-  });
+  const unitOfWork = { nothingWritten: true, written };
+  return duplicateKey({ store: STORE, entity, collection: table.name, record, unitOfWork });
 }

@@ -138,14 +138,8 @@ export class EntityTable extends TableSql {
   placeDuplicate(error: unknown, record: object, unitOfWork?: CommitOutcome): unknown {
     if (!(error instanceof StoreError) || error.code !== ErrorCodes.DUPLICATE_KEY) return error;
     const { entity, spec } = this;
-    return duplicateKey({
-      store: RELATIONAL_STORE,
-      entity,
-      collection: spec.table,
-      record,
-      unitOfWork,
-      cause: error.cause,
-    });
+    const facts = { store: RELATIONAL_STORE, entity, collection: spec.table, record, unitOfWork };
+    return duplicateKey({ ...facts, cause: error.cause });
   }
 
   statement(shape: string, build: () => Statement): Statement {
