@@ -103,6 +103,8 @@ describe('apply(): the exact commands, and the server codes handled', () => {
     const result = await ctx.apply(plan);
     expect(result.applied).toHaveLength(2);
     expect(db.commands().slice(2)).toEqual([
+      // apply() reads the live indexes to judge what the TTL step does to stored documents.
+      { listIndexes: 'sessions' },
       { create: 'sessions' },
       {
         createIndexes: 'sessions',
@@ -126,7 +128,10 @@ describe('apply(): the exact commands, and the server codes handled', () => {
         .filter((c) => c.op === 'command')
         .map((c) => c.args[0])
         .slice(2),
-    ).toEqual([{ collMod: 'sessions', index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: 3600 } }]);
+    ).toEqual([
+      { listIndexes: 'sessions' },
+      { collMod: 'sessions', index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: 3600 } },
+    ]);
     expect((await db.command({ listIndexes: 'sessions' }))['cursor']).toMatchObject({ firstBatch: [{}, TTL_3600] });
     expect((await ctx.plan()).steps).toEqual([]);
   });
