@@ -16,6 +16,12 @@ export interface StoreDescriptor<Name extends string = string, Options = never, 
   readonly explainer: StoreExplainer<Options>;
   /** Every `mechanism` its explain entries may report (the `Mechanism` type is their union). */
   readonly mechanisms: readonly M[];
+  /**
+   * lifespan's code stamps each record's expiry when it writes it (an emulated expires_at, an
+   * expiry field, a key's EX), so a TTL change that reaches only new writes takes effect when the
+   * new code is deployed (`diff` says so without a connection).
+   */
+  readonly expiryStampedOnWrite: boolean;
   /** The URL schemes the CLI opens with this store (`--url`). */
   readonly urlSchemes: readonly UrlScheme[];
   /** Example URLs for help texts and the hint of an unknown scheme. */

@@ -21,6 +21,7 @@ function fakeStore(loadUrlOpener: () => UrlOpener): StoreDescriptor {
     name: 'fake',
     explainer: { store: 'fake' as never, explain: () => [] },
     mechanisms: ['none'],
+    expiryStampedOnWrite: false,
     urlSchemes: ['fake:', 'fake+tls:'],
     urlExamples: ['fake://host/db'],
     loadUrlOpener,

@@ -21,6 +21,7 @@ const fake = {
   name: 'fake',
   explainer: fakeExplainer,
   mechanisms: ['none'],
+  expiryStampedOnWrite: false,
   urlSchemes: ['fake:'],
   urlExamples: ['fake://host/db'],
   loadUrlOpener: () => jest.fn(),

@@ -8,6 +8,7 @@ export const descriptor = {
   name: STORE,
   explainer: cassandraExplainer,
   mechanisms: ['table-default-ttl', 'none'],
+  expiryStampedOnWrite: false,
   urlSchemes: ['cassandra:'],
   urlExamples: ['cassandra://host:9042/keyspace'],
   loadUrlOpener: (): UrlOpener => (require('./from-url') as typeof import('./from-url')).openCassandraUrl,

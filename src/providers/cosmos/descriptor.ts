@@ -8,6 +8,7 @@ export const descriptor = {
   name: STORE,
   explainer: cosmosExplainer,
   mechanisms: ['container-ttl', 'none'],
+  expiryStampedOnWrite: false,
   urlSchemes: ['cosmos:'],
   urlExamples: ['cosmos:my_database'],
   loadUrlOpener: (): UrlOpener => (require('./from-url') as typeof import('./from-url')).openCosmosUrl,

@@ -8,6 +8,7 @@ export const descriptor = {
   name: STORE,
   explainer: mongodbExplainer,
   mechanisms: ['ttl-index', 'none'],
+  expiryStampedOnWrite: true,
   urlSchemes: ['mongodb:', 'mongodb+srv:'],
   urlExamples: ['mongodb://host:27017/db'],
   loadUrlOpener: (): UrlOpener => (require('./from-url') as typeof import('./from-url')).openMongoUrl,

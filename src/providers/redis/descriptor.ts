@@ -8,6 +8,7 @@ export const descriptor = {
   name: STORE,
   explainer: redisExplainer,
   mechanisms: ['key-expiry', 'none'],
+  expiryStampedOnWrite: true,
   urlSchemes: ['redis:', 'rediss:'],
   urlExamples: ['redis://host:6379/0'],
   loadUrlOpener: (): UrlOpener => (require('./from-url') as typeof import('./from-url')).openRedisUrl,

@@ -8,6 +8,7 @@ export const descriptor = {
   name: RELATIONAL_STORE,
   explainer: relationalExplainer,
   mechanisms: ['emulated', 'none'],
+  expiryStampedOnWrite: true,
   urlSchemes: ['sqlite:', 'postgres:', 'postgresql:', 'mysql:', 'mariadb:'],
   urlExamples: ['sqlite:./dev.db', 'postgres://user@host/db', 'mysql://user@host/db'],
   loadUrlOpener: (): UrlOpener => (require('./from-url') as typeof import('./from-url')).openRelationalUrl,
