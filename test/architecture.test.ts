@@ -182,8 +182,7 @@ describe('store registry: a new store is its folder plus one line in src/provide
   const STORES_FILE = path.join(PROVIDERS_DIR, 'stores.ts');
   /** `export { descriptor as <name> } from './<folder>/descriptor';`, the one line per store. */
   const LISTING = /^export \{ descriptor as (\w+) \} from '\.\/([\w-]+)\/descriptor';$/;
-  const lines = fs
-    .readFileSync(STORES_FILE, 'utf8')
+  const lines = (fs.existsSync(STORES_FILE) ? fs.readFileSync(STORES_FILE, 'utf8') : '')
     .split('\n')
     .filter((line) => !/^\s*(\/\*\*|\*|\/\/|$)/.test(line));
 
