@@ -9,13 +9,13 @@ export type UrlScheme = `${string}:`;
  * listed in `src/providers/stores.ts`: its name, driver-free explainer, explain mechanisms and
  * URL schemes. Nothing here loads the store's driver.
  */
-export interface StoreDescriptor<Name extends string = string, Options = never, M extends string = string> {
+export interface StoreDescriptor<Name extends string = string> {
   /** `explain(model, { stores: [name] })`, `--store name`, the `store` of its entries and errors. */
   readonly name: Name;
   /** Explains a model without a connection; its options are `explain(model, { [name]: options })`. */
-  readonly explainer: StoreExplainer<Options>;
+  readonly explainer: StoreExplainer<never>;
   /** Every `mechanism` its explain entries may report (the `Mechanism` type is their union). */
-  readonly mechanisms: readonly M[];
+  readonly mechanisms: readonly string[];
   /**
    * lifespan's code stamps each record's expiry when it writes it (an emulated expires_at, an
    * expiry field, a key's EX), so a TTL change that reaches only new writes takes effect when the

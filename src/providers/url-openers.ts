@@ -28,7 +28,7 @@ export function storeForUrl(url: string, table: UrlTable = URL_TABLE): StoreDesc
   return store;
 }
 
-/** The opener of `url`'s store, loaded now (and with it that store's driver, only that one). */
+/** The opener of `url`'s store, loaded now from its from-url module: no other store's driver is loaded. */
 export function openerFor(url: string, table: UrlTable = URL_TABLE): UrlOpener {
   const store = storeForUrl(url, table);
   const opener = store.loadUrlOpener();
