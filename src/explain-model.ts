@@ -1,9 +1,8 @@
 import { ExplainReport } from './explain/report';
 import type { Model } from './model/types';
-import { EXPLAINERS, type ExplainStoreOptions } from './providers/catalog';
+import { EXPLAINERS, STORE_NAMES, type ExplainStoreOptions, type StoreName } from './providers/registry';
 import { ProblemList } from './errors';
 import { assertModel } from './runtime/arguments';
-import { STORE_NAMES, type StoreName } from './providers/contract';
 import type { ExplainEntry } from './explain/entry';
 
 export interface ExplainOptions extends ExplainStoreOptions {

@@ -52,7 +52,6 @@ export { explain, type ExplainOptions } from './explain-model';
 export { connect, StoreContext } from './connect';
 export { defineConfig, type LifespanConfig, type StoreFactory, type StoreFactoryResult } from './config';
 export type {
-  StoreName,
   Store,
   StoreSession,
   StoreExplainer,
@@ -67,5 +66,5 @@ export type {
   PurgeOptions,
   PurgeResult,
 } from './providers/contract';
-export { STORE_NAMES } from './providers/contract';
+export { STORE_NAMES, type StoreName } from './providers/registry';
 export { ErrorCodes, type ErrorCode } from './error-codes';

@@ -96,7 +96,7 @@ describe('layering', () => {
   });
 
   // The CLI and the store-neutral layers reach a store only through the shared src/providers/*.ts
-  // files (contract, connection-target, connection-errors, url-openers, catalog).
+  // files (contract, connection-target, connection-errors, url-openers, registry, stores, store-descriptor).
   test.each(['cli', ...STORE_NEUTRAL])('src/%s imports no provider internals', (folder) => {
     expect(providerInternalImports(folder)).toEqual([]);
   });
@@ -105,7 +105,7 @@ describe('layering', () => {
     expect(tsFiles(path.join(SRC, 'model')).length).toBeGreaterThan(3);
     expect(PROVIDERS).toEqual(expect.arrayContaining(['cosmos', 'cassandra', 'mongodb', 'relational']));
     expect(resolvedImports('cli').length).toBeGreaterThan(10);
-    expect(importsOf(path.join(SRC, 'providers', 'catalog.ts'))).toContain('./cosmos/explainer');
+    expect(importsOf(path.join(PROVIDERS_DIR, 'stores.ts'))).toContain('./cosmos/descriptor');
   });
 });
 
@@ -149,7 +149,8 @@ describe('provider file names', () => {
     'plan.ts', // layout vs what the store holds → plan steps
     'steps.ts', // the plan step table keyed by step kind
     'semantics.ts', // the store's facts and phrases
-    'explainer.ts', // the driver-free explainer registered in src/providers/catalog.ts
+    'descriptor.ts', // what the shared code knows of the store, listed in src/providers/stores.ts
+    'explainer.ts', // the driver-free explainer its descriptor names
     'explain-entry.ts', // the ExplainEntry of one entity
     'repository.ts', // reads and writes of one entity
     'unit-of-work.ts', // the store's unit of work
@@ -174,5 +175,41 @@ describe('provider file names', () => {
   test('the checks see the files they guard', () => {
     expect(PROVIDERS.length).toBeGreaterThanOrEqual(5);
     expect(tsFiles(path.join(PROVIDERS_DIR, 'relational')).length).toBeGreaterThan(20);
+  });
+});
+
+describe('store registry: a new store is its folder plus one line in src/providers/stores.ts', () => {
+  const STORES_FILE = path.join(PROVIDERS_DIR, 'stores.ts');
+  /** `export { descriptor as <name> } from './<folder>/descriptor';`, the one line per store. */
+  const LISTING = /^export \{ descriptor as (\w+) \} from '\.\/([\w-]+)\/descriptor';$/;
+  const lines = (fs.existsSync(STORES_FILE) ? fs.readFileSync(STORES_FILE, 'utf8') : '')
+    .split('\n')
+    .filter((line) => !/^\s*(\/\*\*|\*|\/\/|$)/.test(line));
+
+  test('every line of stores.ts lists one store under its folder name', () => {
+    const misfits = lines.filter((line) => {
+      const match = LISTING.exec(line);
+      return !match || match[1] !== match[2];
+    });
+    expect(misfits).toEqual([]);
+  });
+
+  test('stores.ts lists exactly the folders under src/providers, each once', () => {
+    const listed = lines.map((line) => LISTING.exec(line)?.[2] ?? line);
+    expect([...listed].sort()).toEqual([...PROVIDERS].sort());
+  });
+
+  test('index.ts only at the top of a provider folder (the package exports every one as lifespan/<folder>)', () => {
+    const nested = PROVIDERS.flatMap((provider) =>
+      tsFiles(path.join(PROVIDERS_DIR, provider))
+        .filter((file) => path.basename(file) === 'index.ts')
+        .filter((file) => path.dirname(file) !== path.join(PROVIDERS_DIR, provider))
+        .map((file) => path.relative(SRC, file)),
+    );
+    expect(nested).toEqual([]);
+  });
+
+  test('the checks see the files they guard', () => {
+    expect(lines.length).toBeGreaterThanOrEqual(5);
   });
 });

@@ -16,16 +16,14 @@ import type { Io } from './io';
 import { isModelError } from './load-module';
 import { maskingIo } from './mask';
 import { packageVersion } from '../package-version';
-import { STORE_NAMES } from '../providers/contract';
+import { STORE_NAMES } from '../providers/registry';
+import { urlExamples } from '../providers/url-openers';
 
 function targetOptions(command: Command): Command {
   return command
     .option('--config <file>', 'config module exporting { model, stores } (default: ./lifespan.config.ts|.js)')
     .option('--store <name>', 'a store named in the config (default: every configured store)')
-    .option(
-      '--url <url>',
-      'quick target: sqlite:./dev.db, postgres://…, mysql://…, mongodb://…, cassandra://host:9042/ks, redis://host:6379/0',
-    )
+    .option('--url <url>', `quick target: ${urlExamples().join(', ')}`)
     .option('--models <file>', 'models file to use with --url (default: the config’s model)');
 }
 

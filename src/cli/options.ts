@@ -1,6 +1,6 @@
 import { LifespanError } from '../errors';
 import type { ReportFormat } from '../explain/report';
-import { STORE_NAMES, type StoreName } from '../providers/contract';
+import { STORE_NAMES, type StoreName } from '../providers/registry';
 
 export function parseStores(list: string | undefined): StoreName[] {
   if (list === undefined) return [...STORE_NAMES];

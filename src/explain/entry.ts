@@ -1,7 +1,8 @@
 import type { WriteTtlKind } from '../model/per-write-ttl';
+import type { Mechanism } from '../providers/registry';
 
-/** What a store natively does with a TTL declaration (store-neutral names). */
-export type Mechanism = 'container-ttl' | 'table-default-ttl' | 'ttl-index' | 'key-expiry' | 'emulated' | 'none';
+/** What a store natively does with a TTL declaration: the union of what each store's descriptor lists. */
+export type { Mechanism };
 
 /** Whether changing the declared TTL re-judges stored data or only affects later writes. */
 export type ChangeEffectKind = 'retroactive' | 'new-writes-only' | 'none';

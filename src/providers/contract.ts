@@ -2,10 +2,7 @@ import type { ExplainEntry } from '../explain/entry';
 import type { ApplyResult, MigrationPlan } from '../explain/plan';
 import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, Model } from '../model/types';
-
-/** The stores lifespan compiles to. Adding one = one folder under src/providers + one catalog line. */
-export type StoreName = 'cosmos' | 'cassandra' | 'mongodb' | 'redis' | 'relational';
-export const STORE_NAMES: readonly StoreName[] = ['cosmos', 'cassandra', 'mongodb', 'redis', 'relational'];
+import type { StoreName } from './registry';
 
 /** Driver-free: compiles a model to the store's native terms and explains it. */
 export interface StoreExplainer<Options = void> {

@@ -1,53 +1,52 @@
 import { LifespanError } from '../errors';
 import type { UrlOpener } from './connection-target';
+import { DESCRIPTORS } from './registry';
+import type { StoreDescriptor } from './store-descriptor';
 
-/** Loads an opener lazily; `require` keeps one store's driver from loading for another's URL. */
-function load(module: string, name: string): UrlOpener {
-  const exports = require(module) as Record<string, UrlOpener | undefined>;
-  const opener = exports[name];
-  if (!opener) throw new LifespanError('CLI_NO_OPENER', `${module} has no ${name}`);
-  return opener;
+/** URL scheme (lower case, with its colon) → the store that opens such URLs. */
+export type UrlTable = ReadonlyMap<string, StoreDescriptor>;
+
+/** The URL table of `descriptors`: each of their schemes → its store. */
+export function urlTableOf(descriptors: readonly StoreDescriptor[]): UrlTable {
+  return new Map(descriptors.flatMap((d) => d.urlSchemes.map((scheme) => [scheme.toLowerCase(), d] as const)));
 }
 
-/**
- * URL scheme → opener, loaded lazily so a user of one store never loads another store's driver.
- * A constant table, not a registry: adding a store adds its schemes here.
- */
-const RELATIONAL = { store: 'relational', open: () => load('./relational/from-url', 'openRelationalUrl') };
-const MONGODB = { store: 'mongodb', open: () => load('./mongodb/from-url', 'openMongoUrl') };
-const REDIS = { store: 'redis', open: () => load('./redis/from-url', 'openRedisUrl') };
-const OPENERS: Record<string, { readonly store: string; readonly open: () => UrlOpener }> = {
-  'sqlite:': RELATIONAL,
-  'postgres:': RELATIONAL,
-  'postgresql:': RELATIONAL,
-  'mysql:': RELATIONAL,
-  'mariadb:': RELATIONAL,
-  'cassandra:': { store: 'cassandra', open: () => load('./cassandra/from-url', 'openCassandraUrl') },
-  'mongodb:': MONGODB,
-  'mongodb+srv:': MONGODB,
-  'cosmos:': { store: 'cosmos', open: () => load('./cosmos/from-url', 'openCosmosUrl') },
-  'redis:': REDIS,
-  'rediss:': REDIS,
-};
+const URL_TABLE = urlTableOf(DESCRIPTORS);
 
-function entryFor(url: string): { readonly store: string; readonly open: () => UrlOpener } {
+/** The store whose scheme `url` has, or CLI_UNKNOWN_URL listing every scheme of `table`. */
+export function storeForUrl(url: string, table: UrlTable = URL_TABLE): StoreDescriptor {
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0].toLowerCase();
-  const entry = scheme ? OPENERS[scheme] : undefined;
-  if (!entry) {
+  const store = scheme ? table.get(scheme) : undefined;
+  if (!store) {
     // Only a recognised scheme shape is repeated: the rest of an unknown URL may be a password.
     const what = scheme && /^[a-z][a-z0-9+.-]{0,20}:$/i.test(scheme) ? `'${scheme}' URLs` : 'a URL without a scheme';
+    const examples = [...new Set(table.values())].flatMap((d) => d.urlExamples);
     throw new LifespanError('CLI_UNKNOWN_URL', `cannot open ${what}`, {
-      hint: `use one of: ${Object.keys(OPENERS).join(' ')} (e.g. sqlite:./dev.db, postgres://user@host/db, cassandra://host:9042/keyspace)`,
+      hint: `use one of: ${[...table.keys()].join(' ')} (e.g. ${examples.join(', ')})`,
     });
   }
-  return entry;
+  return store;
 }
 
-export function openerFor(url: string): UrlOpener {
-  return entryFor(url).open();
+/** The opener of `url`'s store, loaded now from its from-url module: no other store's driver is loaded. */
+export function openerFor(url: string, table: UrlTable = URL_TABLE): UrlOpener {
+  const store = storeForUrl(url, table);
+  const opener = store.loadUrlOpener();
+  if (typeof opener !== 'function') {
+    throw new LifespanError('CLI_NO_OPENER', `the ${store.name} store has no URL opener`, {
+      store: store.name,
+      hint: 'reinstall lifespan: its build is incomplete',
+    });
+  }
+  return opener;
 }
 
 /** The store a URL opens: the `store` its connection errors name. */
 export function storeOfUrl(url: string): string {
-  return entryFor(url).store;
+  return storeForUrl(url).name;
+}
+
+/** Example URLs of every store, for help texts. */
+export function urlExamples(): string[] {
+  return DESCRIPTORS.flatMap((d) => d.urlExamples);
 }

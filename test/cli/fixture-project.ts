@@ -17,18 +17,14 @@ export interface CliRun {
  */
 export function fixtureProject(outDir: string, name: string): string {
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  const subpaths = ['relational', 'cassandra', 'mongodb', 'cosmos'];
   fs.writeFileSync(
     path.join(outDir, 'package.json'),
     JSON.stringify({
       name: 'lifespan',
       version: manifest.version,
       main: 'index.js',
-      exports: {
-        '.': './index.js',
-        ...Object.fromEntries(subpaths.map((s) => [`./${s}`, `./providers/${s}/index.js`])),
-        './package.json': './package.json',
-      },
+      // The package's own subpath pattern, for a build whose outDir is the package root.
+      exports: { '.': './index.js', './package.json': './package.json', './*': './providers/*/index.js' },
     }),
   );
   const project = path.join(outDir, 'projects', name);

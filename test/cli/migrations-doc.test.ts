@@ -6,7 +6,7 @@ import { compareSnapshots } from '../../src/cli/review/compare';
 import { snapshotOf } from '../../src/cli/review/snapshot-file';
 import { renderPlans } from '../../src/explain/render-plan';
 import type { Model } from '../../src/model/types';
-import { STORE_NAMES } from '../../src/providers/contract';
+import { STORE_NAMES } from '../../src/providers/registry';
 
 /**
  * docs/migrations.md shows the pull-request workflow with the CLI as it is: its commands and flags

@@ -1,16 +1,19 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
+/** The folders under src/providers: each is a store, exported as `lifespan/<folder>`. */
+export const PROVIDER_FOLDERS: readonly string[] = fs
+  .readdirSync(path.join(ROOT, 'src', 'providers'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
 /** Every entry point of the package (the `exports` map of package.json) → its source file. */
 export const ENTRY_POINTS: Readonly<Record<string, string>> = {
   lifespan: 'src/index.ts',
-  'lifespan/relational': 'src/providers/relational/index.ts',
-  'lifespan/cassandra': 'src/providers/cassandra/index.ts',
-  'lifespan/mongodb': 'src/providers/mongodb/index.ts',
-  'lifespan/cosmos': 'src/providers/cosmos/index.ts',
-  'lifespan/redis': 'src/providers/redis/index.ts',
+  ...Object.fromEntries(PROVIDER_FOLDERS.map((p) => [`lifespan/${p}`, `src/providers/${p}/index.ts`])),
 };
 
 /**

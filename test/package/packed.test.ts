@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { PROVIDER_FOLDERS } from './exported-names';
 import { npm, packProject, readmeFiles, run, tarballFiles } from './packing';
 import { registrySkipReason } from './registry';
 
@@ -21,7 +22,8 @@ const TSC = require.resolve('typescript/bin/tsc');
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 /** Drivers and types the consumers use, linked from this project instead of installed again. */
 const LINKED = ['knex', 'better-sqlite3', '@types/node', 'cassandra-driver', 'mongodb', '@azure/cosmos', 'redis'];
-const STORE_PAGES = ['relational', 'cassandra', 'mongodb', 'cosmos', 'redis'];
+/** Each store (a folder under src/providers) has its page, docs/stores/<store>.md. */
+const STORE_PAGES = PROVIDER_FOLDERS;
 
 const README_FILES = readmeFiles(path.join(ROOT, 'README.md'));
 const SESSION_LINES = ['s1 has 3600s to live; payload: hello', 'purged 1 expired row(s); s1 still stored: false'];

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { LifespanError } from '../../errors';
 import { renderPlans } from '../../explain/render-plan';
-import type { StoreName } from '../../providers/contract';
+import type { StoreName } from '../../providers/registry';
 import { EXIT_DRIFT, EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
 import { loadConfig } from '../config';

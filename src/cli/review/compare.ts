@@ -1,4 +1,5 @@
 import type { MigrationPlan, PlanStep, StepClass } from '../../explain/plan';
+import { DESCRIPTORS } from '../../providers/registry';
 import type { Snapshot, SnapshotEntry } from './snapshot-file';
 
 /**
@@ -104,14 +105,11 @@ function step(
   };
 }
 
-/**
- * Relational emulation, MongoDB's expiry-date field and Redis's EX (no default TTL on the server)
- * are stamped by the application on each write.
- */
+/** A change that reaches only new writes, on a store whose code stamps each record's expiry as it writes. */
 function stampedByCode(now: SnapshotEntry): boolean {
   return (
     effectKind(now) === 'new-writes-only' &&
-    (now.store === 'relational' || now.store === 'mongodb' || now.store === 'redis')
+    DESCRIPTORS.some((store) => store.name === now.store && store.expiryStampedOnWrite)
   );
 }
 

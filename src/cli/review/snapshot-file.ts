@@ -4,7 +4,7 @@ import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import { explain } from '../../explain-model';
 import type { Model } from '../../model/types';
-import { STORE_NAMES, type StoreName } from '../../providers/contract';
+import { STORE_NAMES, type StoreName } from '../../providers/registry';
 
 export const SNAPSHOT_VERSION = 1;
 

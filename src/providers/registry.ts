@@ -1,0 +1,41 @@
+import type { StoreDescriptor } from './store-descriptor';
+import * as LISTED from './stores';
+
+/**
+ * Everything that used to be a line per store in the shared code (store names, explainers, their
+ * options, explain mechanisms) is derived here from the descriptors src/providers/stores.ts lists.
+ */
+type Listed = typeof LISTED;
+
+/** The stores lifespan compiles to. */
+export type StoreName = keyof Listed;
+
+/** What a store's explain entry reports as its native mechanism, e.g. 'ttl-index' or 'emulated'. */
+export type Mechanism = Listed[StoreName]['mechanisms'][number];
+
+/** Each listed store's descriptor is filed under its own name (a mismatch does not compile). */
+const BY_NAME: { readonly [K in StoreName]: StoreDescriptor<K> } = LISTED;
+
+export const DESCRIPTORS: readonly Listed[StoreName][] = Object.values(BY_NAME) as Listed[StoreName][];
+
+/** The names of `descriptors`, in their order. */
+export function storeNamesOf<D extends StoreDescriptor>(descriptors: readonly D[]): D['name'][] {
+  return descriptors.map((d) => d.name);
+}
+
+/** The driver-free explainers of `descriptors` by store name. */
+export function explainersOf<D extends StoreDescriptor>(
+  descriptors: readonly D[],
+): { readonly [N in D['name']]: Extract<D, { name: N }>['explainer'] } {
+  return Object.fromEntries(descriptors.map((d) => [d.name, d.explainer])) as never;
+}
+
+export const STORE_NAMES: readonly StoreName[] = storeNamesOf(DESCRIPTORS);
+
+/** The driver-free explainers by store name, for explain(model, { stores }) without a connection. */
+export const EXPLAINERS = explainersOf(DESCRIPTORS);
+
+type OptionsOf<E> = E extends { explain(model: never, options?: infer O): unknown } ? O : never;
+
+/** Per-store explain options, e.g. `{ relational: { ttl: 'emulate' } }`. */
+export type ExplainStoreOptions = { [K in StoreName]?: OptionsOf<Listed[K]['explainer']> };

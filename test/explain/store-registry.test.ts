@@ -1,0 +1,69 @@
+/**
+ * The store names, the driver-free explainers and the explain mechanisms come from the stores'
+ * descriptors (src/providers/<store>/descriptor.ts, listed in src/providers/stores.ts): a store
+ * added there is in STORE_NAMES, explain() and the Mechanism type with no other line.
+ */
+import { explain, STORE_NAMES as PUBLIC_STORE_NAMES, type Mechanism } from '../../src';
+import { model } from '../../examples/models';
+import type { ExplainEntry } from '../../src/explain/entry';
+import {
+  DESCRIPTORS,
+  EXPLAINERS,
+  explainersOf,
+  STORE_NAMES,
+  storeNamesOf,
+  type ExplainStoreOptions,
+} from '../../src/providers/registry';
+import type { StoreDescriptor } from '../../src/providers/store-descriptor';
+
+const fakeExplainer = { store: 'fake' as never, explain: (): ExplainEntry[] => [] };
+const fake = {
+  name: 'fake',
+  explainer: fakeExplainer,
+  mechanisms: ['none'],
+  expiryStampedOnWrite: false,
+  urlSchemes: ['fake:'],
+  urlExamples: ['fake://host/db'],
+  loadUrlOpener: () => jest.fn(),
+} as const satisfies StoreDescriptor;
+
+describe('the store registry', () => {
+  test('lists the stores in the order explain() reports them and the CLI lists them', () => {
+    expect(STORE_NAMES).toEqual(['cosmos', 'cassandra', 'mongodb', 'redis', 'relational']);
+    expect(PUBLIC_STORE_NAMES).toBe(STORE_NAMES);
+  });
+
+  test('store names and explainers are derived from the descriptors: an added one is in both', () => {
+    expect(STORE_NAMES).toEqual(storeNamesOf(DESCRIPTORS));
+    expect(storeNamesOf([...DESCRIPTORS, fake])).toEqual([...STORE_NAMES, 'fake']);
+    const explainers = explainersOf([...DESCRIPTORS, fake]);
+    expect(explainers.fake).toBe(fakeExplainer);
+    expect(Object.keys(explainers)).toEqual([...STORE_NAMES, 'fake']);
+    expect(Object.keys(EXPLAINERS)).toEqual([...STORE_NAMES]);
+  });
+
+  test("each descriptor's explainer explains for its own store, and EXPLAINERS holds it", () => {
+    const mismatched = DESCRIPTORS.filter((d) => d.explainer.store !== d.name || EXPLAINERS[d.name] !== d.explainer);
+    expect(mismatched.map((d) => d.name)).toEqual([]);
+  });
+
+  test('every explain entry reports a mechanism its store declares', () => {
+    const options: ExplainStoreOptions = { relational: { ttl: 'emulate' } };
+    const undeclared = [explain(model), explain(model, options)]
+      .flatMap((report) => report.entries)
+      .filter((entry) => {
+        const declared: readonly Mechanism[] = DESCRIPTORS.find((d) => d.name === entry.store)?.mechanisms ?? [];
+        return !declared.includes(entry.mechanism);
+      })
+      .map((entry) => `${entry.store} ${entry.entity}: ${entry.mechanism}`);
+    expect(undeclared).toEqual([]);
+  });
+
+  test('the Mechanism type is the union of what the descriptors declare', () => {
+    const all: Mechanism[] = ['container-ttl', 'table-default-ttl', 'ttl-index', 'key-expiry', 'emulated', 'none'];
+    expect([...new Set(DESCRIPTORS.flatMap((d) => d.mechanisms))].sort()).toEqual([...all].sort());
+    // @ts-expect-error a mechanism no descriptor declares is not a Mechanism
+    const unknown: Mechanism = 'ttl-nowhere';
+    expect(all).not.toContain(unknown);
+  });
+});
