@@ -49,7 +49,9 @@ export class RelationalUnitOfWork extends UnitOfWorkShell<Pending> {
       }
       const ttl = item.ttl ?? fallback;
       const row = encodeRow(t, item.entity);
-      yield* item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl);
+      // A plain loop: `yield*` over an array goes through the array iterator per op.
+      const ops = item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl);
+      for (let i = 0; i < ops.length; i++) yield ops[i] as BatchOp;
     }
   }
 }
