@@ -156,7 +156,7 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   // Waiting on a writer's row lock is bounded by the budget and by half of deadlock_timeout (1 s by
   // default), read on the batch's own connection: the purge gives up before any deadlock check
   // runs, so a lock cycle with a writer never makes the writer the one rolled back.
-  const opening = ['BEGIN', pgLockTimeout(c.budgetMs)];
+  const opening = ['BEGIN', pgBatchSettings(c.budgetMs)];
   let at = 0;
   return {
     skipped: () => lockedLeft(c),
@@ -180,10 +180,17 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   };
 }
 
-/** `SET LOCAL lock_timeout` to the least of the budget and half of deadlock_timeout, at least 1 ms (0 would mean no limit). */
-function pgLockTimeout(budgetMs: number): string {
+/**
+ * For one batch's transaction, in one round trip: `lock_timeout` to the least of the budget and half
+ * of deadlock_timeout, at least 1 ms (0 would mean no limit); and `synchronous_commit` off, so a
+ * batch's COMMIT does not wait for its WAL flush. That is safe for a purge: a crash can lose only
+ * the last batches' deletes, whose rows are still expired (reads hide them) and are purged again by
+ * the next run, and any later synchronous commit flushes the WAL before it anyway.
+ */
+function pgBatchSettings(budgetMs: number): string {
   const half = "(SELECT CAST(setting AS integer) FROM pg_settings WHERE name = 'deadlock_timeout') / 2";
-  return `SELECT set_config('lock_timeout', CAST(greatest(1, least(${Math.round(budgetMs)}, ${half})) AS text), true)`;
+  const lockTimeout = `set_config('lock_timeout', CAST(greatest(1, least(${Math.round(budgetMs)}, ${half})) AS text), true)`;
+  return `SELECT ${lockTimeout}, set_config('synchronous_commit', 'off', true)`;
 }
 
 /** Due rows other transactions hold locked, counted once the batches are done. */
