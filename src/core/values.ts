@@ -93,8 +93,12 @@ export function describeValue(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+/** Node 20's native check (ES2024, not in the ES2022 lib types) scans without a regex: the insert hot path. */
+const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
 function isWellFormed(value: unknown): value is string {
-  return typeof value === 'string' && !LONE_SURROGATE.test(value);
+  if (typeof value !== 'string') return false;
+  return nativeWellFormed ? nativeWellFormed.call(value) : !LONE_SURROGATE.test(value);
 }
 
 /** A value JSON holds and gives back unchanged (an undefined object member is left out, as JSON does). */

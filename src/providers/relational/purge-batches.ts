@@ -31,8 +31,12 @@ export interface BatchRunner {
   readonly initial: number;
   readonly cap: number;
   next(size: number): Promise<BatchOutcome>;
+  /** Work between two batches that holds no lock a writer waits on, kept out of the batch's time. */
+  between?(): Promise<void>;
   /** After the last batch: due rows left because another transaction held them (absent: this runner never skips). */
   skipped?(): Promise<number>;
+  /** Always runs once the purge of the table ends, also after a failure: undo what the runner changed. */
+  finish?(): Promise<void>;
 }
 
 export interface PurgeContext {
@@ -59,7 +63,7 @@ export async function batchRunner(c: PurgeContext): Promise<BatchRunner> {
 
 /** How each family walks its due rows batch by batch. */
 const BATCH_RUNNERS: Record<DialectFamily, (c: PurgeContext) => Promise<BatchRunner>> = {
-  sqlite: async (c) => sqliteRunner(c),
+  sqlite: async (c) => sqliteRunner(c, await sqliteWalCheckpoints(c)),
   postgres: async (c) => (await pgBlockWalk(c)) ?? pgIndexRunner(c),
   mysql: async (c) => mysqlRunner(c, await supportsSkipLocked(c.executor, c.t)),
 };
@@ -68,7 +72,32 @@ function modeOf(c: PurgeContext): NowMode {
   return c.now === undefined ? 'db' : 'param';
 }
 
-function sqliteRunner(c: PurgeContext): BatchRunner {
+/**
+ * SQLite in WAL mode checkpoints inside the COMMIT that takes the WAL past `wal_autocheckpoint`
+ * pages: a batch that happens to cross it takes 2–3 times its budget, and the sizer shrinks every
+ * batch after it. During the purge lifespan turns the automatic checkpoint off on its connection and
+ * runs a PASSIVE one between batches (a checkpoint takes no write lock: other writers go on), then
+ * puts the setting back. Null when the database is not in WAL mode (nothing to checkpoint).
+ */
+async function sqliteWalCheckpoints(c: PurgeContext): Promise<Pick<BatchRunner, 'between' | 'finish'> | null> {
+  const { t, executor } = c;
+  const pragma = (sql: string, reads: boolean) => t.statement(`purge:pragma:${sql}`, () => t.finish(t.writer(), sql, reads));
+  const mode = await executor.rows(pragma('PRAGMA journal_mode', true), []);
+  if (String(mode[0]?.[0]).toLowerCase() !== 'wal') return null;
+  const pages = Number((await executor.rows(pragma('PRAGMA wal_autocheckpoint', true), []))[0]?.[0]);
+  if (!Number.isSafeInteger(pages) || pages <= 0) return null;
+  await executor.rows(pragma('PRAGMA wal_autocheckpoint = 0', true), []);
+  return {
+    between: async () => {
+      await executor.rows(pragma('PRAGMA wal_checkpoint(PASSIVE)', true), []);
+    },
+    finish: async () => {
+      await executor.rows(pragma(`PRAGMA wal_autocheckpoint = ${pages}`, true), []);
+    },
+  };
+}
+
+function sqliteRunner(c: PurgeContext, wal: Pick<BatchRunner, 'between' | 'finish'> | null): BatchRunner {
   const { t, executor, ex, now } = c;
   const mode = modeOf(c);
   const keyed = async (n: number): Promise<BatchOutcome> => {
@@ -77,6 +106,7 @@ function sqliteRunner(c: PurgeContext): BatchRunner {
     return { rows, done: rows < n, full: rows === n };
   };
   return {
+    ...wal,
     initial: 1024,
     cap: c.rowCap ?? MAX_ROWS,
     async next(n) {
@@ -126,7 +156,7 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   // Waiting on a writer's row lock is bounded by the budget and by half of deadlock_timeout (1 s by
   // default), read on the batch's own connection: the purge gives up before any deadlock check
   // runs, so a lock cycle with a writer never makes the writer the one rolled back.
-  const opening = ['BEGIN', pgLockTimeout(c.budgetMs)];
+  const opening = ['BEGIN', pgBatchSettings(c.budgetMs)];
   let at = 0;
   return {
     skipped: () => lockedLeft(c),
@@ -150,10 +180,17 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   };
 }
 
-/** `SET LOCAL lock_timeout` to the least of the budget and half of deadlock_timeout, at least 1 ms (0 would mean no limit). */
-function pgLockTimeout(budgetMs: number): string {
+/**
+ * For one batch's transaction, in one round trip: `lock_timeout` to the least of the budget and half
+ * of deadlock_timeout, at least 1 ms (0 would mean no limit); and `synchronous_commit` off, so a
+ * batch's COMMIT does not wait for its WAL flush. That is safe for a purge: a crash can lose only
+ * the last batches' deletes, whose rows are still expired (reads hide them) and are purged again by
+ * the next run, and any later synchronous commit flushes the WAL before it anyway.
+ */
+function pgBatchSettings(budgetMs: number): string {
   const half = "(SELECT CAST(setting AS integer) FROM pg_settings WHERE name = 'deadlock_timeout') / 2";
-  return `SELECT set_config('lock_timeout', CAST(greatest(1, least(${Math.round(budgetMs)}, ${half})) AS text), true)`;
+  const lockTimeout = `set_config('lock_timeout', CAST(greatest(1, least(${Math.round(budgetMs)}, ${half})) AS text), true)`;
+  return `SELECT ${lockTimeout}, set_config('synchronous_commit', 'off', true)`;
 }
 
 /** Due rows other transactions hold locked, counted once the batches are done. */

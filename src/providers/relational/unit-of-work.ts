@@ -18,7 +18,7 @@ type Pending =
 /** The operation the transaction is at: its number, and the record when it is an insert. */
 interface Running {
   index: number;
-  insert: { readonly table: EntityTable; readonly record: object } | undefined;
+  insert: { readonly table: EntityTable; readonly entity: object } | undefined;
 }
 
 /** Collects writes and commits them in one database transaction, in the order given (the shell commits once). */
@@ -48,7 +48,7 @@ export class RelationalUnitOfWork extends UnitOfWorkShell<Pending> {
       await this.executor.batch(this.ops(pending, fallback, running));
     } catch (error) {
       if (!running.insert) throw error;
-      throw running.insert.table.placeDuplicate(error, running.insert.record, {
+      throw running.insert.table.placeDuplicate(error, running.insert.entity, {
         nothingWritten: true,
         written: `the transaction wrote nothing (rolled back): it stopped at operation ${running.index} of ${pending.length}`,
       });
@@ -71,8 +71,11 @@ export class RelationalUnitOfWork extends UnitOfWorkShell<Pending> {
       }
       const ttl = item.ttl ?? fallback;
       const row = encodeRow(t, item.entity);
-      if (item.kind === 'insert') running.insert = { table: t, record: row.values };
-      yield* item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl);
+      // The pending write itself (no object per write): encodeRow stamped its entity in place.
+      if (item.kind === 'insert') running.insert = item;
+      // A plain loop: `yield*` over an array goes through the array iterator per op.
+      const ops = item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl);
+      for (let i = 0; i < ops.length; i++) yield ops[i] as BatchOp;
     }
   }
 }

@@ -5,6 +5,7 @@ import type { Statement } from '../statement';
 /** The part of a `mysql2` (callback) Connection lifespan uses. */
 interface MysqlConnection {
   execute(options: MysqlExecuteOptions, callback: (error: unknown, result: unknown) => void): void;
+  execute(sql: string, values: unknown[], callback: (error: unknown, result: unknown) => void): void;
   query(sql: string, callback: (error: unknown, result: unknown) => void): void;
 }
 
@@ -28,6 +29,7 @@ export class MysqlExecutor extends PooledExecutor<MysqlConnection> {
   }
 
   protected async send(connection: MysqlConnection, statement: Statement, params: unknown[]): Promise<DriverResult> {
+    if (!statement.reads) return { rows: [], changes: affected(await write(connection, statement.sql, params)) };
     const options: MysqlExecuteOptions = {
       sql: statement.sql,
       values: params,
@@ -54,6 +56,16 @@ export class MysqlExecutor extends PooledExecutor<MysqlConnection> {
       connection.query(sql, (error, result) => (error ? reject(error) : resolve(result))),
     );
   }
+}
+
+/**
+ * A write needs none of the read options, and mysql2's positional `execute(sql, values, cb)` costs
+ * about 15 µs less CPU per call than its options-object form (measured: see docs/performance.md).
+ */
+function write(connection: MysqlConnection, sql: string, params: unknown[]): Promise<unknown> {
+  return new Promise((resolve, reject) =>
+    connection.execute(sql, params, (error, value) => (error ? reject(error) : resolve(value))),
+  );
 }
 
 function affected(result: unknown): number {
