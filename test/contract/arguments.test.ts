@@ -33,6 +33,11 @@ forEachStore('arguments', contractModel(prefix), prefix, (store, db) => {
     await expect(unit.commit()).rejects.toMatchObject({ code: ErrorCodes.UOW_ALREADY_COMMITTED });
   });
 
+  test('plan() and apply() with null instead of options or a plan are BAD_ARGUMENT', async () => {
+    await expect(db().plan(null as never)).rejects.toMatchObject(bad);
+    await expect(db().apply(null as never)).rejects.toMatchObject(bad);
+  });
+
   test('a unit of work refuses a plain object (no entity class) at the call', () => {
     const plain = { ...sample('plain') };
     expect(() => db().unitOfWork().upsert(plain)).toThrow(expect.objectContaining({ code: ErrorCodes.UNKNOWN_ENTITY }));

@@ -17,7 +17,7 @@ import { RelationalStore } from '../../src/providers/relational';
 import { liveCosmosClient } from '../harness/cosmos';
 import { describeLive, describeStore, type LocalStoreName } from '../harness/stores';
 import { MemoryDb } from '../mongodb/fake/memory-db';
-import { openStore, type OpenedStore } from '../stores/open-store';
+import { openStore, type OpenedStore } from '../harness/open-store';
 
 export interface Capabilities {
   /** Per-write 'keep' (leave the current expiry) is honoured; otherwise UnsupportedTtlError. */
