@@ -6,7 +6,10 @@
  */
 import { ErrorCodes, LifespanError } from '../../src';
 import { contractModel, order, Order, sample, Sample } from './models';
-import { forEachStore } from './stores';
+import { forEachStore, testUnlessDrifting } from './stores';
+
+const COSMOS = ['cosmos', 'cosmos-live'];
+const MONGODB = ['mongodb-fake', 'mongodb-live'];
 
 const prefix = `cg${process.pid % 10000}`;
 
@@ -139,15 +142,24 @@ forEachStore('call arguments', contractModel(prefix), prefix, (store, db) => {
       await expect(repo.ttl(key as never)).rejects.toEqual(incomplete);
       await expect(repo.setTtl(key as never, 60)).rejects.toEqual(incomplete);
       await expect(repo.getMany([key as never])).rejects.toEqual(incomplete);
-      expect(() =>
-        db()
-          .unitOfWork()
-          .delete(Sample, key as never),
-      ).toThrow(incomplete);
     }
     const error = (await repo.get(undefined as never).catch((e: unknown) => e)) as LifespanError;
     expect(error.hint).not.toContain('nullable');
   });
+
+  // Drift (issue 14): Cosmos DB and MongoDB take the call and refuse the key only at commit.
+  testUnlessDrifting(store, [...COSMOS, ...MONGODB])(
+    'a unit of work refuses a missing key at delete(), not at commit',
+    () => {
+      for (const key of [undefined, null]) {
+        expect(() =>
+          db()
+            .unitOfWork()
+            .delete(Sample, key as never),
+        ).toThrow(expect.objectContaining({ code: ErrorCodes.KEY_INCOMPLETE, ...place }));
+      }
+    },
+  );
 
   test('a compound key without one member is KEY_INCOMPLETE naming it, in get and getMany', async () => {
     const orders = db().repository(Order);
@@ -156,16 +168,31 @@ forEachStore('call arguments', contractModel(prefix), prefix, (store, db) => {
     await expect(orders.getMany([{ userId: 'u' } as never])).rejects.toMatchObject(incomplete);
   });
 
-  test('a write without its key member, or a key of the wrong type, is VALUE_INVALID naming the member', async () => {
-    const repo = db().repository(Sample);
-    const write = (await repo.insert(sample(undefined as never)).catch((e: unknown) => e)) as LifespanError;
-    expect(write).toMatchObject({ code: ErrorCodes.VALUE_INVALID, ...place, member: 'id' });
-    expect(write.hint).not.toContain('nullable');
-    await expect(repo.get(5 as never)).rejects.toMatchObject({
-      code: ErrorCodes.VALUE_INVALID,
-      ...place,
-      member: 'id',
-    });
+  // Drift (issue 14): Cosmos DB reports a write without its key member as KEY_INCOMPLETE.
+  testUnlessDrifting(store, COSMOS)('a write without its key member is VALUE_INVALID naming the member', async () => {
+    await expect(
+      db()
+        .repository(Sample)
+        .insert(sample(undefined as never)),
+    ).rejects.toMatchObject({ code: ErrorCodes.VALUE_INVALID, ...place, member: 'id' });
+  });
+
+  // Drift (issue 14): MongoDB's hint for a missing key member advises declaring the key nullable.
+  testUnlessDrifting(store, MONGODB)('the error for a missing key member never advises a nullable key', async () => {
+    const write = await db()
+      .repository(Sample)
+      .insert(sample(undefined as never))
+      .catch((e: unknown) => e);
+    expect(write).toBeInstanceOf(LifespanError);
+    expect((write as LifespanError).hint).not.toContain('nullable');
+  });
+
+  test('a key of the wrong type is VALUE_INVALID naming the member', async () => {
+    await expect(
+      db()
+        .repository(Sample)
+        .get(5 as never),
+    ).rejects.toMatchObject({ code: ErrorCodes.VALUE_INVALID, ...place, member: 'id' });
   });
 
   test('a single value for a compound key is KEY_INCOMPLETE', async () => {

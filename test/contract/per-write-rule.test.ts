@@ -6,7 +6,16 @@
  * with no TTL at all refuses a per-write TTL the same way. Runs on every store of the contract table.
  */
 import 'reflect-metadata';
-import { Entity, Field, Key, ModelBuilder, TimeToLive, UnsupportedTtlError, type PerWriteTtl } from '../../src';
+import {
+  CreatedAt,
+  Entity,
+  Field,
+  Key,
+  ModelBuilder,
+  TimeToLive,
+  UnsupportedTtlError,
+  type PerWriteTtl,
+} from '../../src';
 import { forEachStore } from './stores';
 
 const prefix = `pwr${process.pid % 10000}`;
@@ -16,6 +25,8 @@ const prefix = `pwr${process.pid % 10000}`;
 class Plain {
   @Key() id = '';
   @Field() note = '';
+  // MongoDB counts an entity TTL from a date member.
+  @CreatedAt() createdAt = new Date(0);
 }
 
 @Entity()

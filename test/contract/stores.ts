@@ -240,3 +240,13 @@ export function forEachStore(
     });
   }
 }
+
+/**
+ * `test`, or `test.failing` for the stores named in `drifting`: a contract the listed stores do not
+ * meet yet (a drift found by the suite, reported, to be fixed in src/). The failing case stays
+ * visible, and jest fails it once the store starts to pass, so the fix must also remove the store
+ * from the list.
+ */
+export function testUnlessDrifting(store: ContractStore, drifting: readonly string[]): jest.It {
+  return drifting.includes(store.name) ? test.failing : test;
+}
