@@ -138,20 +138,6 @@ describeStore('cassandra', 'cassandra TTL (live)', () => {
     expect(await carts.exists('nope')).toBe(false);
   });
 
-  it("refuses 'keep' and { extend } on writes with UnsupportedTtlError, writing nothing", async () => {
-    const sessions = db.repository(Session);
-    await expect(sessions.upsert(session('keep'), { ttl: 'keep' })).rejects.toThrow(UnsupportedTtlError);
-    await expect(sessions.upsert(session('extend'), { ttl: { extend: '1h' } })).rejects.toMatchObject({
-      code: 'TTL_PER_WRITE_UNSUPPORTED',
-      store: 'cassandra',
-    });
-    await expect(sessions.setTtl('default', { extend: 60 })).rejects.toThrow(UnsupportedTtlError);
-    await expect(db.unitOfWork().upsert(session('uow-keep')).commit({ ttl: 'keep' })).rejects.toThrow(
-      UnsupportedTtlError,
-    );
-    expect(await sessions.getMany(['keep', 'extend', 'uow-keep'])).toEqual([]);
-  });
-
   it('gives TtlError for a TTL over 630720000 s or past the 2038 ceiling, where the node would fail', async () => {
     const sessions = db.repository(Session);
     await expect(sessions.upsert(session('max'), { ttl: 630720001 })).rejects.toMatchObject({

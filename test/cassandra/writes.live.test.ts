@@ -193,34 +193,4 @@ describeStore('cassandra', 'cassandra overwrites and units of work (live)', () =
       .commit();
     expect(await sessions.get('built')).toMatchObject({ payload: 'v2', createdAt: at });
   });
-
-  it('commits once: after a commit, successful or failed, it takes nothing more and re-sends nothing', async () => {
-    const sessions = db.repository(Session);
-    const committed = { code: ErrorCodes.UOW_ALREADY_COMMITTED, name: 'LifespanError' };
-
-    const done = db.unitOfWork().upsert(session('once'));
-    await done.commit();
-    await sessions.delete('once');
-    expect(() => done.insert(session('again'))).toThrow(expect.objectContaining(committed));
-    expect(() => done.upsert(session('again'))).toThrow(expect.objectContaining(committed));
-    expect(() => done.delete(Session, 'again')).toThrow(expect.objectContaining(committed));
-    await expect(done.commit()).rejects.toMatchObject(committed);
-    expect(await sessions.exists('once')).toBe(false);
-
-    await sessions.insert(session('taken'));
-    const failed = db.unitOfWork().upsert(session('would-be')).insert(session('taken'));
-    await expect(failed.commit()).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY });
-    await sessions.delete('taken');
-    // The key is free now, yet the failed unit of work does not try again.
-    await expect(failed.commit()).rejects.toMatchObject(committed);
-    expect(await sessions.getMany(['would-be', 'taken'])).toEqual([]);
-
-    const invalid = db.unitOfWork().upsert(session(undefined as unknown as string));
-    await expect(invalid.commit()).rejects.toMatchObject({ code: ErrorCodes.VALUE_INVALID });
-    await expect(invalid.commit()).rejects.toMatchObject(committed);
-
-    const empty = db.unitOfWork();
-    await empty.commit();
-    await expect(empty.commit()).rejects.toMatchObject(committed);
-  });
 });

@@ -4,7 +4,7 @@
  */
 import { ErrorCodes } from '../../src';
 import { contractModel, sample, Sample } from './models';
-import { forEachStore } from './stores';
+import { forEachStore, testUnlessDrifting } from './stores';
 
 const prefix = `ca${process.pid % 10000}`;
 
@@ -31,6 +31,18 @@ forEachStore('arguments', contractModel(prefix), prefix, (store, db) => {
     await unit.commit();
     expect(await db().repository(Sample).get('commit-opts')).toMatchObject({ id: 'commit-opts' });
     await expect(unit.commit()).rejects.toMatchObject({ code: ErrorCodes.UOW_ALREADY_COMMITTED });
+  });
+
+  // Drift (issue 14): plan(null) is a TypeError on Cassandra, MongoDB and Redis; Cosmos DB plans.
+  testUnlessDrifting(store, ['cassandra', 'redis', 'cosmos', 'cosmos-live', 'mongodb-fake', 'mongodb-live'])(
+    'plan() with null as options is BAD_ARGUMENT',
+    async () => {
+      await expect(db().plan(null as never)).rejects.toMatchObject(bad);
+    },
+  );
+
+  test('apply() with null as the plan is BAD_ARGUMENT', async () => {
+    await expect(db().apply(null as never)).rejects.toMatchObject(bad);
   });
 
   test('a unit of work refuses a plain object (no entity class) at the call', () => {

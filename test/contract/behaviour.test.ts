@@ -3,7 +3,7 @@
  * store table (test/contract/stores.ts). Where a store lacks a capability, the documented
  * behaviour instead (UnsupportedTtlError, the partial-commit report) is asserted.
  */
-import { ErrorCodes, UnsupportedTtlError, type PerWriteTtl } from '../../src';
+import { ErrorCodes, StoreError, UnsupportedTtlError, type PerWriteTtl } from '../../src';
 import { contractModel, order, Order, sample, Sample } from './models';
 import { forEachStore } from './stores';
 
@@ -31,6 +31,14 @@ forEachStore('store contract', contractModel(prefix), prefix, (store, db) => {
         { userId: 'u9', id: 'x' },
       ]);
       expect(many.map((o) => o.total)).toEqual([3]);
+      // getMany answers in the order asked, leaving out what is missing.
+      const ordered = await orders.getMany([
+        { userId: 'u2', id: 'a' },
+        { userId: 'u9', id: 'x' },
+        { userId: 'u1', id: 'b' },
+        { userId: 'u1', id: 'a' },
+      ]);
+      expect(ordered.map((o) => o.total)).toEqual([2, 3, 1]);
       expect(await orders.delete({ userId: 'u2', id: 'a' })).toBe(true);
       expect(await orders.delete({ userId: 'u2', id: 'a' })).toBe(false);
       expect(await orders.get({ userId: 'u2', id: 'a' })).toBeUndefined();
@@ -39,7 +47,9 @@ forEachStore('store contract', contractModel(prefix), prefix, (store, db) => {
     test('insert of an existing key is DUPLICATE_KEY; a key without every member is KEY_INCOMPLETE', async () => {
       const orders = db().repository(Order);
       await orders.upsert(order('u3', 'a', 1));
-      await expect(orders.insert(order('u3', 'a', 9))).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY });
+      const duplicate = orders.insert(order('u3', 'a', 9));
+      await expect(duplicate).rejects.toBeInstanceOf(StoreError);
+      await expect(duplicate).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY, store: store.can.storeName });
       expect(await orders.get({ userId: 'u3', id: 'a' })).toMatchObject({ total: 1 });
       await expect(orders.get('a' as never)).rejects.toMatchObject({ code: ErrorCodes.KEY_INCOMPLETE });
       await expect(orders.get({ userId: 'u3' } as never)).rejects.toMatchObject({ code: ErrorCodes.KEY_INCOMPLETE });
@@ -72,6 +82,10 @@ forEachStore('store contract', contractModel(prefix), prefix, (store, db) => {
         await expect(write).rejects.toBeInstanceOf(UnsupportedTtlError);
         await expect(write).rejects.toMatchObject({ code: 'TTL_PER_WRITE_UNSUPPORTED', store: store.can.storeName });
         expect(await samples().get('pw-keep')).toMatchObject({ text: 'before' });
+        await expect(db().unitOfWork().upsert(sample('pw-keep-uow')).commit({ ttl: 'keep' })).rejects.toBeInstanceOf(
+          UnsupportedTtlError,
+        );
+        expect(await samples().get('pw-keep-uow')).toBeUndefined();
         return;
       }
       await write;
@@ -86,6 +100,7 @@ forEachStore('store contract', contractModel(prefix), prefix, (store, db) => {
       const write = samples().upsert(sample('pw-extend'), { ttl: { extend: 600 } });
       if (!store.can.supportsExtend) {
         await expect(write).rejects.toMatchObject({ code: 'TTL_PER_WRITE_UNSUPPORTED', store: store.can.storeName });
+        await expect(samples().setTtl('pw-extend', { extend: 60 })).rejects.toBeInstanceOf(UnsupportedTtlError);
         return;
       }
       await write;
@@ -104,7 +119,18 @@ forEachStore('store contract', contractModel(prefix), prefix, (store, db) => {
       expect(await samples().setTtl('st', 'never')).toBe(true);
       expect(await samples().ttl('st')).toBeNull();
       expect(await samples().setTtl('st-missing', 60)).toBe(false);
+      expect(await samples().setTtl('st-missing', 'default')).toBe(false);
       expect(await samples().get('st-missing')).toBeUndefined();
+    });
+
+    test('a per-write value outside the grammar is a TtlError naming it, and nothing is written', async () => {
+      await expect(samples().upsert(sample('pw-zero'), { ttl: 0 })).rejects.toMatchObject({
+        code: 'TTL_NOT_POSITIVE',
+        value: 0,
+      });
+      expect(await samples().get('pw-zero')).toBeUndefined();
+      await samples().upsert(sample('pw-negative'));
+      await expect(samples().setTtl('pw-negative', -5)).rejects.toMatchObject({ value: -5 });
     });
   });
 
@@ -133,6 +159,7 @@ forEachStore('store contract', contractModel(prefix), prefix, (store, db) => {
         const failure = await db()
           .unitOfWork()
           .upsert(sample('uw-first'))
+          .upsert(order('uw', 'other-collection', 1))
           .insert(sample('uw-dup'))
           .commit()
           .catch((e: unknown) => e);
@@ -141,6 +168,7 @@ forEachStore('store contract', contractModel(prefix), prefix, (store, db) => {
         if (store.can.atomicUnitOfWork) {
           expect(failure).toMatchObject({ code: ErrorCodes.DUPLICATE_KEY });
           expect(first).toBeUndefined();
+          expect(await db().repository(Order).get({ userId: 'uw', id: 'other-collection' })).toBeUndefined();
         } else if (first !== undefined) {
           expect((failure as Error).message).toMatch(/written|committed/);
         }

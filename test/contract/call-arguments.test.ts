@@ -6,7 +6,10 @@
  */
 import { ErrorCodes, LifespanError } from '../../src';
 import { contractModel, order, Order, sample, Sample } from './models';
-import { forEachStore } from './stores';
+import { forEachStore, testUnlessDrifting } from './stores';
+
+const COSMOS = ['cosmos', 'cosmos-live'];
+const MONGODB = ['mongodb-fake', 'mongodb-live'];
 
 const prefix = `cg${process.pid % 10000}`;
 
@@ -97,11 +100,17 @@ forEachStore('call arguments', contractModel(prefix), prefix, (store, db) => {
 
   test('a unit of work: array, null, primitive BAD_ARGUMENT; a plain object UNKNOWN_ENTITY', () => {
     const unit = db().unitOfWork();
-    for (const value of [null, 5, 'x', [sample('a')]]) {
+    for (const value of [null, undefined, 5, 'x', [sample('a')]]) {
       expect(() => unit.insert(value as never)).toThrow(expect.objectContaining({ code: ErrorCodes.BAD_ARGUMENT }));
       expect(() => unit.upsert(value as never)).toThrow(expect.objectContaining({ code: ErrorCodes.BAD_ARGUMENT }));
     }
     expect(() => unit.insert({ ...sample('p') })).toThrow(expect.objectContaining({ code: ErrorCodes.UNKNOWN_ENTITY }));
+    expect(() => unit.insert(Object.create(null) as object)).toThrow(
+      expect.objectContaining({ code: ErrorCodes.UNKNOWN_ENTITY }),
+    );
+    expect(() => unit.insert(sample('opt'), 60 as never)).toThrow(
+      expect.objectContaining({ code: ErrorCodes.BAD_ARGUMENT }),
+    );
   });
 
   test('get/delete take the key value, a plain key object or an instance', async () => {
@@ -124,6 +133,66 @@ forEachStore('call arguments', contractModel(prefix), prefix, (store, db) => {
       await expect(failure).rejects.toBeInstanceOf(LifespanError);
       await expect(failure).rejects.toMatchObject({ code: ErrorCodes.KEY_INCOMPLETE, ...place });
     }
+  });
+
+  test('no key at all is KEY_INCOMPLETE on every key path, before any value is encoded', async () => {
+    const repo = db().repository(Sample);
+    const incomplete = expect.objectContaining({ code: ErrorCodes.KEY_INCOMPLETE, ...place });
+    for (const key of [undefined, null]) {
+      await expect(repo.ttl(key as never)).rejects.toEqual(incomplete);
+      await expect(repo.setTtl(key as never, 60)).rejects.toEqual(incomplete);
+      await expect(repo.getMany([key as never])).rejects.toEqual(incomplete);
+    }
+    const error = (await repo.get(undefined as never).catch((e: unknown) => e)) as LifespanError;
+    expect(error.hint).not.toContain('nullable');
+  });
+
+  // Drift (issue 14): Cosmos DB and MongoDB take the call and refuse the key only at commit.
+  testUnlessDrifting(store, [...COSMOS, ...MONGODB])(
+    'a unit of work refuses a missing key at delete(), not at commit',
+    () => {
+      for (const key of [undefined, null]) {
+        expect(() =>
+          db()
+            .unitOfWork()
+            .delete(Sample, key as never),
+        ).toThrow(expect.objectContaining({ code: ErrorCodes.KEY_INCOMPLETE, ...place }));
+      }
+    },
+  );
+
+  test('a compound key without one member is KEY_INCOMPLETE naming it, in get and getMany', async () => {
+    const orders = db().repository(Order);
+    const incomplete = { code: ErrorCodes.KEY_INCOMPLETE, entity: 'Order', store: store.can.storeName };
+    await expect(orders.get({ userId: 'u' } as never)).rejects.toMatchObject({ ...incomplete, member: 'id' });
+    await expect(orders.getMany([{ userId: 'u' } as never])).rejects.toMatchObject(incomplete);
+  });
+
+  // Drift (issue 14): Cosmos DB reports a write without its key member as KEY_INCOMPLETE.
+  testUnlessDrifting(store, COSMOS)('a write without its key member is VALUE_INVALID naming the member', async () => {
+    await expect(
+      db()
+        .repository(Sample)
+        .insert(sample(undefined as never)),
+    ).rejects.toMatchObject({ code: ErrorCodes.VALUE_INVALID, ...place, member: 'id' });
+  });
+
+  // Drift (issue 14): MongoDB's hint for a missing key member advises declaring the key nullable.
+  testUnlessDrifting(store, MONGODB)('the error for a missing key member never advises a nullable key', async () => {
+    const write = await db()
+      .repository(Sample)
+      .insert(sample(undefined as never))
+      .catch((e: unknown) => e);
+    expect(write).toBeInstanceOf(LifespanError);
+    expect((write as LifespanError).hint).not.toContain('nullable');
+  });
+
+  test('a key of the wrong type is VALUE_INVALID naming the member', async () => {
+    await expect(
+      db()
+        .repository(Sample)
+        .get(5 as never),
+    ).rejects.toMatchObject({ code: ErrorCodes.VALUE_INVALID, ...place, member: 'id' });
   });
 
   test('a single value for a compound key is KEY_INCOMPLETE', async () => {

@@ -56,6 +56,16 @@ forEachStore('repository arguments', contractModel(prefix), prefix, (store, db) 
     });
   });
 
+  test('getMany(undefined) is BAD_ARGUMENT; count() on an unknown member is UNKNOWN_MEMBER naming it', async () => {
+    const repo = db().repository(Sample);
+    await expect(repo.getMany(undefined as never)).rejects.toMatchObject({ code: ErrorCodes.BAD_ARGUMENT, ...place });
+    await expect(repo.count({ nope: 1 } as never)).rejects.toMatchObject({
+      code: ErrorCodes.UNKNOWN_MEMBER,
+      ...place,
+      member: 'nope',
+    });
+  });
+
   test('a valid limit is taken', async () => {
     await expect(db().repository(Sample).find({}, { limit: 1 })).resolves.toEqual([]);
   });

@@ -17,7 +17,7 @@ import { RelationalStore } from '../../src/providers/relational';
 import { liveCosmosClient } from '../harness/cosmos';
 import { describeLive, describeStore, type LocalStoreName } from '../harness/stores';
 import { MemoryDb } from '../mongodb/fake/memory-db';
-import { openStore, type OpenedStore } from '../stores/open-store';
+import { openStore, type OpenedStore } from '../harness/open-store';
 
 export interface Capabilities {
   /** Per-write 'keep' (leave the current expiry) is honoured; otherwise UnsupportedTtlError. */
@@ -239,4 +239,14 @@ export function forEachStore(
       });
     });
   }
+}
+
+/**
+ * `test`, or `test.failing` for the stores named in `drifting`: a contract the listed stores do not
+ * meet yet (a drift found by the suite, reported, to be fixed in src/). The failing case stays
+ * visible, and jest fails it once the store starts to pass, so the fix must also remove the store
+ * from the list.
+ */
+export function testUnlessDrifting(store: ContractStore, drifting: readonly string[]): jest.It {
+  return drifting.includes(store.name) ? test.failing : test;
 }

@@ -26,6 +26,11 @@ const REFUSED: ReadonlyArray<readonly [string, keyof Sample, unknown]> = [
   ['null for a required member', 'flag', null],
   ['a string for a number', 'ratio', '1'],
   ['an Invalid Date', 'at', new Date(Number.NaN)],
+  ['NaN for a number', 'ratio', Number.NaN],
+  ['Infinity for a number', 'ratio', Number.POSITIVE_INFINITY],
+  ['a number for a string', 'text', 5],
+  ['a string for a boolean', 'flag', 'true'],
+  ['a string for a date', 'at', '2026-01-01'],
 ];
 
 function cyclic(): unknown {
@@ -62,6 +67,12 @@ forEachStore('field values', contractModel(prefix), prefix, (store, db) => {
     expect((error as Error).message).toMatch(
       /^Sample\.count \[\w+\]: value 1\.5 is not a safe integer — give count a safe integer$/,
     );
+  });
+
+  test('a nullable member left undefined is stored as null', async () => {
+    const repo = db().repository(Sample);
+    await repo.upsert(sample('unset', { ref: undefined, data: undefined, bytes: undefined }));
+    expect(await repo.get('unset')).toMatchObject({ ref: null, data: null, bytes: null });
   });
 
   test('every type round-trips a valid value, well-formed text and a valid uuid included', async () => {

@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { Entity, Field, Key, ModelBuilder, TimeToLive } from '../../src';
 import { describeStore } from '../harness/stores';
-import { openStore, type OpenedStore } from '../stores/open-store';
+import { openStore, type OpenedStore } from '../harness/open-store';
 
 @Entity()
 @TimeToLive({ ttl: 1, perWrite: true })

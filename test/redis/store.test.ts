@@ -18,7 +18,7 @@ import {
 import { RedisStore } from '../../src/providers/redis';
 import { parseRedisUrl } from '../../src/providers/redis/from-url';
 import { describeStore } from '../harness/stores';
-import { openStore, type OpenedStore } from '../stores/open-store';
+import { openStore, type OpenedStore } from '../harness/open-store';
 import type { TestRedisClient } from '../harness/redis';
 
 @Entity()

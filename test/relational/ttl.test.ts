@@ -5,10 +5,10 @@
  * in ttl-database-clock.test.ts, which asserts the stored expires_at itself.
  */
 import type { Knex } from 'knex';
-import { LifespanError, UnsupportedTtlError, type Repository, type StoreContext } from '../../src';
+import { LifespanError, type Repository, type StoreContext } from '../../src';
 import type { RelationalRepository } from '../../src/providers/relational';
 import { connectRelational, describeEngines, prefixFor, TestClock, useEmulatedStore } from './support/engines';
-import { AuditLog, CacheEntry, Cart, Reading, Session, Token, Visit, make, testModel } from './support/models';
+import { CacheEntry, Cart, Reading, Session, Token, Visit, make, testModel } from './support/models';
 
 describeEngines('relational TTL emulation', (engine) => {
   const model = testModel(prefixFor('ttl'));
@@ -273,15 +273,5 @@ describeEngines('relational TTL emulation', (engine) => {
     expect(await sessions.ttl('u1')).toBe(120);
     expect(await sessions.ttl('u2')).toBeNull();
     expect(await db.repository(Reading).ttl({ sensorId: 'u', takenAt: new Date(0) })).toBe(120);
-  });
-
-  test('a per-write TTL on an entity without a TTL declaration is refused', async () => {
-    const repo = db.repository(AuditLog);
-    const error = await repo.insert(make(AuditLog, { id: 'a' }), { ttl: 60 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UnsupportedTtlError);
-    expect(error).toMatchObject({ code: 'TTL_PER_WRITE_NOT_DECLARED', entity: 'AuditLog' });
-    expect(await repo.exists('a')).toBe(false);
-    await repo.insert(make(AuditLog, { id: 'a' }));
-    expect(await repo.ttl('a')).toBeNull();
   });
 });

@@ -10,11 +10,11 @@ import { CassandraStore } from '../../src/providers/cassandra';
 import { CosmosStore } from '../../src/providers/cosmos';
 import { RedisStore } from '../../src/providers/redis';
 import { RelationalStore } from '../../src/providers/relational';
-import { cassandraClient, createTestKeyspace, dropKeyspace } from '../harness/cassandra';
-import { startCosmosServer, type LocalCosmos } from '../harness/cosmos';
-import { knexFor } from '../harness/relational';
-import { deleteKeys, redisClient, testPrefix, type TestRedisClient } from '../harness/redis';
-import type { LocalStoreName } from '../harness/stores';
+import { cassandraClient, createTestKeyspace, dropKeyspace } from './cassandra';
+import { startCosmosServer, type LocalCosmos } from './cosmos';
+import { knexFor } from './relational';
+import { deleteKeys, redisClient, testPrefix, type TestRedisClient } from './redis';
+import type { LocalStoreName } from './stores';
 
 export interface OpenedStore {
   readonly db: StoreContext;

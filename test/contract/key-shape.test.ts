@@ -3,6 +3,8 @@
  * `@PartitionKey() userId` is Cosmos item id `id` under partition key /userId and Cassandra
  * PRIMARY KEY (("userId"), "id"); relational stores and MongoDB keep the full key. explain() shows
  * the layout per store; a live table/container with another key layout is a conflict, never a drop.
+ * The addressing runs on every store of the contract table; what a store's schema holds, and the
+ * conflict over a differing layout, on the stores whose schema holds a key layout.
  */
 import 'reflect-metadata';
 import {
@@ -19,8 +21,9 @@ import {
 import { compileModel } from '../../src/providers/cassandra/compile';
 import { createTable } from '../../src/providers/cassandra/ddl';
 import { compileCosmos } from '../../src/providers/cosmos/compile';
-import { describeStore } from '../harness/stores';
-import { ALL_LOCAL_STORES, openStore, type OpenedStore } from './open-store';
+import { openStore, type OpenedStore } from '../harness/open-store';
+import { describeStore, type LocalStoreName } from '../harness/stores';
+import { forEachStore } from './stores';
 
 const prefix = `ks${process.pid % 10000}`;
 /** The records the previous key layout stored; a refused plan or ensureCollections keeps all of them. */
@@ -93,33 +96,39 @@ describe('the model and each store compile the natural key shape (driver-free)',
   });
 });
 
-for (const store of ALL_LOCAL_STORES) {
-  describeStore(store, `the key shape on a live store [${store}]`, () => {
+forEachStore('the key shape', model(`${prefix}_orders`), prefix, (_store, db) => {
+  test('the same id under two users is two records; the full key addresses each; a user reads its own', async () => {
+    const orders = db().repository(Order);
+    await orders.insert(order('u1', 'a', 1));
+    await orders.insert(order('u2', 'a', 2));
+    await orders.insert(order('u1', 'b', 3));
+    expect(await orders.get({ userId: 'u1', id: 'a' })).toMatchObject({ total: 1 });
+    expect(await orders.get({ userId: 'u2', id: 'a' })).toMatchObject({ total: 2 });
+    expect((await orders.find({ userId: 'u1' })).map((o) => o.id).sort()).toEqual(['a', 'b']);
+    await expect(orders.insert(order('u1', 'a', 9))).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY });
+    await expect(orders.get('a' as never)).rejects.toMatchObject({ code: ErrorCodes.KEY_INCOMPLETE });
+    expect((await db().plan()).steps).toEqual([]);
+  });
+});
+
+/** The stores whose schema holds a key layout (Redis and MongoDB keep the key in the record's address). */
+const KEY_LAYOUT_STORES: readonly LocalStoreName[] = ['sqlite', 'postgres', 'mariadb', 'cassandra', 'cosmos'];
+
+for (const store of ['cassandra', 'cosmos'] as const) {
+  describeStore(store, `the key layout the store holds [${store}]`, () => {
     let opened: OpenedStore | undefined;
     const table = `${prefix}_orders`;
     beforeAll(async () => {
-      opened = await openStore(store, model(table), { prefix: `${prefix}_${store}` });
+      opened = await openStore(store, model(table), { prefix: `${prefix}_${store}_layout` });
       await opened.db.ensureCollections();
+      await opened.db.repository(Order).insert(order('u2', 'a', 2));
     });
     afterAll(async () => {
       await opened?.close();
     });
 
-    test('the same id under two users is two records; the full key addresses each; a user reads its own', async () => {
-      const { db } = opened as OpenedStore;
-      const orders = db.repository(Order);
-      await orders.insert(order('u1', 'a', 1));
-      await orders.insert(order('u2', 'a', 2));
-      await orders.insert(order('u1', 'b', 3));
-      expect(await orders.get({ userId: 'u1', id: 'a' })).toMatchObject({ total: 1 });
-      expect(await orders.get({ userId: 'u2', id: 'a' })).toMatchObject({ total: 2 });
-      expect((await orders.find({ userId: 'u1' })).map((o) => o.id).sort()).toEqual(['a', 'b']);
-      await expect(orders.insert(order('u1', 'a', 9))).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY });
-      await expect(orders.get('a' as never)).rejects.toMatchObject({ code: ErrorCodes.KEY_INCOMPLETE });
-    });
-
-    test('the store holds the layout it was asked for, and a second plan has nothing to do', async () => {
-      const { db, raw } = opened as OpenedStore;
+    test('the store holds the layout it was asked for', async () => {
+      const { raw } = opened as OpenedStore;
       if (raw.client && raw.keyspace) {
         const columns = await raw.client.execute(
           'SELECT column_name, kind FROM system_schema.columns WHERE keyspace_name = ? AND table_name = ?',
@@ -135,10 +144,11 @@ for (const store of ALL_LOCAL_STORES) {
         const item = (await container.item('a', 'u2').read<Record<string, unknown>>()).resource;
         expect(item).toMatchObject({ id: 'a', userId: 'u2', total: 2 });
       }
-      expect((await db.plan()).steps).toEqual([]);
     });
   });
+}
 
+for (const store of KEY_LAYOUT_STORES) {
   describeStore(store, `a live key layout that differs is a conflict, never a drop [${store}]`, () => {
     let opened: OpenedStore | undefined;
     const table = `${prefix}_legacy`;
