@@ -30,7 +30,11 @@ describeStore('sqlite', 'relational SQLite purge in WAL mode', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifespan-wal-'));
     // One connection: the pragmas lifespan sets are per connection.
-    knex = knexFactory({ ...knexConfig('sqlite'), connection: { filename: path.join(dir, 'wal.db') }, pool: { min: 1, max: 1 } });
+    knex = knexFactory({
+      ...knexConfig('sqlite'),
+      connection: { filename: path.join(dir, 'wal.db') },
+      pool: { min: 1, max: 1 },
+    });
     await knex.raw('PRAGMA journal_mode = WAL');
     await knex.raw('PRAGMA wal_autocheckpoint = 321');
     db = await connectRelational(model, knex, { ttl: 'emulate', clock: clock.read });
@@ -75,7 +79,9 @@ describeStore('sqlite', 'relational SQLite purge in WAL mode', () => {
         throw new Error('the batch failed');
       },
     };
-    await expect(purger.purgeExpired({ batchSize: 10, batchBudgetMs: 10_000 }, failing)).rejects.toThrow('the batch failed');
+    await expect(purger.purgeExpired({ batchSize: 10, batchBudgetMs: 10_000 }, failing)).rejects.toThrow(
+      'the batch failed',
+    );
     await purger.close();
     expect(await pragma('PRAGMA wal_autocheckpoint')).toBe(321);
   });

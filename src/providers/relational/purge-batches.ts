@@ -81,7 +81,8 @@ function modeOf(c: PurgeContext): NowMode {
  */
 async function sqliteWalCheckpoints(c: PurgeContext): Promise<Pick<BatchRunner, 'between' | 'finish'> | null> {
   const { t, executor } = c;
-  const pragma = (sql: string, reads: boolean) => t.statement(`purge:pragma:${sql}`, () => t.finish(t.writer(), sql, reads));
+  const pragma = (sql: string, reads: boolean) =>
+    t.statement(`purge:pragma:${sql}`, () => t.finish(t.writer(), sql, reads));
   const mode = await executor.rows(pragma('PRAGMA journal_mode', true), []);
   if (String(mode[0]?.[0]).toLowerCase() !== 'wal') return null;
   const pages = Number((await executor.rows(pragma('PRAGMA wal_autocheckpoint', true), []))[0]?.[0]);
