@@ -88,9 +88,20 @@ async function sqliteWalCheckpoints(c: PurgeContext): Promise<Pick<BatchRunner, 
   const pages = Number((await executor.rows(pragma('PRAGMA wal_autocheckpoint', true), []))[0]?.[0]);
   if (!Number.isSafeInteger(pages) || pages <= 0) return null;
   await executor.rows(pragma('PRAGMA wal_autocheckpoint = 0', true), []);
+  // As often as the automatic checkpoint would run (every `pages` WAL frames), not after every
+  // batch: a page rewritten by several batches is then copied into the database once per
+  // checkpoint. The frames a batch writes are learnt from each checkpoint's report.
+  let framesPerBatch = 0;
+  let batchesSince = 0;
   return {
     between: async () => {
-      await executor.rows(pragma('PRAGMA wal_checkpoint(PASSIVE)', true), []);
+      batchesSince += 1;
+      if (framesPerBatch > 0 && batchesSince * framesPerBatch < pages) return;
+      const [report] = await executor.rows(pragma('PRAGMA wal_checkpoint(PASSIVE)', true), []);
+      // (busy, frames in the WAL, frames checkpointed): the WAL restarts once wholly checkpointed.
+      const frames = Number(report?.[1]);
+      if (Number.isFinite(frames) && frames > 0) framesPerBatch = Math.max(1, frames / batchesSince);
+      batchesSince = 0;
     },
     finish: async () => {
       await executor.rows(pragma(`PRAGMA wal_autocheckpoint = ${pages}`, true), []);
@@ -157,11 +168,11 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   // Waiting on a writer's row lock is bounded by the budget and by half of deadlock_timeout (1 s by
   // default), read on the batch's own connection: the purge gives up before any deadlock check
   // runs, so a lock cycle with a writer never makes the writer the one rolled back.
-  const opening = ['BEGIN', pgBatchSettings(c.budgetMs)];
+  const opening = ['BEGIN', pgBatchSettings(c.budgetMs, c.now === undefined)];
   let at = 0;
   return {
     skipped: () => lockedLeft(c),
-    initial: 64,
+    initial: 1024,
     cap: 1 << 20,
     async next(size) {
       const args = [`(${at},0)`, `(${at + size},0)`];
@@ -183,15 +194,17 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
 
 /**
  * For one batch's transaction, in one round trip: `lock_timeout` to the least of the budget and half
- * of deadlock_timeout, at least 1 ms (0 would mean no limit); and `synchronous_commit` off, so a
- * batch's COMMIT does not wait for its WAL flush. That is safe for a purge: a crash can lose only
- * the last batches' deletes, whose rows are still expired (reads hide them) and are purged again by
- * the next run, and any later synchronous commit flushes the WAL before it anyway.
+ * of deadlock_timeout, at least 1 ms (0 would mean no limit); and, when the purge judges by the
+ * database clock, `synchronous_commit` off, so a batch's COMMIT does not wait for its WAL flush. A
+ * crash can then lose only the last batches' deletes of rows that are due by the server's own clock:
+ * still hidden from reads and purged again by the next run (a later synchronous commit flushes the
+ * WAL past them anyway). With a `now` given by the caller — possibly later than the database clock,
+ * deleting rows that are still live — every batch commits durably.
  */
-function pgBatchSettings(budgetMs: number): string {
+function pgBatchSettings(budgetMs: number, asyncCommit: boolean): string {
   const half = "(SELECT CAST(setting AS integer) FROM pg_settings WHERE name = 'deadlock_timeout') / 2";
   const lockTimeout = `set_config('lock_timeout', CAST(greatest(1, least(${Math.round(budgetMs)}, ${half})) AS text), true)`;
-  return `SELECT ${lockTimeout}, set_config('synchronous_commit', 'off', true)`;
+  return asyncCommit ? `SELECT ${lockTimeout}, set_config('synchronous_commit', 'off', true)` : `SELECT ${lockTimeout}`;
 }
 
 /** Due rows other transactions hold locked, counted once the batches are done. */
