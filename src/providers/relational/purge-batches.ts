@@ -168,7 +168,7 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   // Waiting on a writer's row lock is bounded by the budget and by half of deadlock_timeout (1 s by
   // default), read on the batch's own connection: the purge gives up before any deadlock check
   // runs, so a lock cycle with a writer never makes the writer the one rolled back.
-  const opening = ['BEGIN', pgBatchSettings(c.budgetMs, c.now === undefined)];
+  const opening = ['BEGIN', pgLockTimeout(c.budgetMs)];
   let at = 0;
   return {
     skipped: () => lockedLeft(c),
@@ -192,19 +192,10 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   };
 }
 
-/**
- * For one batch's transaction, in one round trip: `lock_timeout` to the least of the budget and half
- * of deadlock_timeout, at least 1 ms (0 would mean no limit); and, when the purge judges by the
- * database clock, `synchronous_commit` off, so a batch's COMMIT does not wait for its WAL flush. A
- * crash can then lose only the last batches' deletes of rows that are due by the server's own clock:
- * still hidden from reads and purged again by the next run (a later synchronous commit flushes the
- * WAL past them anyway). With a `now` given by the caller — possibly later than the database clock,
- * deleting rows that are still live — every batch commits durably.
- */
-function pgBatchSettings(budgetMs: number, asyncCommit: boolean): string {
+/** `SET LOCAL lock_timeout` to the least of the budget and half of deadlock_timeout, at least 1 ms (0 would mean no limit). */
+function pgLockTimeout(budgetMs: number): string {
   const half = "(SELECT CAST(setting AS integer) FROM pg_settings WHERE name = 'deadlock_timeout') / 2";
-  const lockTimeout = `set_config('lock_timeout', CAST(greatest(1, least(${Math.round(budgetMs)}, ${half})) AS text), true)`;
-  return asyncCommit ? `SELECT ${lockTimeout}, set_config('synchronous_commit', 'off', true)` : `SELECT ${lockTimeout}`;
+  return `SELECT set_config('lock_timeout', CAST(greatest(1, least(${Math.round(budgetMs)}, ${half})) AS text), true)`;
 }
 
 /** Due rows other transactions hold locked, counted once the batches are done. */
