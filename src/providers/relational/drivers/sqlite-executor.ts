@@ -10,14 +10,22 @@ import type { Statement } from '../statement';
 const MIN_SQLITE = [3, 42, 0];
 
 /**
+ * Who holds each connection (a transaction or schema change in progress), by connection, not by
+ * executor: every session opened over one knex has its own executor but shares knex's single
+ * connection, and a second BEGIN on it while the first is open fails ("cannot start a transaction
+ * within a transaction") or, for a plain statement, silently joins the other's transaction.
+ */
+const holds = new WeakMap<BetterSqlite3.Database, Promise<void>>();
+
+/**
  * better-sqlite3 is synchronous and knex keeps a single connection: lifespan takes that
  * connection once and runs its prepared statements on it directly, so no call interleaves with
- * another and a transaction (a whole unit of work) runs without yielding.
+ * another and a transaction (a whole unit of work) runs without yielding. Work that yields while
+ * it holds the connection (exclusive()) keeps every executor over that connection waiting.
  */
 export class SqliteExecutor implements Executor, SyncExecutor {
   readonly dialect = 'sqlite' as const;
   private readonly prepared = new Map<Statement, BetterSqlite3.Statement>();
-  private held: Promise<void> | null = null;
 
   private constructor(
     private readonly knex: Knex,
@@ -59,12 +67,19 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     return this.db;
   }
 
+  /** Resolves once the connection is open and nobody holds it; nothing may await between this and its use. */
   private async ready(): Promise<void> {
-    while (this.held) await this.held;
-    if (!this.db.open) {
-      // The pool closed its connection (e.g. an idle timeout): take the new one.
-      this.prepared.clear();
-      this.db = await SqliteExecutor.connection(this.knex);
+    for (;;) {
+      const held = holds.get(this.db);
+      if (held) {
+        await held;
+      } else if (this.db.open) {
+        return;
+      } else {
+        // The pool closed its connection (e.g. an idle timeout): take the new one.
+        this.prepared.clear();
+        this.db = await SqliteExecutor.connection(this.knex);
+      }
     }
   }
 
@@ -79,7 +94,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   }
 
   trySync(): SyncExecutor | null {
-    return this.held || !this.db.open ? null : this;
+    return holds.has(this.db) || !this.db.open ? null : this;
   }
 
   rowsSync(statement: Statement, params: unknown[]): unknown[][] {
@@ -177,12 +192,13 @@ export class SqliteExecutor implements Executor, SyncExecutor {
 
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
     await this.ready();
+    const db = this.db;
     let release = () => {};
-    this.held = new Promise<void>((resolve) => (release = resolve));
+    holds.set(db, new Promise<void>((resolve) => (release = resolve)));
     try {
       return await fn();
     } finally {
-      this.held = null;
+      holds.delete(db);
       release();
     }
   }
