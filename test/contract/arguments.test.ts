@@ -39,7 +39,10 @@ forEachStore('arguments', contractModel(prefix), prefix, (store, db) => {
     ['a string', 'counts'],
     ['an array', []],
   ])('plan() with %s as options is BAD_ARGUMENT naming the call', async (_label, options) => {
-    await expect(db().plan(options as never)).rejects.toMatchObject({ ...bad, detail: expect.stringContaining('plan()') });
+    await expect(db().plan(options as never)).rejects.toMatchObject({
+      ...bad,
+      detail: expect.stringContaining('plan()'),
+    });
   });
 
   // Also where the store expires natively and there is nothing to count (countExpired() gives undefined).

@@ -160,7 +160,12 @@ forEachStore('call arguments', contractModel(prefix), prefix, (store, db) => {
         .unitOfWork()
         .delete(Order, { userId: 'u' } as never),
     ).toThrow(
-      expect.objectContaining({ code: ErrorCodes.KEY_INCOMPLETE, entity: 'Order', store: store.can.storeName, member: 'id' }),
+      expect.objectContaining({
+        code: ErrorCodes.KEY_INCOMPLETE,
+        entity: 'Order',
+        store: store.can.storeName,
+        member: 'id',
+      }),
     );
   });
 

@@ -51,7 +51,12 @@ export class MongoUnitOfWork extends UnitOfWorkShell<Pending, CollectionMapping>
     return this.lookup(target);
   }
 
-  protected writeOp(kind: 'insert' | 'upsert', mapping: CollectionMapping, entity: object, ttl: PerWriteTtl | undefined) {
+  protected writeOp(
+    kind: 'insert' | 'upsert',
+    mapping: CollectionMapping,
+    entity: object,
+    ttl: PerWriteTtl | undefined,
+  ) {
     return { kind, mapping, entity, ttl };
   }
 
