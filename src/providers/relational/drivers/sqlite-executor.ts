@@ -67,20 +67,23 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     return this.db;
   }
 
-  /** Resolves once the connection is open and nobody holds it; nothing may await between this and its use. */
-  private async ready(): Promise<void> {
-    for (;;) {
-      const held = holds.get(this.db);
-      if (held) {
-        await held;
-      } else if (this.db.open) {
-        return;
-      } else {
-        // The pool closed its connection (e.g. an idle timeout): take the new one.
-        this.prepared.clear();
-        this.db = await SqliteExecutor.connection(this.knex);
-      }
-    }
+  /**
+   * Whether the connection is open and nobody holds it. Every call checks it in the same synchronous
+   * stretch as its use (`while (!this.free()) await this.nextTurn();`, no await in between): an
+   * awaited helper would resolve a tick later, and by then another executor's waiting call may
+   * have taken the connection.
+   */
+  private free(): boolean {
+    return !holds.has(this.db) && this.db.open;
+  }
+
+  /** Waits for the holder to let go, or takes the pool's new connection when the old one closed. */
+  private async nextTurn(): Promise<void> {
+    const held = holds.get(this.db);
+    if (held) return held;
+    // The pool closed its connection (e.g. an idle timeout): take the new one.
+    this.prepared.clear();
+    this.db = await SqliteExecutor.connection(this.knex);
   }
 
   private statement(statement: Statement): BetterSqlite3.Statement {
@@ -94,7 +97,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   }
 
   trySync(): SyncExecutor | null {
-    return holds.has(this.db) || !this.db.open ? null : this;
+    return this.free() ? this : null;
   }
 
   rowsSync(statement: Statement, params: unknown[]): unknown[][] {
@@ -122,18 +125,18 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   }
 
   async rows(statement: Statement, params: unknown[]): Promise<unknown[][]> {
-    await this.ready();
+    while (!this.free()) await this.nextTurn();
     return this.rowsSync(statement, params);
   }
 
   async run(statement: Statement, params: unknown[]): Promise<number> {
-    await this.ready();
+    while (!this.free()) await this.nextTurn();
     return this.runSync(statement, params);
   }
 
   /** Only what the driver raised is wrapped: an error from reading the ops reaches the caller as thrown. */
   async batch(ops: Iterable<BatchOp>): Promise<void> {
-    await this.ready();
+    while (!this.free()) await this.nextTurn();
     let entity: string | undefined;
     let passed: unknown;
     const transaction = this.db.transaction(() => {
@@ -191,7 +194,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   }
 
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    await this.ready();
+    while (!this.free()) await this.nextTurn();
     const db = this.db;
     let release = () => {};
     holds.set(db, new Promise<void>((resolve) => (release = resolve)));
