@@ -17,7 +17,11 @@ export abstract class UnitOfWorkShell<Op, Mapping extends { readonly entity: Ent
   private readonly queued: Op[] = [];
   private committed = false;
 
-  protected constructor(protected readonly store: string) {}
+  /** `mappingOf`: the mapping of an entity class; a class outside the model throws UNKNOWN_ENTITY (at the call). */
+  protected constructor(
+    protected readonly store: string,
+    private readonly mappingOf: (target: EntityClass) => Mapping,
+  ) {}
 
   insert(entity: object, options?: WriteOptions): this {
     return this.queueWrite('insert', entity, options);
@@ -44,9 +48,6 @@ export abstract class UnitOfWorkShell<Op, Mapping extends { readonly entity: Ent
     this.committed = true;
     await this.commitOps(this.queued, ttl);
   }
-
-  /** The mapping of an entity class; a class outside the model throws UNKNOWN_ENTITY (at the call). */
-  protected abstract mappingOf(target: EntityClass): Mapping;
 
   /** The queued operation of an insert/upsert; may check and encode now, so a bad value fails at the call. */
   protected abstract writeOp(

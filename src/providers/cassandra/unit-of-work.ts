@@ -1,6 +1,5 @@
 import type { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import type { EntityClass } from '../../model/types';
 import type { EntityMapping } from './compile';
 import type { SessionContext } from './context';
 import { createdAtIndex, keepStoredCreatedAt } from './created-at';
@@ -41,11 +40,7 @@ const PLACE = { store: STORE };
  */
 export class CassandraUnitOfWork extends UnitOfWorkShell<Operation, EntityMapping> {
   constructor(private readonly ctx: SessionContext) {
-    super(STORE);
-  }
-
-  protected mappingOf(target: EntityClass): EntityMapping {
-    return this.ctx.mappingOf(target);
+    super(STORE, (target) => ctx.mappingOf(target));
   }
 
   protected writeOp(kind: 'insert' | 'upsert', mapping: EntityMapping, instance: object, ttl: PerWriteTtl | undefined) {

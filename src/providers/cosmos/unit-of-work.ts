@@ -1,7 +1,7 @@
 import type { JSONObject, OperationInput, OperationResponse } from '@azure/cosmos';
 import { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import type { EntityClass, EntityModel } from '../../model/types';
+import type { EntityModel } from '../../model/types';
 import { stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { duplicateKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
@@ -43,11 +43,7 @@ type Staged = Map<string, ItemBody | null>;
  */
 export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
   constructor(private readonly context: CosmosContext) {
-    super(STORE);
-  }
-
-  protected mappingOf(target: EntityClass): EntityAccess {
-    return this.context.access(target);
+    super(STORE, (target) => context.access(target));
   }
 
   protected writeOp(kind: 'insert' | 'upsert', access: EntityAccess, instance: object, ttl: PerWriteTtl | undefined) {

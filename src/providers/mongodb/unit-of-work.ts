@@ -1,6 +1,5 @@
 import { ErrorCodes } from '../../error-codes';
 import { StoreError } from '../../errors';
-import type { EntityClass } from '../../model/types';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { duplicateKeyParts } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
@@ -42,13 +41,9 @@ export class MongoUnitOfWork extends UnitOfWorkShell<Pending, CollectionMapping>
   constructor(
     private readonly db: MongoDbLike,
     private readonly hideExpired: boolean,
-    private readonly lookup: (target: unknown) => CollectionMapping,
+    mappingOf: (target: unknown) => CollectionMapping,
   ) {
-    super(STORE);
-  }
-
-  protected mappingOf(target: EntityClass): CollectionMapping {
-    return this.lookup(target);
+    super(STORE, mappingOf);
   }
 
   protected writeOp(

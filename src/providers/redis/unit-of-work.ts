@@ -1,5 +1,4 @@
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import type { EntityClass } from '../../model/types';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { KeyspaceMapping } from './compile';
@@ -30,13 +29,9 @@ type Pending =
 export class RedisUnitOfWork extends UnitOfWorkShell<Pending, KeyspaceMapping> {
   constructor(
     private readonly ctx: RedisContext,
-    private readonly lookup: (target: unknown) => KeyspaceMapping,
+    mappingOf: (target: unknown) => KeyspaceMapping,
   ) {
-    super(STORE);
-  }
-
-  protected mappingOf(target: EntityClass): KeyspaceMapping {
-    return this.lookup(target);
+    super(STORE, mappingOf);
   }
 
   protected writeOp(kind: 'insert' | 'upsert', mapping: KeyspaceMapping, entity: object, ttl: PerWriteTtl | undefined) {

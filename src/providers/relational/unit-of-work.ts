@@ -24,14 +24,10 @@ interface Running {
 /** Collects writes and commits them in one database transaction, in the order given (the shell commits once). */
 export class RelationalUnitOfWork extends UnitOfWorkShell<Pending, EntityTable> {
   constructor(
-    private readonly tableOf: (target: EntityClass) => EntityTable,
+    tableOf: (target: EntityClass) => EntityTable,
     private readonly executor: Executor,
   ) {
-    super(RELATIONAL_STORE);
-  }
-
-  protected mappingOf(target: EntityClass): EntityTable {
-    return this.tableOf(target);
+    super(RELATIONAL_STORE, tableOf);
   }
 
   protected writeOp(kind: 'insert' | 'upsert', table: EntityTable, entity: object, ttl: WriteOptions['ttl']) {
