@@ -110,6 +110,8 @@ export class StoreContext {
 
   /** Emulating stores: records due at `now` (default: the store's clock); undefined where the store expires natively. */
   async countExpired(options?: Pick<PurgeOptions, 'now'>): Promise<number | undefined> {
+    // Checked on every store, also where nothing is counted: the same input is refused alike everywhere.
+    optionsArgument(options, 'countExpired()', { store: this.session.store }, '{ now: new Date() }');
     if (!this.session.countExpired) return undefined;
     return this.talking(() => this.session.countExpired?.(options) ?? Promise.resolve(0));
   }

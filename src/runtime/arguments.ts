@@ -2,7 +2,7 @@ import { ErrorCodes } from '../error-codes';
 import { LifespanError, type ErrorPlace } from '../errors';
 import { safeClassName, showValue } from '../model/show-value';
 import type { EntityClass, EntityModel, Model } from '../model/types';
-import type { FindOptions, Store, WriteOptions } from '../providers/contract';
+import type { FindOptions, PlanOptions, Store, WriteOptions } from '../providers/contract';
 
 /** A Model as build() returns it; anything else (a builder, undefined) is a clear usage error. */
 export function assertModel(value: unknown, where: string): asserts value is Model {
@@ -45,6 +45,11 @@ export function optionsArgument<T extends object>(value: unknown, call: string, 
 
 export function writeOptions(value: unknown, call: string, store: string): WriteOptions {
   return optionsArgument<WriteOptions>(value, call, { store }, "{ ttl: '1h' }");
+}
+
+/** plan()'s options, checked by every store before it inspects anything. */
+export function planOptions(value: unknown, store: string): PlanOptions {
+  return optionsArgument<PlanOptions>(value, 'plan()', { store }, '{ counts: true }');
 }
 
 /**

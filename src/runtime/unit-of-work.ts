@@ -1,21 +1,27 @@
 import { ErrorCodes } from '../error-codes';
 import { LifespanError } from '../errors';
 import type { PerWriteTtl } from '../model/per-write-ttl';
-import type { EntityClass } from '../model/types';
+import type { EntityClass, EntityModel } from '../model/types';
 import type { KeyInput, UnitOfWork, WriteOptions } from '../providers/contract';
 import { entityClassOf, writeOptions } from './arguments';
+import { keyValues } from './entity-values';
 
 /**
- * What every store's unit of work does the same: queue the writes, check each argument at its call,
- * check the commit options before anything is spent, and commit once (after commit(), successful
- * or not, it takes nothing more, so a retry can never "succeed" having written nothing). A provider
- * supplies only how a queued operation is built and how the queue is committed to its store.
+ * What every store's unit of work does the same: queue the writes, check each argument at its call
+ * (the entity class, the options, a delete's key by the shared key rules), check the commit options
+ * before anything is spent, and commit once (after commit(), successful or not, it takes nothing
+ * more, so a retry can never "succeed" having written nothing). A provider supplies only how it
+ * finds an entity's mapping, how a queued operation is built and how the queue is committed.
  */
-export abstract class UnitOfWorkShell<Op> implements UnitOfWork {
+export abstract class UnitOfWorkShell<Op, Mapping extends { readonly entity: EntityModel }> implements UnitOfWork {
   private readonly queued: Op[] = [];
   private committed = false;
 
-  protected constructor(protected readonly store: string) {}
+  /** `mappingOf`: the mapping of an entity class; a class outside the model throws UNKNOWN_ENTITY (at the call). */
+  protected constructor(
+    protected readonly store: string,
+    private readonly mappingOf: (target: EntityClass) => Mapping,
+  ) {}
 
   insert(entity: object, options?: WriteOptions): this {
     return this.queueWrite('insert', entity, options);
@@ -27,7 +33,10 @@ export abstract class UnitOfWorkShell<Op> implements UnitOfWork {
 
   delete<T>(target: EntityClass<T>, key: KeyInput<T>): this {
     this.requireOpen('delete()');
-    this.queued.push(this.deleteOp(target as EntityClass, key as KeyInput<unknown>));
+    const mapping = this.mappingOf(target as EntityClass);
+    // A missing key fails here, as on a repository's delete(), not first at commit().
+    const values = keyValues(mapping.entity, key as KeyInput<unknown>, this.store);
+    this.queued.push(this.deleteOp(mapping, values));
     return this;
   }
 
@@ -43,12 +52,13 @@ export abstract class UnitOfWorkShell<Op> implements UnitOfWork {
   /** The queued operation of an insert/upsert; may check and encode now, so a bad value fails at the call. */
   protected abstract writeOp(
     kind: 'insert' | 'upsert',
-    target: EntityClass,
+    mapping: Mapping,
     entity: object,
     ttl: PerWriteTtl | undefined,
   ): Op;
 
-  protected abstract deleteOp(target: EntityClass, key: KeyInput<unknown>): Op;
+  /** The queued operation of a delete; `key` holds every key member (checked by the shared key rules). */
+  protected abstract deleteOp(mapping: Mapping, key: Record<string, unknown>): Op;
 
   /** Sends the queue to the store; a failure says what stayed written where the store is not atomic. */
   protected abstract commitOps(ops: readonly Op[], commitTtl: PerWriteTtl | undefined): Promise<void>;
@@ -58,7 +68,7 @@ export abstract class UnitOfWorkShell<Op> implements UnitOfWork {
     this.requireOpen(call);
     const target = entityClassOf(entity, call, this.store);
     const { ttl } = writeOptions(options, call, this.store);
-    this.queued.push(this.writeOp(kind, target, entity, ttl));
+    this.queued.push(this.writeOp(kind, this.mappingOf(target), entity, ttl));
     return this;
   }
 

@@ -6,10 +6,7 @@
  */
 import { ErrorCodes, LifespanError } from '../../src';
 import { contractModel, order, Order, sample, Sample } from './models';
-import { forEachStore, testUnlessDrifting } from './stores';
-
-const COSMOS = ['cosmos', 'cosmos-live'];
-const MONGODB = ['mongodb-fake', 'mongodb-live'];
+import { forEachStore } from './stores';
 
 const prefix = `cg${process.pid % 10000}`;
 
@@ -147,19 +144,30 @@ forEachStore('call arguments', contractModel(prefix), prefix, (store, db) => {
     expect(error.hint).not.toContain('nullable');
   });
 
-  // Drift (issue 14): Cosmos DB and MongoDB take the call and refuse the key only at commit.
-  testUnlessDrifting(store, [...COSMOS, ...MONGODB])(
-    'a unit of work refuses a missing key at delete(), not at commit',
-    () => {
-      for (const key of [undefined, null]) {
-        expect(() =>
-          db()
-            .unitOfWork()
-            .delete(Sample, key as never),
-        ).toThrow(expect.objectContaining({ code: ErrorCodes.KEY_INCOMPLETE, ...place }));
-      }
-    },
-  );
+  test('a unit of work refuses a missing key at delete(), not at commit', () => {
+    for (const key of [undefined, null]) {
+      expect(() =>
+        db()
+          .unitOfWork()
+          .delete(Sample, key as never),
+      ).toThrow(expect.objectContaining({ code: ErrorCodes.KEY_INCOMPLETE, ...place }));
+    }
+  });
+
+  test('a unit of work refuses a compound key without one member at delete(), naming it', () => {
+    expect(() =>
+      db()
+        .unitOfWork()
+        .delete(Order, { userId: 'u' } as never),
+    ).toThrow(
+      expect.objectContaining({
+        code: ErrorCodes.KEY_INCOMPLETE,
+        entity: 'Order',
+        store: store.can.storeName,
+        member: 'id',
+      }),
+    );
+  });
 
   test('a compound key without one member is KEY_INCOMPLETE naming it, in get and getMany', async () => {
     const orders = db().repository(Order);
@@ -168,8 +176,7 @@ forEachStore('call arguments', contractModel(prefix), prefix, (store, db) => {
     await expect(orders.getMany([{ userId: 'u' } as never])).rejects.toMatchObject(incomplete);
   });
 
-  // Drift (issue 14): Cosmos DB reports a write without its key member as KEY_INCOMPLETE.
-  testUnlessDrifting(store, COSMOS)('a write without its key member is VALUE_INVALID naming the member', async () => {
+  test('a write without its key member is VALUE_INVALID naming the member', async () => {
     await expect(
       db()
         .repository(Sample)
@@ -177,8 +184,7 @@ forEachStore('call arguments', contractModel(prefix), prefix, (store, db) => {
     ).rejects.toMatchObject({ code: ErrorCodes.VALUE_INVALID, ...place, member: 'id' });
   });
 
-  // Drift (issue 14): MongoDB's hint for a missing key member advises declaring the key nullable.
-  testUnlessDrifting(store, MONGODB)('the error for a missing key member never advises a nullable key', async () => {
+  test('the error for a missing key member never advises a nullable key', async () => {
     const write = await db()
       .repository(Sample)
       .insert(sample(undefined as never))

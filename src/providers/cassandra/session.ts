@@ -2,6 +2,7 @@ import { StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
+import { planOptions } from '../../runtime/arguments';
 import { ensureCollections } from '../../runtime/ensure-collections';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import { applyPlan, checkedSteps } from './apply';
@@ -75,7 +76,8 @@ export class CassandraSession implements StoreSession {
     );
   }
 
-  async plan(options: PlanOptions = {}): Promise<MigrationPlan> {
+  async plan(given?: PlanOptions): Promise<MigrationPlan> {
+    const options = planOptions(given, STORE);
     const live = await this.inspect();
     const diffOptions = { allowDestructive: options.allowDestructive ?? false };
     let steps = diffSchema(this.ctx.compiled.mappings, live, diffOptions);

@@ -1,8 +1,6 @@
 import type { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import type { EntityClass } from '../../model/types';
-import { keyValues } from '../../runtime/entity-values';
-import type { KeyInput } from '../contract';
+import type { EntityMapping } from './compile';
 import type { SessionContext } from './context';
 import { createdAtIndex, keepStoredCreatedAt } from './created-at';
 import type { Params } from './executor';
@@ -40,18 +38,17 @@ const PLACE = { store: STORE };
  *
  * A unit of work commits once: afterwards (whether the commit succeeded or failed) it refuses more.
  */
-export class CassandraUnitOfWork extends UnitOfWorkShell<Operation> {
+export class CassandraUnitOfWork extends UnitOfWorkShell<Operation, EntityMapping> {
   constructor(private readonly ctx: SessionContext) {
-    super(STORE);
+    super(STORE, (target) => ctx.mappingOf(target));
   }
 
-  protected writeOp(kind: 'insert' | 'upsert', target: EntityClass, instance: object, ttl: PerWriteTtl | undefined) {
-    return { kind, mapping: this.ctx.mappingOf(target), instance, ttl };
+  protected writeOp(kind: 'insert' | 'upsert', mapping: EntityMapping, instance: object, ttl: PerWriteTtl | undefined) {
+    return { kind, mapping, instance, ttl };
   }
 
-  protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Operation {
-    const mapping = this.ctx.mappingOf(target);
-    return { kind: 'delete', mapping, key: keyValues(mapping.entity, key, STORE) };
+  protected deleteOp(mapping: EntityMapping, key: Record<string, unknown>): Operation {
+    return { kind: 'delete', mapping, key };
   }
 
   protected async commitOps(operations: readonly Operation[], commitTtl: PerWriteTtl | undefined): Promise<void> {

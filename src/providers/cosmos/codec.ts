@@ -3,7 +3,6 @@ import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import { fieldOf, type EntityModel, type FieldModel } from '../../model/types';
 import { unknownMember } from '../../runtime/arguments';
-import { keyIncomplete } from '../../runtime/key-errors';
 import type { EntityLayout } from './compile';
 import { FORBIDDEN_ID_CHARACTERS, MAX_ID_LENGTH, STORE, TYPE_PROPERTY } from './semantics';
 
@@ -101,12 +100,12 @@ export class ItemCodec {
     return id;
   }
 
+  /**
+   * A key member's part of the address. A key argument reaches here complete (the shared key rules
+   * refused a missing member first); a record written without one is VALUE_INVALID, as everywhere.
+   */
   private keyPart(member: string, value: unknown): PartitionValue {
-    const field = this.field(member);
-    if (value === undefined || value === null) {
-      throw keyIncomplete(this.entity, { kind: 'missing-member', member }, STORE);
-    }
-    const encoded = this.encodeValue(field, value, true);
+    const encoded = this.encodeValue(this.field(member), value, true);
     // A numeric partition key stays a number: the partition key value must equal the stored property.
     if (typeof encoded === 'number' && member === this.layout.partitionMember) return encoded;
     return String(encoded);

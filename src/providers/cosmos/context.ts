@@ -1,7 +1,5 @@
 import type { Container, Database } from '@azure/cosmos';
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
-import { showValue } from '../../model/duration';
+import { StoreError } from '../../errors';
 import type { EntityClass, EntityModel, Model } from '../../model/types';
 import { entityLookup } from '../../runtime/entity-lookup';
 import type { CosmosSchema, EntityLayout } from './compile';
@@ -82,16 +80,5 @@ export class CosmosContext {
       container: this.database.container(layout.container),
       clock: this.clock,
     };
-  }
-
-  /** The entity of an instance given to a unit of work. */
-  accessOf(instance: unknown): EntityAccess {
-    if (typeof instance !== 'object' || instance === null) {
-      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${showValue(instance)} is not an entity instance`, {
-        store: STORE,
-        hint: 'pass an instance of an entity class, e.g. Object.assign(new Cart(), { id: ... })',
-      });
-    }
-    return this.access(instance.constructor as EntityClass);
   }
 }

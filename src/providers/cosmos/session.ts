@@ -3,6 +3,7 @@ import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
+import { planOptions } from '../../runtime/arguments';
 import { ensureCollections, ensureNeedsReview } from '../../runtime/ensure-collections';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import type { CosmosContext } from './context';
@@ -28,7 +29,8 @@ export class CosmosSession implements StoreSession {
     return cosmosExplainer.explain(this.context.model, { hideExpired: this.context.hideExpired });
   }
 
-  async plan(options: PlanOptions = {}): Promise<MigrationPlan> {
+  async plan(given?: PlanOptions): Promise<MigrationPlan> {
+    const options = planOptions(given, STORE);
     const { database, schema, clock } = this.context;
     const live = await inspectContainers(
       database,
@@ -38,7 +40,7 @@ export class CosmosSession implements StoreSession {
     // A container read answers 404 for a missing database too: only then is the database read.
     const databaseMissing = live.some((c) => !c.exists) && !(await databaseExists(database));
     let steps = [...(databaseMissing ? [createDatabaseStep(database.id)] : []), ...planSteps(schema.containers, live)];
-    if (options?.counts) {
+    if (options.counts) {
       const now = await this.serverNow(live);
       steps = await Promise.all(steps.map((step) => this.counted(step, now)));
     }

@@ -1,12 +1,11 @@
 import type { JSONObject, OperationInput, OperationResponse } from '@azure/cosmos';
 import { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import type { EntityClass, EntityModel } from '../../model/types';
-import { keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import type { EntityModel } from '../../model/types';
+import { stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { duplicateKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
-import type { KeyInput } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
 import { CONFLICT, driverCall } from './driver-errors';
 import { clientNowSeconds } from './item-expiry';
@@ -16,8 +15,13 @@ import { itemWrite, needsCurrentItem, type CurrentItem, type ItemWrite } from '.
 import { MAX_BATCH_OPERATIONS, STORE } from './semantics';
 
 type Pending =
-  | { readonly kind: 'insert' | 'upsert'; readonly instance: object; readonly ttl: PerWriteTtl | undefined }
-  | { readonly kind: 'delete'; readonly target: EntityClass; readonly key: KeyInput<unknown> };
+  | {
+      readonly kind: 'insert' | 'upsert';
+      readonly access: EntityAccess;
+      readonly instance: object;
+      readonly ttl: PerWriteTtl | undefined;
+    }
+  | { readonly kind: 'delete'; readonly access: EntityAccess; readonly key: Record<string, unknown> };
 
 interface Prepared {
   readonly container: string;
@@ -37,21 +41,17 @@ type Staged = Map<string, ItemBody | null>;
  * partition key value (up to 100 operations each). Each batch is atomic on the service; several
  * batches are sent one after another and are not atomic together.
  */
-export class CosmosUnitOfWork extends UnitOfWorkShell<Pending> {
+export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
   constructor(private readonly context: CosmosContext) {
-    super(STORE);
+    super(STORE, (target) => context.access(target));
   }
 
-  protected writeOp(kind: 'insert' | 'upsert', target: EntityClass, instance: object, ttl: PerWriteTtl | undefined) {
-    // An entity class outside the model fails at the call, as on every store.
-    this.context.access(target);
-    return { kind, instance, ttl };
+  protected writeOp(kind: 'insert' | 'upsert', access: EntityAccess, instance: object, ttl: PerWriteTtl | undefined) {
+    return { kind, access, instance, ttl };
   }
 
-  protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Pending {
-    // Checked at the call like an insert's class, not first at commit().
-    this.context.access(target);
-    return { kind: 'delete', target, key };
+  protected deleteOp(access: EntityAccess, key: Record<string, unknown>): Pending {
+    return { kind: 'delete', access, key };
   }
 
   protected async commitOps(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Promise<void> {
@@ -68,9 +68,9 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending> {
 
   /** Checks and encodes one write before anything is sent (a bad value fails the whole commit early). */
   private async prepare(item: Pending, commitTtl: PerWriteTtl | undefined, staged: Staged): Promise<Prepared[]> {
+    const { access } = item;
     if (item.kind === 'delete') {
-      const access = this.context.access(item.target);
-      const address = access.codec.address(keyValues(access.entity, item.key, STORE));
+      const address = access.codec.address(item.key);
       // A batch fails on a missing item, and deleting what is not there is a no-op: leave it out,
       // unless an earlier write of this unit of work creates it.
       const key = addressKey(access, address);
@@ -79,7 +79,6 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending> {
       staged.set(key, null);
       return [this.prepared(access, address, { operationType: 'Delete', id: address.id }, 'delete', undefined)];
     }
-    const access = this.context.accessOf(item.instance);
     const { entity, codec } = access;
     const ttl = writeTtlFor(entity, item.ttl ?? commitTtl, STORE);
     const values = stampTimestamps(entity, valuesOf(entity, item.instance), new Date(), item.kind === 'insert');

@@ -18,6 +18,8 @@ export function toStored(mapping: CollectionMapping, member: string, value: unkn
     ttl?.kind === 'date-member' && ttl.member === member
       ? `(the TTL index on ${ttl.field} never expires a document whose ${ttl.field} is not a date)`
       : undefined;
-  const place = { entity: mapping.entity.name, member, store: STORE, note };
+  // A key member is never nullable: its missing value is refused as such, with no advice to declare it so.
+  const key = mapping.key.some((part) => part.member === member);
+  const place = { entity: mapping.entity.name, member, store: STORE, key, note };
   return checkValue(field?.type ?? 'json', field?.nullable ?? false, value, place);
 }

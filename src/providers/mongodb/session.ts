@@ -3,6 +3,7 @@ import { StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { EntityClass } from '../../model/types';
+import { planOptions } from '../../runtime/arguments';
 import { ensureCollections, ensureNeedsReview } from '../../runtime/ensure-collections';
 import { lookupByEntity } from '../../runtime/entity-lookup';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
@@ -37,7 +38,8 @@ export class MongoSession implements StoreSession {
     return this.compiled.mappings.map((m) => explainMapping(m, { hideExpired: this.hideExpired }));
   }
 
-  async plan(options: PlanOptions = {}): Promise<MigrationPlan> {
+  async plan(given?: PlanOptions): Promise<MigrationPlan> {
+    const options = planOptions(given, STORE);
     const steps = await this.planSteps(options.allowDestructive ?? false);
     return { store: STORE, target: this.target, steps: options.counts ? await countAffected(this.db, steps) : steps };
   }

@@ -1,13 +1,11 @@
 import { ErrorCodes } from '../../error-codes';
 import { StoreError } from '../../errors';
-import type { EntityClass } from '../../model/types';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { duplicateKeyParts } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
-import type { KeyInput } from '../contract';
 import type { CollectionMapping } from './compile';
-import { idOf } from './documents';
+import { idFromValues } from './documents';
 import { expiredFilter } from './expiry-expressions';
 import { serverCode, serverMessage, type BulkOperation, type MongoDbLike } from './gateway';
 import { ERROR_CODES, STORE } from './semantics';
@@ -20,7 +18,7 @@ type Pending =
       readonly entity: object;
       readonly ttl: PerWriteTtl | undefined;
     }
-  | { readonly kind: 'delete'; readonly mapping: CollectionMapping; readonly key: KeyInput<unknown> };
+  | { readonly kind: 'delete'; readonly mapping: CollectionMapping; readonly key: Record<string, unknown> };
 
 interface Batch {
   readonly mapping: CollectionMapping;
@@ -39,21 +37,26 @@ interface Batch {
  * and keeps those before it (atomicity needs a replica-set transaction, which lifespan does not
  * open). So a failed commit says how many operations were written. It commits once.
  */
-export class MongoUnitOfWork extends UnitOfWorkShell<Pending> {
+export class MongoUnitOfWork extends UnitOfWorkShell<Pending, CollectionMapping> {
   constructor(
     private readonly db: MongoDbLike,
     private readonly hideExpired: boolean,
-    private readonly mappingOf: (target: unknown) => CollectionMapping,
+    mappingOf: (target: unknown) => CollectionMapping,
   ) {
-    super(STORE);
+    super(STORE, mappingOf);
   }
 
-  protected writeOp(kind: 'insert' | 'upsert', target: EntityClass, entity: object, ttl: PerWriteTtl | undefined) {
-    return { kind, mapping: this.mappingOf(target), entity, ttl };
+  protected writeOp(
+    kind: 'insert' | 'upsert',
+    mapping: CollectionMapping,
+    entity: object,
+    ttl: PerWriteTtl | undefined,
+  ) {
+    return { kind, mapping, entity, ttl };
   }
 
-  protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Pending {
-    return { kind: 'delete', mapping: this.mappingOf(target), key };
+  protected deleteOp(mapping: CollectionMapping, key: Record<string, unknown>): Pending {
+    return { kind: 'delete', mapping, key };
   }
 
   protected async commitOps(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Promise<void> {
@@ -89,7 +92,7 @@ export class MongoUnitOfWork extends UnitOfWorkShell<Pending> {
         batches.push(last);
       }
       if (item.kind === 'delete') {
-        const id = idOf(item.mapping, item.key);
+        const id = idFromValues(item.mapping, item.key);
         last.operations.push({ deleteOne: { filter: { _id: id } } });
         last.described.push(`delete of ${item.mapping.entity.name} ${showId(id)}`);
         last.records.push(undefined);

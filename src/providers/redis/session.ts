@@ -2,6 +2,7 @@ import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
 import type { CheckedStep } from '../../core/plan-gate';
 import type { EntityClass } from '../../model/types';
+import { planOptions } from '../../runtime/arguments';
 import { ensureCollections } from '../../runtime/ensure-collections';
 import { lookupByEntity } from '../../runtime/entity-lookup';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
@@ -32,7 +33,8 @@ export class RedisSession implements StoreSession {
     return this.compiled.mappings.map((m) => explainMapping(m, this.prefix));
   }
 
-  async plan(options: PlanOptions = {}): Promise<MigrationPlan> {
+  async plan(given?: PlanOptions): Promise<MigrationPlan> {
+    const options = planOptions(given, STORE);
     const { mappings } = this.compiled;
     const steps = planSteps(this.prefix, mappings, await inspectDefaults(this.client, this.prefix, mappings));
     return {

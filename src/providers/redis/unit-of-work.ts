@@ -1,10 +1,8 @@
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import type { EntityClass } from '../../model/types';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
-import type { KeyInput } from '../contract';
 import type { KeyspaceMapping } from './compile';
-import { keyOf } from './keys';
+import { keyFromValues } from './keys';
 import { encodeEntity } from './records';
 import type { RedisContext } from './repository';
 import { duplicateKeyIn } from './repository';
@@ -28,21 +26,20 @@ type Pending =
  * (STORE_DUPLICATE_KEY), then runs the writes in order. On Redis Cluster every key of one unit
  * must be in one hash slot (the server refuses the script otherwise, and nothing is written).
  */
-export class RedisUnitOfWork extends UnitOfWorkShell<Pending> {
+export class RedisUnitOfWork extends UnitOfWorkShell<Pending, KeyspaceMapping> {
   constructor(
     private readonly ctx: RedisContext,
-    private readonly mappingOf: (target: unknown) => KeyspaceMapping,
+    mappingOf: (target: unknown) => KeyspaceMapping,
   ) {
-    super(STORE);
+    super(STORE, mappingOf);
   }
 
-  protected writeOp(kind: 'insert' | 'upsert', target: EntityClass, entity: object, ttl: PerWriteTtl | undefined) {
-    return { kind, mapping: this.mappingOf(target), entity, ttl };
+  protected writeOp(kind: 'insert' | 'upsert', mapping: KeyspaceMapping, entity: object, ttl: PerWriteTtl | undefined) {
+    return { kind, mapping, entity, ttl };
   }
 
-  protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Pending {
-    const mapping = this.mappingOf(target);
-    return { kind: 'delete', mapping, key: keyOf(this.ctx.prefix, mapping, key) };
+  protected deleteOp(mapping: KeyspaceMapping, key: Record<string, unknown>): Pending {
+    return { kind: 'delete', mapping, key: keyFromValues(this.ctx.prefix, mapping, key) };
   }
 
   protected async commitOps(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Promise<void> {

@@ -5,6 +5,7 @@ import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import type { EntityClass, Model } from '../../model/types';
+import { planOptions } from '../../runtime/arguments';
 import { ensureCollections } from '../../runtime/ensure-collections';
 import { lookupByEntity } from '../../runtime/entity-lookup';
 import type {
@@ -107,7 +108,7 @@ export class RelationalSession implements StoreSession {
 
   async plan(given?: PlanOptions): Promise<MigrationPlan> {
     this.checkOpen();
-    const options = optionsObject<PlanOptions>(given, 'plan()', '{ counts: true }');
+    const options = planOptions(given, RELATIONAL_STORE);
     const steps = await this.diff(this.runner(), options);
     return { store: RELATIONAL_STORE, target: this.target, steps };
   }
@@ -165,7 +166,8 @@ export class RelationalSession implements StoreSession {
   /** Rows due at `now` (default: the database clock) in every emulated table, in one count query (purge progress). */
   async countExpired(given?: Pick<PurgeOptions, 'now'>): Promise<number> {
     this.checkOpen();
-    const { now } = checkPurgeOptions({ ...(given?.now ? { now: given.now } : {}) });
+    const options = optionsObject<Pick<PurgeOptions, 'now'>>(given, 'countExpired()', '{ now: new Date() }');
+    const { now } = checkPurgeOptions({ ...(options.now ? { now: options.now } : {}) });
     const { dialect } = this.schema;
     const sql = expirySql(dialect);
     const bound = now === undefined ? undefined : sqlFamily(dialect).encodeInstant(now);

@@ -1,10 +1,10 @@
 import type { EntityClass } from '../../model/types';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
-import type { KeyInput, WriteOptions } from '../contract';
+import type { WriteOptions } from '../contract';
 import type { EntityTable } from './entity-table';
 import type { BatchOp, Executor } from './drivers/executor';
 import { RELATIONAL_STORE } from './options';
-import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps } from './write-ops';
+import { deleteOp, encodeKeyValues, encodeRow, insertOps, upsertOps } from './write-ops';
 
 type Pending =
   | {
@@ -22,22 +22,21 @@ interface Running {
 }
 
 /** Collects writes and commits them in one database transaction, in the order given (the shell commits once). */
-export class RelationalUnitOfWork extends UnitOfWorkShell<Pending> {
+export class RelationalUnitOfWork extends UnitOfWorkShell<Pending, EntityTable> {
   constructor(
-    private readonly tableOf: (target: EntityClass) => EntityTable,
+    tableOf: (target: EntityClass) => EntityTable,
     private readonly executor: Executor,
   ) {
-    super(RELATIONAL_STORE);
+    super(RELATIONAL_STORE, tableOf);
   }
 
-  protected writeOp(kind: 'insert' | 'upsert', target: EntityClass, entity: object, ttl: WriteOptions['ttl']) {
-    return { kind, table: this.tableOf(target), entity, ttl };
+  protected writeOp(kind: 'insert' | 'upsert', table: EntityTable, entity: object, ttl: WriteOptions['ttl']) {
+    return { kind, table, entity, ttl };
   }
 
-  protected deleteOp(target: EntityClass, key: KeyInput<unknown>): Pending {
-    const table = this.tableOf(target);
-    // The key is encoded now: a bad key fails at this call, not at commit.
-    return { kind: 'delete', table, key: encodeKey(table, key) };
+  protected deleteOp(table: EntityTable, key: Record<string, unknown>): Pending {
+    // The key is encoded now: a value of the wrong type fails at this call, not at commit.
+    return { kind: 'delete', table, key: encodeKeyValues(table, key) };
   }
 
   /** Nothing is written if any write fails: one database transaction, in the order given. */

@@ -46,7 +46,11 @@ export function encodeKey<T>(t: EntityTable, key: KeyInput<T>): unknown[] {
     // a single-member key given as its value: no key object to build
     return [(t.keyEncoders[0] as Encoder)(key)];
   }
-  const values = keyValues(t.entity, key, RELATIONAL_STORE);
+  return encodeKeyValues(t, keyValues(t.entity, key, RELATIONAL_STORE));
+}
+
+/** Key member values (every member present) as bound values. */
+export function encodeKeyValues(t: EntityTable, values: Record<string, unknown>): unknown[] {
   return t.keyMembers.map((m, i) => (t.keyEncoders[i] as Encoder)(values[m]));
 }
 

@@ -10,14 +10,22 @@ import type { Statement } from '../statement';
 const MIN_SQLITE = [3, 42, 0];
 
 /**
+ * Who holds each connection (a transaction or schema change in progress), by connection, not by
+ * executor: every session opened over one knex has its own executor but shares knex's single
+ * connection, and a second BEGIN on it while the first is open fails ("cannot start a transaction
+ * within a transaction") or, for a plain statement, silently joins the other's transaction.
+ */
+const holds = new WeakMap<BetterSqlite3.Database, Promise<void>>();
+
+/**
  * better-sqlite3 is synchronous and knex keeps a single connection: lifespan takes that
  * connection once and runs its prepared statements on it directly, so no call interleaves with
- * another and a transaction (a whole unit of work) runs without yielding.
+ * another and a transaction (a whole unit of work) runs without yielding. Work that yields while
+ * it holds the connection (exclusive()) keeps every executor over that connection waiting.
  */
 export class SqliteExecutor implements Executor, SyncExecutor {
   readonly dialect = 'sqlite' as const;
   private readonly prepared = new Map<Statement, BetterSqlite3.Statement>();
-  private held: Promise<void> | null = null;
 
   private constructor(
     private readonly knex: Knex,
@@ -59,13 +67,23 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     return this.db;
   }
 
-  private async ready(): Promise<void> {
-    while (this.held) await this.held;
-    if (!this.db.open) {
-      // The pool closed its connection (e.g. an idle timeout): take the new one.
-      this.prepared.clear();
-      this.db = await SqliteExecutor.connection(this.knex);
-    }
+  /**
+   * Whether the connection is open and nobody holds it. Every call checks it in the same synchronous
+   * stretch as its use (`while (!this.free()) await this.nextTurn();`, no await in between): an
+   * awaited helper would resolve a tick later, and by then another executor's waiting call may
+   * have taken the connection.
+   */
+  private free(): boolean {
+    return !holds.has(this.db) && this.db.open;
+  }
+
+  /** Waits for the holder to let go, or takes the pool's new connection when the old one closed. */
+  private async nextTurn(): Promise<void> {
+    const held = holds.get(this.db);
+    if (held) return held;
+    // The pool closed its connection (e.g. an idle timeout): take the new one.
+    this.prepared.clear();
+    this.db = await SqliteExecutor.connection(this.knex);
   }
 
   private statement(statement: Statement): BetterSqlite3.Statement {
@@ -79,7 +97,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   }
 
   trySync(): SyncExecutor | null {
-    return this.held || !this.db.open ? null : this;
+    return this.free() ? this : null;
   }
 
   rowsSync(statement: Statement, params: unknown[]): unknown[][] {
@@ -107,18 +125,18 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   }
 
   async rows(statement: Statement, params: unknown[]): Promise<unknown[][]> {
-    await this.ready();
+    while (!this.free()) await this.nextTurn();
     return this.rowsSync(statement, params);
   }
 
   async run(statement: Statement, params: unknown[]): Promise<number> {
-    await this.ready();
+    while (!this.free()) await this.nextTurn();
     return this.runSync(statement, params);
   }
 
   /** Only what the driver raised is wrapped: an error from reading the ops reaches the caller as thrown. */
   async batch(ops: Iterable<BatchOp>): Promise<void> {
-    await this.ready();
+    while (!this.free()) await this.nextTurn();
     let entity: string | undefined;
     let passed: unknown;
     const transaction = this.db.transaction(() => {
@@ -176,13 +194,14 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   }
 
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    await this.ready();
+    while (!this.free()) await this.nextTurn();
+    const db = this.db;
     let release = () => {};
-    this.held = new Promise<void>((resolve) => (release = resolve));
+    holds.set(db, new Promise<void>((resolve) => (release = resolve)));
     try {
       return await fn();
     } finally {
-      this.held = null;
+      holds.delete(db);
       release();
     }
   }
