@@ -44,27 +44,28 @@ export interface DuplicateKeyFacts {
 
 const INSERT_HINT = 'use upsert() to overwrite it, or delete() it first';
 
-/** Per hit: what was found (after the collection) and what to do about it. */
-function foundAndHint(facts: DuplicateKeyFacts): { found: string; hint: string } {
-  const { collection } = facts;
+/**
+ * Per hit: the insert it names (none for a unique constraint, met by upserts too), what was found
+ * and what to do about it.
+ */
+function wordingOf(facts: DuplicateKeyFacts): { insert: boolean; found: string; hint: string } {
   // Key members, never key values: a key can be a bearer value (a session id, an API token).
   const members = `(${keyMembers(facts.entity).join(', ')})`;
   switch (facts.hit) {
     case 'key':
-      return { found: `insert into '${collection}': a live record with this key ${members} already exists`, hint: INSERT_HINT };
+      return { insert: true, found: `a live record with this key ${members} already exists`, hint: INSERT_HINT };
     case 'one-of-keys':
-      return {
-        found: `insert into '${collection}': a live record with one of the keys it inserts already exists`,
-        hint: INSERT_HINT,
-      };
+      return { insert: true, found: 'a live record with one of the keys it inserts already exists', hint: INSERT_HINT };
     case 'inserted-twice':
       return {
-        found: `insert into '${collection}': the unit of work inserts key ${members} twice`,
+        insert: true,
+        found: `the unit of work inserts key ${members} twice`,
         hint: 'insert each key once (a later write of the same record is an upsert())',
       };
     case 'unique-constraint':
       return {
-        found: `a unique constraint of '${collection}' refused the write (another record holds a value it must not share)`,
+        insert: false,
+        found: `a unique constraint of '${facts.collection}' refused the write (another record holds a value it must not share)`,
         hint:
           'change the value that a unique index or constraint besides the key refuses, or delete() the record ' +
           'that holds it (upsert() cannot overwrite another record)',
@@ -78,8 +79,11 @@ function foundAndHint(facts: DuplicateKeyFacts): { found: string; hint: string }
  */
 export function duplicateKeyParts(facts: DuplicateKeyFacts): { message: string; options: LifespanErrorOptions } {
   const { entity, unitOfWork } = facts;
-  const { found, hint: action } = foundAndHint(facts);
-  const message = unitOfWork ? `unit of work${found.startsWith('insert') ? ' ' : ': '}${found}; ${unitOfWork.written}` : found;
+  const { insert, found, hint: action } = wordingOf(facts);
+  const into = insert ? `insert into '${facts.collection}'` : undefined;
+  const head = unitOfWork ? ['unit of work', into].filter(Boolean).join(' ') : into;
+  const text = head ? `${head}: ${found}` : found;
+  const message = unitOfWork ? `${text}; ${unitOfWork.written}` : text;
   const hint = !unitOfWork
     ? action
     : unitOfWork.nothingWritten

@@ -62,7 +62,9 @@ forEachStore('duplicate key', contractModel(prefix), prefix, (store, db) => {
     const failure = await failureOf(db().unitOfWork().insert(sample('dup-2')).commit());
     expect(failure).toMatchObject(place('Sample'));
     expect(failure.detail).toMatch(
-      new RegExp(`^unit of work insert into '${prefix}_sample': a live record with this key \\(id\\) already exists; \\S`),
+      new RegExp(
+        `^unit of work insert into '${prefix}_sample': a live record with this key \\(id\\) already exists; \\S`,
+      ),
     );
     expect(failure.message).not.toContain('dup-2');
     // Its only operation failed: nothing was written, on every store.
@@ -129,42 +131,61 @@ async function addUniqueIndex(raw: OpenedContract['raw'], collection: string, me
     return;
   }
   const mongo = raw?.mongo as MongoDbLike;
-  await mongo.command({ createIndexes: collection, indexes: [{ key: { [member]: 1 }, name: `${member}_1`, unique: true }] });
+  await mongo.command({
+    createIndexes: collection,
+    indexes: [{ key: { [member]: 1 }, name: `${member}_1`, unique: true }],
+  });
 }
 
 const uniquePrefix = `cu${process.pid % 10000}`;
 
-forEachStore('unique index besides the key', contractModel(uniquePrefix), uniquePrefix, (store, db, raw) => {
-  if (!WITH_UNIQUE_INDEXES.includes(store.name)) return;
-  const collection = `${uniquePrefix}_sample`;
-  const refused = `a unique constraint of '${collection}' refused the write (another record holds a value it must not share)`;
-  const place = { code: ErrorCodes.DUPLICATE_KEY, entity: 'Sample', store: store.can.storeName };
+forEachStore(
+  'unique index besides the key',
+  contractModel(uniquePrefix),
+  uniquePrefix,
+  (store, db, raw) => {
+    const collection = `${uniquePrefix}_sample`;
+    const refused = `a unique constraint of '${collection}' refused the write (another record holds a value it must not share)`;
+    const place = { code: ErrorCodes.DUPLICATE_KEY, entity: 'Sample', store: store.can.storeName };
 
-  beforeAll(async () => {
-    await addUniqueIndex(raw(), collection, 'count');
-    await db().repository(Sample).insert(sample('u-1', { count: 7 }));
-  });
+    beforeAll(async () => {
+      await addUniqueIndex(raw(), collection, 'count');
+      await db()
+        .repository(Sample)
+        .insert(sample('u-1', { count: 7 }));
+    });
 
-  test('insert(): names the unique constraint, not the key, and gives no upsert() hint', async () => {
-    const inserted = await failureOf(db().repository(Sample).insert(sample('u-2', { count: 7 })));
-    expect(inserted).toMatchObject({ ...place, detail: refused });
-    expect(inserted.hint).toMatch(/^change the value that a unique index or constraint besides the key refuses/);
-    expect(inserted.hint).not.toContain('use upsert()');
-    expect(await db().repository(Sample).exists('u-2')).toBe(false);
-  });
+    test('insert(): names the unique constraint, not the key, and gives no upsert() hint', async () => {
+      const inserted = await failureOf(
+        db()
+          .repository(Sample)
+          .insert(sample('u-2', { count: 7 })),
+      );
+      expect(inserted).toMatchObject({ ...place, detail: refused });
+      expect(inserted.hint).toMatch(/^change the value that a unique index or constraint besides the key refuses/);
+      expect(inserted.hint).not.toContain('use upsert()');
+      expect(await db().repository(Sample).exists('u-2')).toBe(false);
+    });
 
-  // MariaDB: ON DUPLICATE KEY UPDATE takes any unique key as the conflict, so the upsert updates
-  // the record that holds the value (u-1) instead of failing: a drift, reported, not fixed yet.
-  testUnlessDrifting(store, ['mariadb'])('upsert() and a unit of work: the same error', async () => {
-    const repo = db().repository(Sample);
-    const upserted = await failureOf(repo.upsert(sample('u-3', { count: 7, text: 'u-3' })));
-    expect(upserted).toMatchObject({ ...place, detail: refused });
+    // MariaDB: ON DUPLICATE KEY UPDATE takes any unique key as the conflict, so the upsert updates
+    // the record that holds the value (u-1) instead of failing: a drift, reported, not fixed yet.
+    testUnlessDrifting(store, ['mariadb'])('upsert() and a unit of work: the same error', async () => {
+      const repo = db().repository(Sample);
+      const upserted = await failureOf(repo.upsert(sample('u-3', { count: 7, text: 'u-3' })));
+      expect(upserted).toMatchObject({ ...place, detail: refused });
 
-    const unit = await failureOf(db().unitOfWork().upsert(sample('u-4', { count: 7, text: 'u-4' })).commit());
-    expect(unit).toMatchObject(place);
-    expect(unit.detail).toMatch(new RegExp(`^unit of work: ${refused.replace(/[()]/g, '\\$&')}; `));
+      const unit = await failureOf(
+        db()
+          .unitOfWork()
+          .upsert(sample('u-4', { count: 7, text: 'u-4' }))
+          .commit(),
+      );
+      expect(unit).toMatchObject(place);
+      expect(unit.detail).toMatch(new RegExp(`^unit of work: ${refused.replace(/[()]/g, '\\$&')}; `));
 
-    const stored = await repo.getMany(['u-1', 'u-3', 'u-4']);
-    expect(stored.map((s) => [s.id, s.text])).toEqual([['u-1', 't']]);
-  });
-});
+      const stored = await repo.getMany(['u-1', 'u-3', 'u-4']);
+      expect(stored.map((s) => [s.id, s.text])).toEqual([['u-1', 't']]);
+    });
+  },
+  WITH_UNIQUE_INDEXES,
+);

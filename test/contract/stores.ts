@@ -232,14 +232,17 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
   },
 ];
 
-/** Runs `fn` once per store of the table, each with its own opened context (shared by the block's tests). */
+/** Runs `fn` once per store of the table (or of `only`), each with its own opened context (shared by the block's tests). */
 export function forEachStore(
   title: string,
   model: Model,
   prefix: string,
   fn: (store: ContractStore, db: () => StoreContext, raw: () => OpenedContract['raw']) => void,
+  /** Only these stores (by name): a case the others cannot set up. */
+  only?: readonly string[],
 ): void {
   for (const store of CONTRACT_STORES) {
+    if (only && !only.includes(store.name)) continue;
     store.describe(title, () => {
       let opened: OpenedContract | undefined;
       beforeAll(async () => {

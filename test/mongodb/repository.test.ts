@@ -452,11 +452,16 @@ describe('unit of work', () => {
       const err = { index: 0, code: 11000, errmsg: 'E11000 duplicate key error', keyPattern };
       // The driver's WriteError (not exported) keeps the server's document as `err`; code and index are getters over it.
       const writeError = { err, code: err.code, index: err.index };
-      throw new MongoBulkWriteError({ message: 'E11000', code: 11000, writeErrors: [writeError] } as never, {} as never);
+      throw new MongoBulkWriteError(
+        { message: 'E11000', code: 11000, writeErrors: [writeError] } as never,
+        {} as never,
+      );
     };
     const onId = await open(failWith({ _id: 1 }));
     await expect(onId.ctx.unitOfWork().insert(session()).commit()).rejects.toMatchObject({
-      detail: expect.stringMatching(/^unit of work insert into 'sessions': a live record with this key \(id\) already exists; /),
+      detail: expect.stringMatching(
+        /^unit of work insert into 'sessions': a live record with this key \(id\) already exists; /,
+      ),
     });
     const onPayload = await open(failWith({ payload: 1 }));
     await expect(onPayload.ctx.unitOfWork().insert(session()).commit()).rejects.toMatchObject({

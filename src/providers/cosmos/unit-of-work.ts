@@ -100,7 +100,10 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending> {
         entity,
         collection: codec.layout.container,
         hit: 'inserted-twice',
-        unitOfWork: { nothingWritten: true, written: `nothing was sent: operation ${number} was refused before sending` },
+        unitOfWork: {
+          nothingWritten: true,
+          written: `nothing was sent: operation ${number} was refused before sending`,
+        },
       });
     }
     let current: CurrentItem | undefined;

@@ -119,7 +119,12 @@ function stopAtWriteError(error: unknown, writtenBefore: number, batch: Batch): 
  * What a duplicate-key failure of a bulk write met: another unique index, the unit's own earlier
  * write of the key, a stored record with the key, or (without a write error index) one of its keys.
  */
-function duplicateHit(error: unknown, pending: readonly Pending[], writtenBefore: number, stop: StopPoint): DuplicateHit {
+function duplicateHit(
+  error: unknown,
+  pending: readonly Pending[],
+  writtenBefore: number,
+  stop: StopPoint,
+): DuplicateHit {
   if (!duplicateOnId(error)) return 'unique-constraint';
   if (stop === null) return 'one-of-keys';
   const at = writtenBefore + stop.index;

@@ -68,7 +68,12 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending> {
     // The script reports only inserts, the one kind of operation that can meet a live key: a key
     // the same script wrote earlier, or a stored one.
     const ops = pending.map((p, i) => ({ isDelete: p.kind === 'delete', key: keys[i] }));
-    const held = unitHoldsKey(ops, at, (a, b) => a.key === b.key, (o) => o.isDelete);
+    const held = unitHoldsKey(
+      ops,
+      at,
+      (a, b) => a.key === b.key,
+      (o) => o.isDelete,
+    );
     throw duplicateKeyIn(op.mapping, held ? 'inserted-twice' : 'key', {
       nothingWritten: true,
       written: `the script wrote nothing (one script, atomic): it stopped at operation ${failed} of ${pending.length}`,

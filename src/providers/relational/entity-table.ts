@@ -145,7 +145,14 @@ export class EntityTable extends TableSql {
           ? 'inserted-twice'
           : 'key'
         : 'unique-constraint';
-    return duplicateKey({ store: RELATIONAL_STORE, entity, collection: spec.table, hit, unitOfWork, cause: error.cause });
+    return duplicateKey({
+      store: RELATIONAL_STORE,
+      entity,
+      collection: spec.table,
+      hit,
+      unitOfWork,
+      cause: error.cause,
+    });
   }
 
   statement(shape: string, build: () => Statement): Statement {

@@ -36,9 +36,7 @@ export class RelationalRepository<T> implements Repository<T> {
       const row = encodeRow(this.t, this.instance(entity, 'insert()'));
       const written = this.write(insertOps(this.t, row, ttl));
       // The synchronous path is done already: no promise is chained on the hot path.
-      return written === DONE
-        ? DONE
-        : written.catch((error: unknown) => Promise.reject(this.t.duplicateOf(error)));
+      return written === DONE ? DONE : written.catch((error: unknown) => Promise.reject(this.t.duplicateOf(error)));
     } catch (error) {
       return Promise.reject(this.t.duplicateOf(error));
     }

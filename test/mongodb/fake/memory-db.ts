@@ -193,7 +193,12 @@ export class MemoryDb implements MongoDbLike {
     );
     if (!clash) return;
     const fields = Object.keys(clash.key);
-    throw duplicateKeyError(this.ns(name), clash.name, clash.key, Object.fromEntries(fields.map((f) => [f, doc[f] ?? null])));
+    throw duplicateKeyError(
+      this.ns(name),
+      clash.name,
+      clash.key,
+      Object.fromEntries(fields.map((f) => [f, doc[f] ?? null])),
+    );
   }
 
   private bulkWrite(name: string, operations: BulkOperation[]) {

@@ -49,12 +49,18 @@ export function hitsPrimaryKey(error: unknown, table: string, keyColumns: readon
   if (e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return true;
   if (e.code === 'SQLITE_CONSTRAINT_UNIQUE') {
     const named = /UNIQUE constraint failed: (.+)$/.exec(message)?.[1];
-    return sameColumns(named?.split(', '), keyColumns.map((c) => `${table}.${c}`));
+    return sameColumns(
+      named?.split(', '),
+      keyColumns.map((c) => `${table}.${c}`),
+    );
   }
   if (e.code === '23505') {
     if (e.constraint === `${table}_pkey`) return true;
     const named = /^Key \((.+?)\)=/.exec(typeof e.detail === 'string' ? e.detail : '')?.[1];
-    return sameColumns(named?.split(', ').map((c) => c.replace(/^"(.*)"$/, '$1')), keyColumns);
+    return sameColumns(
+      named?.split(', ').map((c) => c.replace(/^"(.*)"$/, '$1')),
+      keyColumns,
+    );
   }
   return /for key '(?:[^']*\.)?PRIMARY'/.test(message);
 }
