@@ -34,22 +34,18 @@ export class RelationalRepository<T> implements Repository<T> {
     try {
       const { ttl } = checkWriteOptions(options, 'insert()');
       const row = encodeRow(this.t, this.instance(entity, 'insert()'));
-      const written = this.write(insertOps(this.t, row, ttl));
-      // The synchronous path is done already: no promise is chained on the hot path.
-      return written === DONE ? DONE : written.catch((error: unknown) => Promise.reject(this.t.duplicateOf(error)));
+      return this.write(insertOps(this.t, row, ttl));
     } catch (error) {
-      return Promise.reject(this.t.duplicateOf(error));
+      return Promise.reject(error);
     }
   }
 
   upsert(entity: T, options?: WriteOptions): Promise<void> {
     try {
       const { ttl } = checkWriteOptions(options, 'upsert()');
-      const written = this.write(upsertOps(this.t, encodeRow(this.t, this.instance(entity, 'upsert()')), ttl));
-      // A unique index besides the key refuses an upsert too.
-      return written === DONE ? DONE : written.catch((error: unknown) => Promise.reject(this.t.duplicateOf(error)));
+      return this.write(upsertOps(this.t, encodeRow(this.t, this.instance(entity, 'upsert()')), ttl));
     } catch (error) {
-      return Promise.reject(this.t.duplicateOf(error));
+      return Promise.reject(error);
     }
   }
 
@@ -161,21 +157,33 @@ export class RelationalRepository<T> implements Repository<T> {
     );
   }
 
-  /** Runs the ops of one write in order (synchronously on SQLite: no other call interleaves). */
+  /**
+   * Runs the ops of one write in order (synchronously on SQLite: no other call interleaves; the
+   * synchronous path chains no promise). A unique violation (the key on insert, another unique
+   * index on insert or upsert) leaves here in the shared wording.
+   */
   private write(ops: readonly BatchOp[]): Promise<void> {
     const sync = this.executor.trySync();
     if (!sync) return this.writeAsync(ops);
-    for (const op of ops) {
-      const changes = sync.runSync(op.statement, op.params);
-      op.check?.(changes);
+    try {
+      for (const op of ops) {
+        const changes = sync.runSync(op.statement, op.params);
+        op.check?.(changes);
+      }
+    } catch (error) {
+      return Promise.reject(this.t.duplicateOf(error));
     }
     return DONE;
   }
 
   private async writeAsync(ops: readonly BatchOp[]): Promise<void> {
-    for (const op of ops) {
-      const changes = await this.executor.run(op.statement, op.params);
-      op.check?.(changes);
+    try {
+      for (const op of ops) {
+        const changes = await this.executor.run(op.statement, op.params);
+        op.check?.(changes);
+      }
+    } catch (error) {
+      throw this.t.duplicateOf(error);
     }
   }
 
