@@ -12,7 +12,7 @@ export const SHARED_CODES = {
   VALUE_INVALID: { family: 'LifespanError', exit: 'model' },
   /** A key argument without every key member. */
   KEY_INCOMPLETE: { family: 'LifespanError', exit: 'model' },
-  /** insert() of a key that already holds a live record. */
+  /** insert() of a key that holds a live record, or a write another unique constraint refuses (the message says which). */
   STORE_DUPLICATE_KEY: { family: 'StoreError', exit: 'store' },
   /** A unit of work commits once; after commit() (successful or not) it takes nothing more. */
   UOW_ALREADY_COMMITTED: { family: 'LifespanError', exit: 'model' },

@@ -1,4 +1,3 @@
-import { describeValue } from '../core/values';
 import { ErrorCodes } from '../error-codes';
 import { LifespanError, StoreError, type LifespanErrorOptions } from '../errors';
 import { keyMembers, type EntityModel } from '../model/types';
@@ -17,13 +16,27 @@ export interface CommitOutcome {
   readonly written: string;
 }
 
+/**
+ * What the store says refused the write. Only 'key' names the record's key: a store says so (the
+ * primary key, _id, a conditional insert that found the row), never a guess from "some unique
+ * index" (a unique index added outside lifespan refuses other members' values).
+ */
+export type DuplicateHit =
+  /** The record's own key holds a live record. */
+  | 'key'
+  /** One of the keys a unit of work inserts holds a live record; the store does not say which one. */
+  | 'one-of-keys'
+  /** The unit of work itself inserts one key twice (nothing stored holds it). */
+  | 'inserted-twice'
+  /** A unique constraint that the store did not name as the key (e.g. a unique index on another member). */
+  | 'unique-constraint';
+
 export interface DuplicateKeyFacts {
   readonly store: string;
   readonly entity: EntityModel;
   /** The collection, table, container or key space the record lives in. */
   readonly collection: string;
-  /** The record (or its key members) whose key was found; undefined where the store does not say which one. */
-  readonly record: object | undefined;
+  readonly hit: DuplicateHit;
   /** Set when a unit of work's commit met the key. */
   readonly unitOfWork?: CommitOutcome | undefined;
   readonly cause?: unknown;
@@ -32,34 +45,76 @@ export interface DuplicateKeyFacts {
 const INSERT_HINT = 'use upsert() to overwrite it, or delete() it first';
 
 /**
+ * Per hit: the insert it names (none for a unique constraint, met by upserts too), what was found
+ * and what to do about it.
+ */
+function wordingOf(facts: DuplicateKeyFacts): { insert: boolean; found: string; hint: string } {
+  // Key members, never key values: a key can be a bearer value (a session id, an API token).
+  const members = `(${keyMembers(facts.entity).join(', ')})`;
+  switch (facts.hit) {
+    case 'key':
+      return { insert: true, found: `a live record with this key ${members} already exists`, hint: INSERT_HINT };
+    case 'one-of-keys':
+      return { insert: true, found: 'a live record with one of the keys it inserts already exists', hint: INSERT_HINT };
+    case 'inserted-twice':
+      return {
+        insert: true,
+        found: `the unit of work inserts key ${members} twice`,
+        hint: 'insert each key once (a later write of the same record is an upsert())',
+      };
+    case 'unique-constraint':
+      return {
+        insert: false,
+        found: `a unique constraint of '${facts.collection}' refused the write (another record holds a value it must not share)`,
+        hint:
+          'change the value that a unique index or constraint besides the key refuses, or delete() the record ' +
+          'that holds it (upsert() cannot overwrite another record)',
+      };
+  }
+}
+
+/**
  * The message and options of a STORE_DUPLICATE_KEY, for an error class that adds fields of its own
  * (a commit error that counts what was written); duplicateKey() is the usual way in.
  */
 export function duplicateKeyParts(facts: DuplicateKeyFacts): { message: string; options: LifespanErrorOptions } {
-  const { entity, collection, unitOfWork } = facts;
-  const which = facts.record === undefined ? 'one of the keys it inserts' : `key ${shownKey(entity, facts.record)}`;
-  const found = `insert into '${collection}': a live record with ${which} already exists`;
-  const message = unitOfWork ? `unit of work ${found}; ${unitOfWork.written}` : found;
+  const { entity, unitOfWork } = facts;
+  const { insert, found, hint: action } = wordingOf(facts);
+  const into = insert ? `insert into '${facts.collection}'` : undefined;
+  const head = unitOfWork ? ['unit of work', into].filter(Boolean).join(' ') : into;
+  const text = head ? `${head}: ${found}` : found;
+  const message = unitOfWork ? `${text}; ${unitOfWork.written}` : text;
   const hint = !unitOfWork
-    ? INSERT_HINT
+    ? action
     : unitOfWork.nothingWritten
-      ? `nothing was written: in a new unitOfWork(), ${INSERT_HINT}`
-      : `the unit of work is not atomic here: undo or re-send what the message lists as written, in a new unitOfWork() (${INSERT_HINT})`;
+      ? `nothing was written: in a new unitOfWork(), ${action}`
+      : `the unit of work is not atomic here: undo or re-send what the message lists as written, in a new unitOfWork() (${action})`;
   return { message, options: { entity: entity.name, store: facts.store, hint, cause: facts.cause } };
 }
 
-/** insert() (or a unit of work's insert) of a key that holds a live record. */
+/** insert() (or a unit of work's write) that met a live key or a unique constraint. */
 export function duplicateKey(facts: DuplicateKeyFacts): StoreError {
   const { message, options } = duplicateKeyParts(facts);
   return new StoreError(ErrorCodes.DUPLICATE_KEY, message, options);
 }
 
-/** The key of a record as messages show it: a one-member key as its value, a compound one as { member: value }. */
-function shownKey(entity: EntityModel, record: object): string {
-  const members = keyMembers(entity);
-  const values = record as Record<string, unknown>;
-  if (members.length === 1) return describeValue(values[members[0] as string]);
-  return describeValue(Object.fromEntries(members.map((m) => [m, values[m]])));
+/**
+ * Whether the unit of work itself left the key of operation `at` written before it: the last
+ * earlier operation on the same key is a write, not a delete. An insert there meets the unit's own
+ * write ('inserted-twice'), not a stored record.
+ */
+export function unitHoldsKey<Op>(
+  ops: readonly Op[],
+  at: number,
+  sameKey: (earlier: Op, failing: Op) => boolean,
+  isDelete: (op: Op) => boolean,
+): boolean {
+  const failing = ops[at] as Op;
+  for (let i = at - 1; i >= 0; i--) {
+    const op = ops[i] as Op;
+    if (sameKey(op, failing)) return !isDelete(op);
+  }
+  return false;
 }
 
 /** Why a key argument is not a whole key. */

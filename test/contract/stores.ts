@@ -11,7 +11,7 @@ import { connect, type Model, type Store, type StoreContext } from '../../src';
 import { CassandraStore } from '../../src/providers/cassandra';
 import type { Mechanism } from '../../src/explain/entry';
 import { CosmosStore } from '../../src/providers/cosmos';
-import { MongoStore } from '../../src/providers/mongodb';
+import { MongoStore, type MongoDbLike } from '../../src/providers/mongodb';
 import { RedisStore } from '../../src/providers/redis';
 import { RelationalStore } from '../../src/providers/relational';
 import { liveCosmosClient } from '../harness/cosmos';
@@ -48,6 +48,8 @@ export interface ContractStore {
 
 export interface OpenedContract {
   readonly db: StoreContext;
+  /** The database under the store, for a test that changes it by hand (a unique index lifespan did not declare). */
+  readonly raw?: { readonly knex?: Knex; readonly mongo?: MongoDbLike };
   /** Another model on the same database (a later version of the app), closed by close(). */
   sibling?(model: Model): Promise<StoreContext>;
   close(): Promise<void>;
@@ -68,10 +70,16 @@ const relational: Capabilities = {
  * An opened store whose siblings (other models on the same database) are opened with `store()` and
  * closed before `release()` frees the database.
  */
-function withSiblings(db: StoreContext, store: () => Store, release: () => Promise<void>): OpenedContract {
+function withSiblings(
+  db: StoreContext,
+  store: () => Store,
+  release: () => Promise<void>,
+  raw?: OpenedContract['raw'],
+): OpenedContract {
   const siblings: StoreContext[] = [];
   return {
     db,
+    ...(raw ? { raw } : {}),
     async sibling(other) {
       const sibling = await connect(other, store());
       siblings.push(sibling);
@@ -91,10 +99,12 @@ function local(name: LocalStoreName, can: Capabilities): ContractStore {
     describe: (title, fn) => describeStore(name, `${title} [${name}]`, fn),
     async open(model, prefix) {
       const opened = await openStore(name, model, { prefix: `${prefix}_${name}` });
+      const knex = opened.raw.knex;
       return withSiblings(
         opened.db,
         () => sameDatabase(name, opened.raw),
         () => opened.close(),
+        knex ? { knex } : undefined,
       );
     },
   };
@@ -173,7 +183,12 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     async open(model) {
       const memory = new MemoryDb(new Date());
       const db = await connect(model, new MongoStore({ db: memory }));
-      return { db, sibling: (other) => connect(other, new MongoStore({ db: memory })), close: () => db.close() };
+      return {
+        db,
+        raw: { mongo: memory },
+        sibling: (other) => connect(other, new MongoStore({ db: memory })),
+        close: () => db.close(),
+      };
     },
   },
   {
@@ -192,6 +207,7 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
           await database.dropDatabase();
           await client.close();
         },
+        { mongo: database },
       );
     },
   },
@@ -216,16 +232,19 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
   },
 ];
 
-/** Runs `fn` once per store of the table, each with its own opened context (shared by the block's tests). */
+/** Runs `fn` once per store of the table (or of `only`), each with its own opened context (shared by the block's tests). */
 export function forEachStore(
   title: string,
   model: Model,
   prefix: string,
-  fn: (store: ContractStore, db: () => StoreContext) => void,
+  fn: (store: ContractStore, db: () => StoreContext, raw: () => OpenedContract['raw']) => void,
+  /** Only these stores (by name): a case the others cannot set up. */
+  only?: readonly string[],
 ): void {
   for (const store of CONTRACT_STORES) {
+    if (only && !only.includes(store.name)) continue;
     store.describe(title, () => {
-      let opened: { db: StoreContext; close(): Promise<void> } | undefined;
+      let opened: OpenedContract | undefined;
       beforeAll(async () => {
         opened = await store.open(model, prefix);
         await opened.db.ensureCollections();
@@ -233,10 +252,14 @@ export function forEachStore(
       afterAll(async () => {
         await opened?.close();
       });
-      fn(store, () => {
-        if (!opened) throw new Error(`${store.name} did not open`);
-        return opened.db;
-      });
+      fn(
+        store,
+        () => {
+          if (!opened) throw new Error(`${store.name} did not open`);
+          return opened.db;
+        },
+        () => opened?.raw,
+      );
     });
   }
 }

@@ -85,10 +85,12 @@ export function bulkWriteError(
   code: number,
   errmsg: string,
   counts: { upsertedCount?: number; matchedCount?: number; modifiedCount?: number; deletedCount?: number } = {},
+  /** More fields of the write error as the server sends them (keyPattern, keyValue of an 11000). */
+  details: Doc = {},
 ): MongoBulkWriteError {
   const result = { insertedCount: 0, upsertedCount: 0, matchedCount: 0, modifiedCount: 0, deletedCount: 0, ...counts };
   return new MongoBulkWriteError(
-    { message: errmsg, code, writeErrors: [{ index, code, errmsg }] } as never,
+    { message: errmsg, code, writeErrors: [{ index, code, errmsg, ...details }] } as never,
     result as never,
   );
 }

@@ -1,8 +1,11 @@
-import { Binary } from 'mongodb';
+import { Binary, MongoBulkWriteError } from 'mongodb';
 import model, { CacheEntry, Cart, Reading, Session, Visit } from '../../examples/models';
 import { connect, StoreError, UnsupportedTtlError } from '../../src';
 import { MongoStore } from '../../src/providers/mongodb';
 import { RecordingDb, serverError, type Call, type Responder } from './recording-db';
+
+/** A server's 11000 on _id: the message names the index (what tells it from another unique index). */
+const ID_DUPLICATE = 'E11000 duplicate key error collection: app.sessions index: _id_ dup key: { _id: "s1" }';
 
 const NOW_PLUS = (seconds: number) => ({ $add: ['$$NOW', seconds * 1000] });
 const ONLY_ID = { $eq: [{ $size: { $objectToArray: '$$ROOT' } }, 1] };
@@ -76,11 +79,22 @@ describe('writes: one updateOne with an update pipeline, server clock via $$NOW'
     });
   });
 
+  test('DuplicateKey (11000) on another unique index names that constraint, not the key', async () => {
+    const { ctx } = await open(() => {
+      const message = 'E11000 duplicate key error collection: app.sessions index: payload_1 dup key: { payload: "p" }';
+      throw Object.assign(serverError(11000, 'DuplicateKey', message), { keyPattern: { payload: 1 } });
+    });
+    await expect(ctx.repository(Session).insert(session())).rejects.toMatchObject({
+      code: 'STORE_DUPLICATE_KEY',
+      detail: "a unique constraint of 'sessions' refused the write (another record holds a value it must not share)",
+    });
+  });
+
   test('with hideExpired, a due document blocking an insert is deleted and the insert retried once', async () => {
     let attempts = 0;
     const { db, ctx } = await open((call) => {
       if (call.op === 'deleteOne') return { deletedCount: 1 };
-      if (attempts++ === 0) throw serverError(11000, 'DuplicateKey', 'E11000');
+      if (attempts++ === 0) throw serverError(11000, 'DuplicateKey', ID_DUPLICATE);
       return UPDATED;
     }, true);
     await ctx.repository(Session).insert(session());
@@ -91,7 +105,7 @@ describe('writes: one updateOne with an update pipeline, server clock via $$NOW'
   test('with hideExpired, a live duplicate is still a duplicate', async () => {
     const { ctx } = await open((call) => {
       if (call.op === 'deleteOne') return { deletedCount: 0 };
-      throw serverError(11000, 'DuplicateKey', 'E11000');
+      throw serverError(11000, 'DuplicateKey', ID_DUPLICATE);
     }, true);
     await expect(ctx.repository(Session).insert(session())).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
   });
@@ -431,6 +445,28 @@ describe('unit of work', () => {
     const uow = ctx.unitOfWork().upsert(cart()).insert(session(), { ttl: '1h' });
     await expect(uow.commit()).rejects.toMatchObject({ code: 'TTL_PER_WRITE_NOT_DECLARED' });
     expect(db.dataCalls()).toEqual([]);
+  });
+
+  test("a bulk write's duplicate is the key only when its write error's keyPattern is { _id: 1 }", async () => {
+    const failWith = (keyPattern: object) => () => {
+      const err = { index: 0, code: 11000, errmsg: 'E11000 duplicate key error', keyPattern };
+      // The driver's WriteError (not exported) keeps the server's document as `err`; code and index are getters over it.
+      const writeError = { err, code: err.code, index: err.index };
+      throw new MongoBulkWriteError(
+        { message: 'E11000', code: 11000, writeErrors: [writeError] } as never,
+        {} as never,
+      );
+    };
+    const onId = await open(failWith({ _id: 1 }));
+    await expect(onId.ctx.unitOfWork().insert(session()).commit()).rejects.toMatchObject({
+      detail: expect.stringMatching(
+        /^unit of work insert into 'sessions': a live record with this key \(id\) already exists; /,
+      ),
+    });
+    const onPayload = await open(failWith({ payload: 1 }));
+    await expect(onPayload.ctx.unitOfWork().insert(session()).commit()).rejects.toMatchObject({
+      detail: expect.stringMatching(/^unit of work: a unique constraint of 'sessions' refused the write/),
+    });
   });
 
   test('a duplicate key inside a bulk write is STORE_DUPLICATE_KEY', async () => {

@@ -82,7 +82,7 @@ describe('a failed commit reports what stays written', () => {
       total: 5,
     });
     await expect(failure).rejects.toThrow(
-      `unit of work insert into 'sessions': a live record with key "s2" already exists; stopped at insert of Session "s2"; ` +
+      `unit of work insert into 'sessions': a live record with this key (id) already exists; stopped at operation 4 (insert of Session); ` +
         '3 of the 5 operations were written before the failure and stay written; the failing one and the 1 after it were not written ' +
         '(server counts for this batch: upsertedCount 1, matchedCount 0, modifiedCount 0, deletedCount 0)',
     );

@@ -40,7 +40,7 @@ export class CassandraRepository<T> implements Repository<T> {
     const result = await this.ctx.executor.execute(query, [...row, ...ttlParams(clause)], this.place, 'insert');
     if (!result.wasApplied()) {
       const { entity: model, table } = this.mapping;
-      throw duplicateKey({ store: STORE, entity: model, collection: table.name, record });
+      throw duplicateKey({ store: STORE, entity: model, collection: table.name, hit: 'key' });
     }
   }
 

@@ -1,6 +1,6 @@
 import type { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import { duplicateKey } from '../../runtime/key-errors';
+import { duplicateKey, type DuplicateHit } from '../../runtime/key-errors';
 import type { EntityMapping } from './compile';
 import type { Params } from './executor';
 import { STORE } from './semantics';
@@ -69,11 +69,7 @@ export function planRows(operations: readonly Operation[], keyOf: (op: Operation
       row.exists = false;
     } else {
       if (op.kind === 'insert' && row.exists) {
-        throw unitDuplicate(
-          op.mapping,
-          op.instance,
-          'an earlier write of this unit of work holds the key; nothing was written',
-        );
+        throw unitDuplicate(op.mapping, 'inserted-twice', 'nothing was written (found before sending)');
       }
       if (!row.exists) row.creator = op;
       row.exists = true;
@@ -107,8 +103,8 @@ export function keyIdentity(mapping: EntityMapping, key: Params): string {
 }
 
 /** STORE_DUPLICATE_KEY of a unit of work, which Cassandra lets write nothing (one conditional batch, or a check first). */
-export function unitDuplicate(mapping: EntityMapping, record: object | undefined, written: string): StoreError {
+export function unitDuplicate(mapping: EntityMapping, hit: DuplicateHit, written: string): StoreError {
   const { entity, table } = mapping;
   const unitOfWork = { nothingWritten: true, written };
-  return duplicateKey({ store: STORE, entity, collection: table.name, record, unitOfWork });
+  return duplicateKey({ store: STORE, entity, collection: table.name, hit, unitOfWork });
 }

@@ -2,11 +2,12 @@ import type { Client } from 'cassandra-driver';
 import { LifespanError } from '../../errors';
 import { showValue } from '../../model/show-value';
 import type { Model } from '../../model/types';
+import { driverOption } from '../../runtime/store-options';
 import type { Store, StoreSession } from '../contract';
 import { compileModel } from './compile';
 import { SessionContext } from './context';
 import { checkName } from './cql';
-import { Executor, type CqlClient } from './executor';
+import { Executor } from './executor';
 import { CEILING_2038, CEILING_2106, STORE } from './semantics';
 import { CassandraSession } from './session';
 
@@ -33,14 +34,17 @@ export class CassandraStore implements Store {
   private readonly keyspace: string;
 
   constructor(private readonly options: CassandraStoreOptions) {
-    const client = (options as Partial<CassandraStoreOptions> | undefined)?.client as Partial<CqlClient> | undefined;
-    if (typeof client?.execute !== 'function' || typeof client.batch !== 'function') {
-      throw new LifespanError('CASSANDRA_NO_CLIENT', 'options.client is not a cassandra-driver Client', {
+    this.client = driverOption<Client>(
+      options,
+      'client',
+      (client) => typeof client.execute === 'function' && typeof client.batch === 'function',
+      {
         store: STORE,
+        code: 'CASSANDRA_NO_CLIENT',
+        message: 'options.client is not a cassandra-driver Client',
         hint: "pass new Client({ contactPoints, localDataCenter }) from 'cassandra-driver'",
-      });
-    }
-    this.client = options.client;
+      },
+    );
     this.keyspace = checkName(options.keyspace, 'keyspace');
     checkCeilingOption(options.expirationCeiling);
     if (options.now !== undefined && typeof options.now !== 'function') {

@@ -120,7 +120,9 @@ export class CassandraUnitOfWork extends UnitOfWorkShell<Operation, EntityMappin
         ? await this.ctx.executor.execute(only.query, only.params, PLACE, 'unit of work')
         : await this.ctx.executor.batch(statements, PLACE, 'unit of work (logged batch)');
       if (conditional.length > 0 && !result.wasApplied()) {
-        const present = conditional.length === 1 ? conditional[0] : await this.firstPresent(conditional);
+        // A failing read must not hide the duplicate: the error then does not say which key.
+        const present =
+          conditional.length === 1 ? conditional[0] : await this.firstPresent(conditional).catch(() => undefined);
         // Not found by the read: a racing delete; the batch still names its first insert's table.
         throw duplicate(present ?? (conditional[0] as Statement), present !== undefined);
       }
@@ -166,7 +168,9 @@ function partitionOf(s: Statement): string {
 
 /** The unit's duplicate, naming the row's key where the store told which row it was. */
 function duplicate(s: Statement, known: boolean): StoreError {
-  const { first, mapping } = s.row;
-  const record = known && first.kind !== 'delete' ? first.instance : undefined;
-  return unitDuplicate(mapping, record, 'nothing was written (a conditional batch, or a check before sending)');
+  return unitDuplicate(
+    s.row.mapping,
+    known ? 'key' : 'one-of-keys',
+    'nothing was written (a conditional batch, or a check before sending)',
+  );
 }

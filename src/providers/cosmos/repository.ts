@@ -140,9 +140,11 @@ export class CosmosRepository<T> implements Repository<T> {
         return;
       } catch (error) {
         const status = statusOf(error);
-        if (status === CONFLICT && mode === 'insert') {
-          const collection = codec.layout.container;
-          throw duplicateKey({ store: STORE, entity, collection, record: values, cause: error });
+        // A Create that meets an existing id is the key; a 409 on an upsert or replace is a unique
+        // key policy (an upsert's Create, made after reading no item, meets a racing write: retried).
+        if (status === CONFLICT && (mode === 'insert' || write.op !== 'create')) {
+          const hit = write.op === 'create' ? 'key' : 'unique-constraint';
+          throw duplicateKey({ store: STORE, entity, collection: codec.layout.container, hit, cause: error });
         }
         // An upsert that read the item first: a concurrent write changed, created or deleted it meanwhile.
         const raced = write.op !== 'upsert' && [CONFLICT, PRECONDITION_FAILED, NOT_FOUND].includes(status ?? 0);

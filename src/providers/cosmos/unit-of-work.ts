@@ -27,10 +27,10 @@ interface Prepared {
   readonly container: string;
   readonly partition: PartitionValue;
   readonly operation: OperationInput;
+  /** Its number in the unit of work (from 1), for messages: they name no key value (a key can be a bearer value). */
+  readonly number: number;
   readonly describe: string;
   readonly entity: EntityModel;
-  /** The member values it writes (undefined for a delete), for the error that names a duplicate key. */
-  readonly record: object | undefined;
 }
 
 /** What this unit of work has already written to an address: the item body, or null once deleted. */
@@ -57,17 +57,22 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
   protected async commitOps(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Promise<void> {
     const prepared: Prepared[] = [];
     const staged: Staged = new Map();
-    for (const item of pending) prepared.push(...(await this.prepare(item, commitTtl, staged)));
+    for (const [i, item] of pending.entries()) prepared.push(...(await this.prepare(item, i + 1, commitTtl, staged)));
     const batches = groupBatches(prepared);
-    const done: string[] = [];
+    const done: number[] = [];
     for (const batch of batches) {
-      await this.send(batch, done);
-      done.push(`${batch[0]?.container} partition ${JSON.stringify(batch[0]?.partition)}`);
+      await this.send(batch, pending.length, done);
+      done.push(...batch.map((p) => p.number));
     }
   }
 
   /** Checks and encodes one write before anything is sent (a bad value fails the whole commit early). */
-  private async prepare(item: Pending, commitTtl: PerWriteTtl | undefined, staged: Staged): Promise<Prepared[]> {
+  private async prepare(
+    item: Pending,
+    number: number,
+    commitTtl: PerWriteTtl | undefined,
+    staged: Staged,
+  ): Promise<Prepared[]> {
     const { access } = item;
     if (item.kind === 'delete') {
       const address = access.codec.address(item.key);
@@ -77,7 +82,7 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
       const exists = staged.has(key) ? staged.get(key) !== null : (await readItem(access, address)) !== undefined;
       if (!exists) return [];
       staged.set(key, null);
-      return [this.prepared(access, address, { operationType: 'Delete', id: address.id }, 'delete', undefined)];
+      return [this.prepared(access, address, { operationType: 'Delete', id: address.id }, number, 'delete')];
     }
     const { entity, codec } = access;
     const ttl = writeTtlFor(entity, item.ttl ?? commitTtl, STORE);
@@ -87,6 +92,19 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
     const key = addressKey(access, address);
     const preserved = codec.preservedOnUpdate;
     const earlier = staged.get(key);
+    if (item.kind === 'insert' && earlier) {
+      // The batch would refuse it too (409), but only this check can say it is the unit's own write.
+      throw duplicateKey({
+        store: STORE,
+        entity,
+        collection: codec.layout.container,
+        hit: 'inserted-twice',
+        unitOfWork: {
+          nothingWritten: true,
+          written: `nothing was sent: operation ${number} was refused before sending`,
+        },
+      });
+    }
     let current: CurrentItem | undefined;
     if (needsCurrentItem(item.kind, ttl, preserved)) {
       const containerTtl = await this.context.containerTtl(codec.layout.container);
@@ -104,28 +122,28 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
     // After an earlier write in the same batch there is no stored etag to match: the batch is atomic.
     if (earlier && write.op === 'replace') write = { op: 'upsert', body: write.body };
     staged.set(key, write.body);
-    return [this.prepared(access, address, toOperation(write), item.kind, values)];
+    return [this.prepared(access, address, toOperation(write), number, item.kind)];
   }
 
   private prepared(
     access: EntityAccess,
     address: ItemAddress,
     operation: OperationInput,
+    number: number,
     verb: string,
-    record: object | undefined,
   ): Prepared {
     return {
       entity: access.entity,
-      record,
+      number,
       container: access.codec.layout.container,
       partition: address.partition,
       // Each operation names its partition key too (the batch's own); some servers read it per operation.
       operation: { ...operation, partitionKey: address.partition },
-      describe: `${verb} ${access.entity.name} '${address.id}'`,
+      describe: `${verb} of ${access.entity.name}`,
     };
   }
 
-  private async send(batch: readonly Prepared[], done: readonly string[]): Promise<void> {
+  private async send(batch: readonly Prepared[], total: number, done: readonly number[]): Promise<void> {
     const first = batch[0] as Prepared;
     const container = this.context.database.container(first.container);
     const response = await driverCall(`committing a batch to '${first.container}'`, {}, () =>
@@ -139,19 +157,21 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
     if (failedAt < 0 && results.length === batch.length) return;
     const failed = results[failedAt];
     const failing = batch[failedAt];
-    const what = failing?.describe ?? 'an operation';
-    const committed = done.length > 0 ? ` Batches already committed: ${done.join('; ')}.` : '';
+    const what = failing ? `operation ${failing.number} of ${total} (${failing.describe})` : 'an operation';
+    const earlier = `operation${done.length === 1 ? '' : 's'} ${done.join(', ')} (earlier batches)`;
+    const committed = done.length > 0 ? ` Committed already: ${earlier}.` : '';
     if (failed?.statusCode === CONFLICT && failing) {
       throw duplicateKey({
         store: STORE,
         entity: failing.entity,
         collection: first.container,
-        record: failing.record,
+        // A Create meets an existing id; any other operation, a unique key policy.
+        hit: failing.operation.operationType === 'Create' ? 'key' : 'unique-constraint',
         unitOfWork: {
           nothingWritten: done.length === 0,
           written:
             `the transactional batch stopped at ${what} and the service rolled the whole batch back; ` +
-            (done.length > 0 ? `batches already committed stay written: ${done.join('; ')}` : 'nothing was written'),
+            (done.length > 0 ? `${earlier} ${done.length === 1 ? 'stays' : 'stay'} written` : 'nothing was written'),
         },
       });
     }

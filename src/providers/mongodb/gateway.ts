@@ -57,6 +57,30 @@ export function serverCode(error: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * Whether a duplicate-key error (11000) is on _id, the record's key, as the server says it: the
+ * reply's keyPattern `{ _id: 1 }`, or its message naming the index `_id_`. Another unique index, or
+ * a reply that names none, is not the key. A bulk write's error is read from its write error.
+ */
+export function duplicateOnId(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
+  const list: unknown[] = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  // The driver's WriteError keeps the server's document as `err`.
+  const reply = (list.length > 0 ? ((list[0] as { err?: unknown }).err ?? list[0]) : error) as {
+    keyPattern?: unknown;
+    errmsg?: unknown;
+    message?: unknown;
+  };
+  const pattern = reply.keyPattern;
+  if (typeof pattern === 'object' && pattern !== null) {
+    const fields = Object.entries(pattern);
+    return fields.length === 1 && fields[0]?.[0] === '_id';
+  }
+  const text = typeof reply.errmsg === 'string' ? reply.errmsg : typeof reply.message === 'string' ? reply.message : '';
+  return /\bindex: _id_(?:\s|$)/.test(text);
+}
+
 /** The server's words for a failure, for messages (code name and errmsg when the reply had them). */
 export function serverMessage(error: unknown): string {
   if (typeof error !== 'object' || error === null) return String(error);

@@ -2,14 +2,14 @@ import { LifespanError, StoreError, UnsupportedTtlError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
-import { duplicateKey } from '../../runtime/key-errors';
+import { duplicateKey, type DuplicateHit } from '../../runtime/key-errors';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import type { Doc } from './commands';
 import type { CollectionMapping } from './compile';
 import { fromDocument, idOf, idText, whereFilter } from './documents';
 import { expiredFilter, remainingMsExpression, withLive } from './expiry-expressions';
-import { serverCode, serverMessage, type MongoCollectionLike, type MongoDbLike } from './gateway';
+import { duplicateOnId, serverCode, serverMessage, type MongoCollectionLike, type MongoDbLike } from './gateway';
 import { ERROR_CODES, STORE } from './semantics';
 import { entityWrite, setTtlWrite, type WriteSpec } from './writes';
 
@@ -43,14 +43,14 @@ export class MongoRepository<T> implements Repository<T> {
       await this.run(write);
     } catch (error) {
       if (serverCode(error) !== ERROR_CODES.duplicateKey) throw wrap(error, this.mapping, 'insert');
+      if (!duplicateOnId(error)) throw this.duplicate('unique-constraint', error);
       // A due document the monitor has not deleted yet is absent to every read; it must not block the insert.
-      if (!(await this.removeExpired(write.filter['_id']))) throw this.duplicate(record, error);
+      if (!(await this.removeExpired(write.filter['_id']))) throw this.duplicate('key', error);
       try {
         await this.run(write);
       } catch (retryError) {
-        throw serverCode(retryError) === ERROR_CODES.duplicateKey
-          ? this.duplicate(record, retryError)
-          : wrap(retryError, this.mapping, 'insert');
+        if (serverCode(retryError) !== ERROR_CODES.duplicateKey) throw wrap(retryError, this.mapping, 'insert');
+        throw this.duplicate(duplicateOnId(retryError) ? 'key' : 'unique-constraint', retryError);
       }
     }
   }
@@ -63,7 +63,15 @@ export class MongoRepository<T> implements Repository<T> {
       'upsert',
       this.ctx.hideExpired,
     );
-    await this.guard('upsert', () => this.run(write));
+    try {
+      await this.run(write);
+    } catch (error) {
+      // A unique index besides _id refuses an upsert too (an _id clash is a racing upsert: a plain failure).
+      if (serverCode(error) === ERROR_CODES.duplicateKey && !duplicateOnId(error)) {
+        throw this.duplicate('unique-constraint', error);
+      }
+      throw wrap(error, this.mapping, 'upsert');
+    }
   }
 
   async get(key: KeyInput<T>): Promise<T | undefined> {
@@ -178,9 +186,9 @@ export class MongoRepository<T> implements Repository<T> {
     return instanceOf<T>(this.mapping.entity, fromDocument(this.mapping, doc));
   }
 
-  private duplicate(record: object, cause: unknown): StoreError {
+  private duplicate(hit: DuplicateHit, cause: unknown): StoreError {
     const { mapping } = this;
-    return duplicateKey({ store: STORE, entity: mapping.entity, collection: mapping.collection, record, cause });
+    return duplicateKey({ store: STORE, entity: mapping.entity, collection: mapping.collection, hit, cause });
   }
 
   private async guard<R>(operation: string, fn: () => Promise<R>): Promise<R> {

@@ -1,13 +1,14 @@
+import { isDeepStrictEqual } from 'node:util';
 import { ErrorCodes } from '../../error-codes';
 import { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import { duplicateKeyParts } from '../../runtime/key-errors';
+import { duplicateKeyParts, unitHoldsKey, type DuplicateHit } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { CollectionMapping } from './compile';
 import { idFromValues } from './documents';
 import { expiredFilter } from './expiry-expressions';
-import { serverCode, serverMessage, type BulkOperation, type MongoDbLike } from './gateway';
+import { duplicateOnId, serverCode, serverMessage, type BulkOperation, type MongoDbLike } from './gateway';
 import { ERROR_CODES, STORE } from './semantics';
 import { entityWrite } from './writes';
 
@@ -25,8 +26,6 @@ interface Batch {
   readonly operations: BulkOperation[];
   /** What each operation is, for the error that names the one that failed. */
   readonly described: string[];
-  /** The record each operation writes (undefined for a delete), for the error that names a duplicate key. */
-  readonly records: (object | undefined)[];
   readonly insertIds: unknown[];
 }
 
@@ -71,13 +70,14 @@ export class MongoUnitOfWork extends UnitOfWorkShell<Pending, CollectionMapping>
           // Due documents the monitor has not deleted yet are absent to reads; they must not block inserts.
           await collection.deleteMany(expiredFilter({ _id: { $in: batch.insertIds } }, ttl));
         } catch (error) {
-          throw commitError(error, batch, written, total, { index: 0, operation: undefined });
+          throw commitError(error, batch, written, total, { index: 0, operation: undefined }, 'one-of-keys');
         }
       }
       try {
         await collection.bulkWrite(batch.operations, { ordered: true });
       } catch (error) {
-        throw commitError(error, batch, written, total, stopAtWriteError(error, batch));
+        const stop = stopAtWriteError(error, written, batch);
+        throw commitError(error, batch, written, total, stop, duplicateHit(error, pending, written, stop));
       }
       written += batch.operations.length;
     }
@@ -88,21 +88,20 @@ export class MongoUnitOfWork extends UnitOfWorkShell<Pending, CollectionMapping>
     for (const item of pending) {
       let last = batches[batches.length - 1];
       if (!last || last.mapping !== item.mapping) {
-        last = { mapping: item.mapping, operations: [], described: [], records: [], insertIds: [] };
+        last = { mapping: item.mapping, operations: [], described: [], insertIds: [] };
         batches.push(last);
       }
       if (item.kind === 'delete') {
         const id = idFromValues(item.mapping, item.key);
         last.operations.push({ deleteOne: { filter: { _id: id } } });
-        last.described.push(`delete of ${item.mapping.entity.name} ${showId(id)}`);
-        last.records.push(undefined);
+        last.described.push(`delete of ${item.mapping.entity.name}`);
         continue;
       }
       const ttl = writeTtlFor(item.mapping.entity, item.ttl ?? commitTtl, STORE);
       const write = entityWrite(item.mapping, item.entity, ttl, item.kind, this.hideExpired);
       last.operations.push({ updateOne: { filter: write.filter, update: write.update, upsert: write.upsert } });
-      last.described.push(`${item.kind} of ${item.mapping.entity.name} ${showId(write.filter['_id'])}`);
-      last.records.push(item.entity);
+      // Kind and entity only: a key can be a bearer value (a session id), kept out of messages.
+      last.described.push(`${item.kind} of ${item.mapping.entity.name}`);
       if (item.kind === 'insert') last.insertIds.push(write.filter['_id']);
     }
     return batches;
@@ -112,9 +111,36 @@ export class MongoUnitOfWork extends UnitOfWorkShell<Pending, CollectionMapping>
 /** Where in a batch a commit stopped: before its first operation (the pre-insert cleanup), or at a write error. */
 type StopPoint = { readonly index: number; readonly operation: string | undefined } | null;
 
-function stopAtWriteError(error: unknown, batch: Batch): StopPoint {
+function stopAtWriteError(error: unknown, writtenBefore: number, batch: Batch): StopPoint {
   const index = failingIndex(error);
-  return index === undefined ? null : { index, operation: batch.described[index] };
+  if (index === undefined) return null;
+  const described = batch.described[index];
+  return { index, operation: described && `operation ${writtenBefore + index + 1} (${described})` };
+}
+
+/**
+ * What a duplicate-key failure of a bulk write met: another unique index, the unit's own earlier
+ * write of the key, a stored record with the key, or (without a write error index) one of its keys.
+ */
+function duplicateHit(
+  error: unknown,
+  pending: readonly Pending[],
+  writtenBefore: number,
+  stop: StopPoint,
+): DuplicateHit {
+  if (!duplicateOnId(error)) return 'unique-constraint';
+  if (stop === null) return 'one-of-keys';
+  const at = writtenBefore + stop.index;
+  const held = pending[at]?.kind === 'insert' && unitHoldsKey(pending, at, sameId, (op) => op.kind === 'delete');
+  return held ? 'inserted-twice' : 'key';
+}
+
+function sameId(a: Pending, b: Pending): boolean {
+  return a.mapping === b.mapping && isDeepStrictEqual(pendingId(a), pendingId(b));
+}
+
+function pendingId(op: Pending): unknown {
+  return idFromValues(op.mapping, op.kind === 'delete' ? op.key : (op.entity as Record<string, unknown>));
 }
 
 /**
@@ -122,7 +148,14 @@ function stopAtWriteError(error: unknown, batch: Batch): StopPoint {
  * and in an ordered bulkWrite the operations before the failing one (the index of its write
  * error). Without a write error index (a network error, a timeout) the batch's own share is unknown.
  */
-function commitError(error: unknown, batch: Batch, writtenBefore: number, total: number, stop: StopPoint): StoreError {
+function commitError(
+  error: unknown,
+  batch: Batch,
+  writtenBefore: number,
+  total: number,
+  stop: StopPoint,
+  hit: DuplicateHit,
+): StoreError {
   const { mapping } = batch;
   const committed = stop === null ? null : writtenBefore + stop.index;
   const progress =
@@ -140,7 +173,7 @@ function commitError(error: unknown, batch: Batch, writtenBefore: number, total:
       store: STORE,
       entity: mapping.entity,
       collection: mapping.collection,
-      record: stop === null ? undefined : batch.records[stop.index],
+      hit,
       cause: error,
       unitOfWork: {
         nothingWritten: committed === 0,
@@ -204,8 +237,4 @@ function resultCounts(error: unknown): string | undefined {
 
 function count(n: number, total: number): string {
   return `${n} of the ${total} operation${total === 1 ? '' : 's'}`;
-}
-
-function showId(id: unknown): string {
-  return JSON.stringify(id, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ?? String(id);
 }

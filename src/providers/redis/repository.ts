@@ -2,7 +2,7 @@ import type { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
-import { duplicateKey, type CommitOutcome } from '../../runtime/key-errors';
+import { duplicateKey, type CommitOutcome, type DuplicateHit } from '../../runtime/key-errors';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { decodeRecord, parseStored, type StoredRecord } from './codec';
@@ -35,7 +35,7 @@ export class RedisRepository<T> implements Repository<T> {
     const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
     const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const reply = await call<string | null>(this.ctx.client, insertCommand(key, value, ttl), this.place('insert'));
-    if (reply === null) throw duplicateKeyIn(this.mapping, record);
+    if (reply === null) throw duplicateKeyIn(this.mapping, 'key');
   }
 
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
@@ -170,10 +170,6 @@ export class RedisRepository<T> implements Repository<T> {
 }
 
 /** STORE_DUPLICATE_KEY for a record of `mapping`, from insert() or (with its outcome) a unit of work. */
-export function duplicateKeyIn(
-  mapping: KeyspaceMapping,
-  record: object | undefined,
-  unitOfWork?: CommitOutcome,
-): StoreError {
-  return duplicateKey({ store: STORE, entity: mapping.entity, collection: mapping.collection, record, unitOfWork });
+export function duplicateKeyIn(mapping: KeyspaceMapping, hit: DuplicateHit, unitOfWork?: CommitOutcome): StoreError {
+  return duplicateKey({ store: STORE, entity: mapping.entity, collection: mapping.collection, hit, unitOfWork });
 }

@@ -1,4 +1,6 @@
 import type { PerWriteTtl } from '../../model/per-write-ttl';
+import type { EntityClass } from '../../model/types';
+import { unitHoldsKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { KeyspaceMapping } from './compile';
@@ -59,9 +61,18 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending, KeyspaceMapping> {
     const place = { entity: first.mapping.entity.name, operation: `commit of ${pending.length} operations` };
     const failed = await runScript(this.ctx.client, WRITE_SCRIPT, keys, args, place);
     if (failed === 0) return;
-    const op = pending[failed - 1] as Pending;
-    // The script reports only inserts, the one kind of operation that can meet a live key.
-    throw duplicateKeyIn(op.mapping, op.kind === 'delete' ? undefined : op.entity, {
+    const at = failed - 1;
+    const op = pending[at] as Pending;
+    // The script reports only inserts, the one kind of operation that can meet a live key: a key
+    // the same script wrote earlier, or a stored one.
+    const ops = pending.map((p, i) => ({ isDelete: p.kind === 'delete', key: keys[i] }));
+    const held = unitHoldsKey(
+      ops,
+      at,
+      (a, b) => a.key === b.key,
+      (o) => o.isDelete,
+    );
+    throw duplicateKeyIn(op.mapping, held ? 'inserted-twice' : 'key', {
       nothingWritten: true,
       written: `the script wrote nothing (one script, atomic): it stopped at operation ${failed} of ${pending.length}`,
     });

@@ -1,9 +1,8 @@
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
+import { LifespanError } from '../../errors';
 import { fieldOf, keyMembers, type EntityModel } from '../../model/types';
-import { duplicateKey, type CommitOutcome } from '../../runtime/key-errors';
+import { duplicateKey, type CommitOutcome, type DuplicateHit } from '../../runtime/key-errors';
 import { decoderFor, encoderFor, type Decoder, type Encoder } from './codec';
-import { keyTaken } from './drivers/driver-errors';
+import { hitsPrimaryKey, UniqueViolation } from './drivers/driver-errors';
 import type { ColumnSpec, TableSpec } from './compile';
 import { sqlFamily, type ExpirySql, type RelationalDialect, type SqlFamily } from './dialect';
 import { RELATIONAL_STORE, type RelationalTtlMode } from './options';
@@ -126,20 +125,34 @@ export class EntityTable extends TableSql {
         : null;
   }
 
-  /** An insert that changed no row met a live row with its key (placeDuplicate() names the key). */
+  /** An insert that changed no row met a live row with its key (the conflict target is the primary key). */
   readonly refuseDuplicate = (changes: number): void => {
-    if (changes === 0) throw keyTaken(this.entity.name);
+    if (changes === 0) throw new UniqueViolation(this.entity.name, undefined, true);
   };
 
   /**
-   * The duplicate-key failure of an insert of `record` in the one wording of every store, naming its
-   * key (the driver and the row count do not know the record); any other error as it is.
+   * A unique violation of a write to this table in the one wording of every store: the record's key
+   * when the driver (or the row count) says the primary key was hit, else "a unique constraint";
+   * `unitHoldsKey` says (asked only then) whether the unit of work itself wrote that key earlier.
+   * Any other error as it is.
    */
-  placeDuplicate(error: unknown, record: object, unitOfWork?: CommitOutcome): unknown {
-    if (!(error instanceof StoreError) || error.code !== ErrorCodes.DUPLICATE_KEY) return error;
+  duplicateOf(error: unknown, unitOfWork?: CommitOutcome, unitHoldsKey: () => boolean = () => false): unknown {
+    if (!(error instanceof UniqueViolation)) return error;
     const { entity, spec } = this;
-    const facts = { store: RELATIONAL_STORE, entity, collection: spec.table, record, unitOfWork };
-    return duplicateKey({ ...facts, cause: error.cause });
+    const hit: DuplicateHit =
+      error.keyHit || hitsPrimaryKey(error.cause, spec.table, this.keyColumns)
+        ? unitHoldsKey()
+          ? 'inserted-twice'
+          : 'key'
+        : 'unique-constraint';
+    return duplicateKey({
+      store: RELATIONAL_STORE,
+      entity,
+      collection: spec.table,
+      hit,
+      unitOfWork,
+      cause: error.cause,
+    });
   }
 
   statement(shape: string, build: () => Statement): Statement {

@@ -12,7 +12,7 @@ import { RELATIONAL_STORE } from './options';
 import { runSetTtl, runTtl } from './ttl-ops';
 import { countWhere, deleteWhere, existsByKey, findWhere, selectByKey, selectByKeys, type Filter } from './sql-read';
 import { bind, type Statement } from './statement';
-import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps, type EncodedRow } from './write-ops';
+import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps } from './write-ops';
 
 /** getMany reads at most this many keys per statement, in a few fixed shapes padded to size. */
 const KEY_BUCKETS = [1, 4, 16, 64, 256] as const;
@@ -31,18 +31,12 @@ export class RelationalRepository<T> implements Repository<T> {
   ) {}
 
   insert(entity: T, options?: WriteOptions): Promise<void> {
-    let row: EncodedRow | undefined;
     try {
       const { ttl } = checkWriteOptions(options, 'insert()');
-      row = encodeRow(this.t, this.instance(entity, 'insert()'));
-      const { values } = row;
-      const written = this.write(insertOps(this.t, row, ttl));
-      // The synchronous path is done already: no promise is chained on the hot path.
-      return written === DONE
-        ? DONE
-        : written.catch((error: unknown) => Promise.reject(this.t.placeDuplicate(error, values)));
+      const row = encodeRow(this.t, this.instance(entity, 'insert()'));
+      return this.write(insertOps(this.t, row, ttl));
     } catch (error) {
-      return Promise.reject(row ? this.t.placeDuplicate(error, row.values) : error);
+      return Promise.reject(error);
     }
   }
 
@@ -157,24 +151,39 @@ export class RelationalRepository<T> implements Repository<T> {
   }
 
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
-    return runSetTtl(this.t, this.executor, encodeKey(this.t, key), ttl);
+    // A unique index that covers the expiry column could refuse the update.
+    return runSetTtl(this.t, this.executor, encodeKey(this.t, key), ttl).catch((error: unknown) =>
+      Promise.reject(this.t.duplicateOf(error)),
+    );
   }
 
-  /** Runs the ops of one write in order (synchronously on SQLite: no other call interleaves). */
+  /**
+   * Runs the ops of one write in order (synchronously on SQLite: no other call interleaves; the
+   * synchronous path chains no promise). A unique violation (the key on insert, another unique
+   * index on insert or upsert) leaves here in the shared wording.
+   */
   private write(ops: readonly BatchOp[]): Promise<void> {
     const sync = this.executor.trySync();
     if (!sync) return this.writeAsync(ops);
-    for (const op of ops) {
-      const changes = sync.runSync(op.statement, op.params);
-      op.check?.(changes);
+    try {
+      for (const op of ops) {
+        const changes = sync.runSync(op.statement, op.params);
+        op.check?.(changes);
+      }
+    } catch (error) {
+      return Promise.reject(this.t.duplicateOf(error));
     }
     return DONE;
   }
 
   private async writeAsync(ops: readonly BatchOp[]): Promise<void> {
-    for (const op of ops) {
-      const changes = await this.executor.run(op.statement, op.params);
-      op.check?.(changes);
+    try {
+      for (const op of ops) {
+        const changes = await this.executor.run(op.statement, op.params);
+        op.check?.(changes);
+      }
+    } catch (error) {
+      throw this.t.duplicateOf(error);
     }
   }
 

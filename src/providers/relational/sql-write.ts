@@ -46,12 +46,14 @@ export function insertRow(t: TableSql, mode: NowMode, source: ExpirySource): Sta
   const w = t.writer();
   const head = insertHead(t, w, mode, source);
   if (!t.family.conditionalInsert) return t.finish(w, head, false);
-  if (!t.expiryColumn) return t.finish(w, `${head} ON CONFLICT DO NOTHING`, false);
+  // The conflict target is the key: a unique index on other columns must raise, not read as "key taken".
+  const target = `ON CONFLICT (${t.keyColumns.map((k) => t.q(k)).join(', ')})`;
+  if (!t.expiryColumn) return t.finish(w, `${head} ${target} DO NOTHING`, false);
   const sets = [...t.dataColumns.map((c) => c.name).filter((n) => !t.keyColumns.includes(n)), t.expiryColumn].map(
     (n) => `${t.q(n)} = ${incoming(t, n)}`,
   );
   const expired = `${stored(t, t.expiryColumn)} <= ${t.now(w, mode)}`;
-  const conflict = ` ON CONFLICT (${t.keyColumns.map((k) => t.q(k)).join(', ')}) DO UPDATE SET ${sets.join(', ')} WHERE ${expired}`;
+  const conflict = ` ${target} DO UPDATE SET ${sets.join(', ')} WHERE ${expired}`;
   return t.finish(w, head + conflict, false);
 }
 

@@ -1,10 +1,12 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { EntityClass } from '../../model/types';
+import { unitHoldsKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
-import type { WriteOptions } from '../contract';
+import type { KeyInput, WriteOptions } from '../contract';
 import type { EntityTable } from './entity-table';
 import type { BatchOp, Executor } from './drivers/executor';
 import { RELATIONAL_STORE } from './options';
-import { deleteOp, encodeKeyValues, encodeRow, insertOps, upsertOps } from './write-ops';
+import { deleteOp, encodeKey, encodeKeyValues, encodeRow, insertOps, upsertOps } from './write-ops';
 
 type Pending =
   | {
@@ -15,10 +17,9 @@ type Pending =
     }
   | { readonly kind: 'delete'; readonly table: EntityTable; readonly key: unknown[] };
 
-/** The operation the transaction is at: its number, and the record when it is an insert. */
+/** The number of the operation the transaction is at (1-based; 0 before the first). */
 interface Running {
   index: number;
-  insert: { readonly table: EntityTable; readonly entity: object } | undefined;
 }
 
 /** Collects writes and commits them in one database transaction, in the order given (the shell commits once). */
@@ -42,15 +43,19 @@ export class RelationalUnitOfWork extends UnitOfWorkShell<Pending, EntityTable> 
   /** Nothing is written if any write fails: one database transaction, in the order given. */
   protected async commitOps(pending: readonly Pending[], fallback: WriteOptions['ttl']): Promise<void> {
     if (pending.length === 0) return;
-    const running: Running = { index: 0, insert: undefined };
+    const running: Running = { index: 0 };
     try {
       await this.executor.batch(this.ops(pending, fallback, running));
     } catch (error) {
-      if (!running.insert) throw error;
-      throw running.insert.table.placeDuplicate(error, running.insert.entity, {
+      const at = running.index - 1;
+      const failing = pending[at];
+      if (!failing) throw error;
+      const outcome = {
         nothingWritten: true,
         written: `the transaction wrote nothing (rolled back): it stopped at operation ${running.index} of ${pending.length}`,
-      });
+      };
+      const holds = () => failing.kind === 'insert' && unitHoldsKey(pending, at, sameKey, (op) => op.kind === 'delete');
+      throw failing.table.duplicateOf(error, outcome, holds);
     }
   }
 
@@ -62,7 +67,6 @@ export class RelationalUnitOfWork extends UnitOfWorkShell<Pending, EntityTable> 
   private *ops(pending: readonly Pending[], fallback: WriteOptions['ttl'], running: Running): Generator<BatchOp> {
     for (const item of pending) {
       running.index += 1;
-      running.insert = undefined;
       const t = item.table;
       if (item.kind === 'delete') {
         yield deleteOp(t, item.key);
@@ -70,11 +74,18 @@ export class RelationalUnitOfWork extends UnitOfWorkShell<Pending, EntityTable> 
       }
       const ttl = item.ttl ?? fallback;
       const row = encodeRow(t, item.entity);
-      // The pending write itself (no object per write): encodeRow stamped its entity in place.
-      if (item.kind === 'insert') running.insert = item;
       // A plain loop: `yield*` over an array goes through the array iterator per op.
       const ops = item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl);
       for (let i = 0; i < ops.length; i++) yield ops[i] as BatchOp;
     }
   }
+}
+
+/** The same row of the same table (key values as encoded for the database). */
+function sameKey(a: Pending, b: Pending): boolean {
+  return a.table === b.table && isDeepStrictEqual(encodedKey(a), encodedKey(b));
+}
+
+function encodedKey(op: Pending): unknown[] {
+  return op.kind === 'delete' ? op.key : encodeKey(op.table, op.entity as KeyInput<unknown>);
 }

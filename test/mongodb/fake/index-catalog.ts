@@ -8,6 +8,8 @@
  *   specification"); against an existing index: same name + key, other options → 85
  *   IndexOptionsConflict; other name, same key → 85; same name, other key → 86 IndexKeySpecsConflict;
  *   identical → a no-op.
+ * - unique indexes: a write whose key fields equal another document's fails with 11000 DuplicateKey,
+ *   the reply naming the index and its keyPattern (docs: "Unique Indexes", missing field = null).
  * - collMod index: a string expireAfterSeconds → 14 TypeMismatch; negative, compound or _id → 72
  *   InvalidOptions (mongodb/mongo jstests/core/ddl/collmod_convert_to_ttl.js); no such index → 27
  *   IndexNotFound; the reply carries expireAfterSeconds_old (when there was one) and _new.
@@ -124,6 +126,23 @@ export class IndexCatalog {
       expireAfterSeconds_new: seconds,
       ok: 1,
     };
+  }
+
+  /**
+   * The unique index (not _id, which the collection checks itself) that `candidate` would break
+   * among `others`: equal values of its key fields, a missing field counting as null (a sparse
+   * index skips documents that have none of its fields).
+   */
+  uniqueClash(others: readonly Doc[], candidate: Doc): IndexSpec | undefined {
+    return this.specs.find((spec) => {
+      if (spec['unique'] !== true) return false;
+      const fields = Object.keys(spec.key);
+      const skipped = (doc: Doc) => spec['sparse'] === true && fields.every((f) => !(f in doc));
+      const valuesOf = (doc: Doc) => fields.map((f) => doc[f] ?? null);
+      if (skipped(candidate)) return false;
+      const mine = valuesOf(candidate);
+      return others.some((doc) => !skipped(doc) && isDeepStrictEqual(valuesOf(doc), mine));
+    });
   }
 
   drop(name: string): void {

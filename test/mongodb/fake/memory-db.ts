@@ -170,6 +170,7 @@ export class MemoryDb implements MongoDbLike {
     const target = collection.docs[at];
     if (target) {
       const next = applyPipeline(pipeline, target);
+      this.checkUnique(name, collection, next, target);
       const modified = !isDeepStrictEqual(next, target);
       collection.docs[at] = next;
       return { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 };
@@ -177,14 +178,27 @@ export class MemoryDb implements MongoDbLike {
     if (!upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
     const created = applyPipeline(pipeline, upsertSeed(filter));
     if (collection.docs.some(sameId(created['_id']))) {
-      throw serverError(
-        11000,
-        'DuplicateKey',
-        `E11000 duplicate key error collection: ${this.ns(name)} index: _id_ dup key: { _id: ${JSON.stringify(created['_id'])} }`,
-      );
+      throw duplicateKeyError(this.ns(name), '_id_', { _id: 1 }, { _id: created['_id'] });
     }
+    this.checkUnique(name, collection, created, undefined);
     collection.docs.push(created);
     return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
+  }
+
+  /** A unique index besides _id that `doc` (replacing `replaced`, if any) would break: the server's 11000. */
+  private checkUnique(name: string, collection: Collection, doc: Doc, replaced: Doc | undefined): void {
+    const clash = collection.indexes.uniqueClash(
+      collection.docs.filter((d) => d !== replaced),
+      doc,
+    );
+    if (!clash) return;
+    const fields = Object.keys(clash.key);
+    throw duplicateKeyError(
+      this.ns(name),
+      clash.name,
+      clash.key,
+      Object.fromEntries(fields.map((f) => [f, doc[f] ?? null])),
+    );
   }
 
   private bulkWrite(name: string, operations: BulkOperation[]) {
@@ -201,8 +215,9 @@ export class MemoryDb implements MongoDbLike {
         counts.matchedCount += result.matchedCount;
         counts.modifiedCount += result.modifiedCount;
       } catch (error) {
-        const e = error as { code: number; message: string };
-        throw bulkWriteError(index, e.code, e.message, counts);
+        const e = error as { code: number; message: string; keyPattern?: Doc; keyValue?: Doc };
+        const details = e.keyPattern ? { keyPattern: e.keyPattern, keyValue: e.keyValue } : {};
+        throw bulkWriteError(index, e.code, e.message, counts, details);
       }
     });
     return { ...counts, insertedCount: 0 };
@@ -252,6 +267,16 @@ export class MemoryDb implements MongoDbLike {
   private ns(name: string): string {
     return `${this.databaseName}.${name}`;
   }
+}
+
+/** The server's 11000 DuplicateKey: the message names the index, the reply carries keyPattern and keyValue. */
+function duplicateKeyError(ns: string, index: string, keyPattern: Doc, keyValue: Doc) {
+  const error = serverError(
+    11000,
+    'DuplicateKey',
+    `E11000 duplicate key error collection: ${ns} index: ${index} dup key: ${JSON.stringify(keyValue)}`,
+  );
+  return Object.assign(error, { keyPattern, keyValue });
 }
 
 /** An update pipeline applied to one document ($set, $unset, … as aggregation stages). */
