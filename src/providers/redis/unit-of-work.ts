@@ -1,5 +1,4 @@
 import type { PerWriteTtl } from '../../model/per-write-ttl';
-import type { EntityClass } from '../../model/types';
 import { unitHoldsKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
