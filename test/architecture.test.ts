@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { STORES } from '../src/providers/stores';
 
 const SRC = path.resolve(__dirname, '..', 'src');
 const PROVIDERS_DIR = path.join(SRC, 'providers');
@@ -178,25 +179,34 @@ describe('provider file names', () => {
   });
 });
 
-describe('store registry: a new store is its folder plus one line in src/providers/stores.ts', () => {
+describe('store registry: a new store is its folder plus one line and its name in src/providers/stores.ts', () => {
   const STORES_FILE = path.join(PROVIDERS_DIR, 'stores.ts');
-  /** `export { descriptor as <name> } from './<folder>/descriptor';`, the one line per store. */
-  const LISTING = /^export \{ descriptor as (\w+) \} from '\.\/([\w-]+)\/descriptor';$/;
-  const lines = (fs.existsSync(STORES_FILE) ? fs.readFileSync(STORES_FILE, 'utf8') : '')
-    .split('\n')
-    .filter((line) => !/^\s*(\/\*\*|\*|\/\/|$)/.test(line));
+  const source = fs.existsSync(STORES_FILE) ? fs.readFileSync(STORES_FILE, 'utf8') : '';
+  /** `import { descriptor as <name> } from './<folder>/descriptor';`, the one line per store. */
+  const LISTING = /^import \{ descriptor as (\w+) \} from '\.\/([\w-]+)\/descriptor';$/;
+  const imports = source.split('\n').filter((line) => line.startsWith('import'));
+  /** The names in `export const STORES = [a, b, …]`, in their order (the order explain() and the CLI use). */
+  const listed = (/^export const STORES = \[([^\]]*)\]/m.exec(source)?.[1] ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
 
-  test('every line of stores.ts lists one store under its folder name', () => {
-    const misfits = lines.filter((line) => {
+  test("every import of stores.ts is one store's descriptor, under its folder name", () => {
+    const misfits = imports.filter((line) => {
       const match = LISTING.exec(line);
       return !match || match[1] !== match[2];
     });
     expect(misfits).toEqual([]);
   });
 
-  test('stores.ts lists exactly the folders under src/providers, each once', () => {
-    const listed = lines.map((line) => LISTING.exec(line)?.[2] ?? line);
+  test('stores.ts imports exactly the folders under src/providers, each once', () => {
+    const folders = imports.map((line) => LISTING.exec(line)?.[2] ?? line);
+    expect([...folders].sort()).toEqual([...PROVIDERS].sort());
+  });
+
+  test('STORES lists every imported descriptor once, in an explicit order, each under its own name', () => {
     expect([...listed].sort()).toEqual([...PROVIDERS].sort());
+    expect(STORES.map((descriptor) => descriptor.name)).toEqual(listed);
   });
 
   test('index.ts only at the top of a provider folder (the package exports every one as lifespan/<folder>)', () => {
@@ -210,6 +220,7 @@ describe('store registry: a new store is its folder plus one line in src/provide
   });
 
   test('the checks see the files they guard', () => {
-    expect(lines.length).toBeGreaterThanOrEqual(5);
+    expect(imports.length).toBeGreaterThanOrEqual(5);
+    expect(listed.length).toBeGreaterThanOrEqual(5);
   });
 });

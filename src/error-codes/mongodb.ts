@@ -28,6 +28,11 @@ export const MONGODB_CODES = {
   MONGO_RESERVED_FIELD: { family: 'ModelError', exit: 'model' },
   /** Two entities mapped to one collection. */
   MONGO_SHARED_COLLECTION: { family: 'ModelError', exit: 'model' },
+  /**
+   * Another process changed a TTL index between the live read and a collMod judged a lengthening,
+   * so the collMod shortened it without allowRetroactive (the message says what to put back).
+   */
+  MONGO_TTL_CHANGED_MEANWHILE: { family: 'StoreError', exit: 'store' },
   /** expireAfterSeconds on a compound index (MongoDB ignores it there). */
   MONGO_TTL_COMPOUND_KEY: { family: 'LifespanError', exit: 'model' },
   /** A TTL that counts from a member that is not a Date. */

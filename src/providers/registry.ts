@@ -1,22 +1,20 @@
 import type { StoreDescriptor } from './store-descriptor';
-import * as LISTED from './stores';
+import { STORES } from './stores';
 
 /**
  * Everything that used to be a line per store in the shared code (store names, explainers, their
  * options, explain mechanisms) is derived here from the descriptors src/providers/stores.ts lists.
  */
-type Listed = typeof LISTED;
+type Listed = (typeof STORES)[number];
 
 /** The stores lifespan compiles to. */
-export type StoreName = keyof Listed;
+export type StoreName = Listed['name'];
 
 /** What a store's explain entry reports as its native mechanism, e.g. 'ttl-index' or 'emulated'. */
-export type Mechanism = Listed[StoreName]['mechanisms'][number];
+export type Mechanism = Listed['mechanisms'][number];
 
-/** Each listed store's descriptor is filed under its own name (a mismatch does not compile). */
-const BY_NAME: { readonly [K in StoreName]: StoreDescriptor<K> } = LISTED;
-
-export const DESCRIPTORS: readonly Listed[StoreName][] = Object.values(BY_NAME) as Listed[StoreName][];
+/** The listed descriptors, in the order of src/providers/stores.ts. */
+export const DESCRIPTORS: readonly Listed[] = STORES;
 
 /** The names of `descriptors`, in their order. */
 export function storeNamesOf<D extends StoreDescriptor>(descriptors: readonly D[]): D['name'][] {
@@ -38,4 +36,4 @@ export const EXPLAINERS = explainersOf(DESCRIPTORS);
 type OptionsOf<E> = E extends { explain(model: never, options?: infer O): unknown } ? O : never;
 
 /** Per-store explain options, e.g. `{ relational: { ttl: 'emulate' } }`. */
-export type ExplainStoreOptions = { [K in StoreName]?: OptionsOf<Listed[K]['explainer']> };
+export type ExplainStoreOptions = { [K in StoreName]?: OptionsOf<Extract<Listed, { name: K }>['explainer']> };

@@ -246,6 +246,35 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
         await nothingWritten();
       });
 
+      test('a command payload edited to a shape lifespan never sends: PLAN_BAD_STEP, never a TypeError', async () => {
+        expect(opened?.sibling).toBeDefined();
+        const plan = await back();
+        const payload = plan.steps[0]!.payload as Record<string, unknown>;
+        // Only MongoDB's payload is a command document (collMod / createIndexes).
+        if (typeof payload['command'] !== 'object') return expect(store.can.storeName).not.toBe('mongodb');
+        const collection = plan.steps[0]!.collection;
+        const commands = [
+          ...['x', 5, true, null, [{ expireAfterSeconds: 1 }]].map((index) => ({ collMod: collection, index })),
+          { collMod: collection, index: { keyPattern: 'createdAt', expireAfterSeconds: 3600 } },
+          { collMod: { name: collection }, index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: 3600 } },
+          ...['x', 5, null, {}, ['x'], [null], [[{ expireAfterSeconds: 1 }]]].map((indexes) => ({
+            createIndexes: collection,
+            indexes,
+          })),
+          { createIndexes: collection, indexes: [{ key: 'createdAt', name: 'c', expireAfterSeconds: 3600 }] },
+        ];
+        for (const command of commands) {
+          for (const consent of [{}, { allowRetroactive: true }]) {
+            const tampered = edited(plan, () => ({ payload: { ...payload, command } }));
+            expect([command, await refusal(() => v1.apply(tampered, consent))]).toEqual([
+              command,
+              { code: 'PLAN_BAD_STEP', cls: 'LifespanError', entity: 'Lease' },
+            ]);
+          }
+        }
+        await nothingWritten();
+      });
+
       test('consent that is not an options object: BAD_ARGUMENT naming apply(), never a TypeError', async () => {
         expect(opened?.sibling).toBeDefined();
         const plan = await back();

@@ -62,8 +62,9 @@ describe('the store registry', () => {
   test('the Mechanism type is the union of what the descriptors declare', () => {
     const all: Mechanism[] = ['container-ttl', 'table-default-ttl', 'ttl-index', 'key-expiry', 'emulated', 'none'];
     expect([...new Set(DESCRIPTORS.flatMap((d) => d.mechanisms))].sort()).toEqual([...all].sort());
+    // Checked by the type checker only (npm run typecheck, ts-jest diagnostics): no runtime check could fail here.
     // @ts-expect-error a mechanism no descriptor declares is not a Mechanism
-    const unknown: Mechanism = 'ttl-nowhere';
-    expect(all).not.toContain(unknown);
+    const undeclared: Mechanism = 'ttl-nowhere';
+    void undeclared;
   });
 });

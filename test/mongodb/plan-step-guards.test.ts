@@ -1,6 +1,7 @@
 /**
- * A MongoDB plan step whose TTL values fail the guards plan() applies is refused by the plan gate as
- * any other edited step (PLAN_BAD_STEP, naming the step's entity), before anything is sent.
+ * A MongoDB plan step whose TTL values fail the guards plan() applies, or whose command has a shape
+ * lifespan never sends, is refused by the plan gate as any other edited step (PLAN_BAD_STEP, naming
+ * the step's entity), before anything is sent.
  */
 import type { MigrationPlan } from '../../src';
 import { checkedSteps } from '../../src/providers/mongodb/steps';
@@ -23,7 +24,7 @@ function planWith(command: object): MigrationPlan {
   };
 }
 
-describe('MongoDB plan steps with TTL values lifespan never sends', () => {
+describe('MongoDB plan steps with TTL values or command shapes lifespan never sends', () => {
   test.each([
     ['NaN', { collMod: 'sessions', index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: NaN } }],
     ['a string', { collMod: 'sessions', index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: '60' } }],
@@ -34,6 +35,11 @@ describe('MongoDB plan steps with TTL values lifespan never sends', () => {
         indexes: [{ key: { a: 1, b: 1 }, name: 'a_1_b_1', expireAfterSeconds: 60 }],
       },
     ],
+    ['a collMod index that is not a document', { collMod: 'sessions', index: 'createdAt_1' }],
+    ['a collMod index that is a list', { collMod: 'sessions', index: [{ expireAfterSeconds: 60 }] }],
+    ['a collMod by index name', { collMod: 'sessions', index: { name: 'createdAt_1', expireAfterSeconds: 60 } }],
+    ['createIndexes indexes that are not a list', { createIndexes: 'sessions', indexes: { key: { createdAt: 1 } } }],
+    ['createIndexes indexes that are not documents', { createIndexes: 'sessions', indexes: [5] }],
   ])('%s: PLAN_BAD_STEP naming the entity', (_what, command) => {
     expect(() => checkedSteps(planWith(command), { allowRetroactive: true })).toThrow(
       expect.objectContaining({ code: 'PLAN_BAD_STEP', entity: 'Session' }),

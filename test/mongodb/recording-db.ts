@@ -7,6 +7,7 @@
  * $$NOW, the TTL monitor). Server errors are real driver MongoServerError instances carrying the
  * server's codes.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { MongoBulkWriteError, MongoServerError } from 'mongodb';
 import type { MongoCollectionLike, MongoDbLike } from '../../src/providers/mongodb';
 
@@ -112,12 +113,25 @@ export interface SchemaScript {
   readonly indexes?: Record<string, Doc[]>;
   /** hello.localTime. */
   readonly now?: Date;
-  /** Replies to collMod (default: echo the new value). */
+  /** Replies to collMod (default: the new value, and the old one from `indexes`, as a server answers). */
   readonly collMod?: (command: Doc) => Doc;
   /** Replies to createIndexes (default: created). */
   readonly createIndexes?: (command: Doc) => Doc;
   /** Replies to anything else. */
   readonly other?: Responder;
+}
+
+/**
+ * What a server answers a collMod of expireAfterSeconds: the new value, and the old one when the
+ * index on that key pattern had one (a conversion of a plain index has no `_old`).
+ */
+function collModReply(specs: readonly Doc[], index: Doc): Doc {
+  const old = specs.find((spec) => isDeepStrictEqual(spec['key'], index['keyPattern']))?.['expireAfterSeconds'];
+  return {
+    ...(old === undefined ? {} : { expireAfterSeconds_old: old }),
+    expireAfterSeconds_new: index['expireAfterSeconds'],
+    ok: 1,
+  };
 }
 
 /** A responder for the schema commands of plan()/apply(), with server-shaped replies. */
@@ -146,7 +160,7 @@ export function schemaResponder(script: SchemaScript): Responder {
     }
     if ('collMod' in command) {
       if (script.collMod) return script.collMod(command);
-      return { expireAfterSeconds_new: (command['index'] as Doc)['expireAfterSeconds'], ok: 1 };
+      return collModReply(script.indexes?.[command['collMod'] as string] ?? [], command['index'] as Doc);
     }
     if ('create' in command || 'dropIndexes' in command) return { ok: 1 };
     if (script.other) return script.other(call);

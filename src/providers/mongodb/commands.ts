@@ -1,4 +1,6 @@
+import { showValue } from '../../model/duration';
 import type { TtlIndexSpec } from './compile';
+import { EXPIRE_AFTER_SECONDS } from './semantics';
 import { checkExpireAfterSeconds, checkTtlKey } from './ttl-limits';
 
 /** A command or filter document as lifespan hands it to the driver (plain data, BSON-serialisable). */
@@ -36,6 +38,64 @@ export function collModCommand(collection: string, keyPattern: KeyPattern, expir
       expireAfterSeconds: checkExpireAfterSeconds(expireAfterSeconds, collection),
     },
   };
+}
+
+/** One TTL index setting a command carries: the index's key and the expireAfterSeconds it sets. */
+export interface TtlSetting {
+  readonly key: KeyPattern;
+  readonly to: unknown;
+}
+
+/**
+ * What a schema command does to TTL indexes, read in one place for the plan gate's parse, its TTL
+ * guards, apply()'s live judgement and the collMod reply check. A plan payload is editable data:
+ * a shape lifespan never sends (a collMod whose `index` is not a document, a createIndexes whose
+ * `indexes` is not a list of documents) is `malformed`, never read as if it were well formed.
+ */
+export type TtlCommand =
+  | { readonly kind: 'none' }
+  | ({ readonly kind: 'collMod'; readonly collection: string } & TtlSetting)
+  | { readonly kind: 'createIndexes'; readonly collection: string; readonly settings: readonly TtlSetting[] }
+  | { readonly kind: 'malformed'; readonly why: string };
+
+export function ttlCommandOf(command: Doc): TtlCommand {
+  if ('collMod' in command) {
+    const collection = command['collMod'];
+    const index = command['index'];
+    if (typeof collection !== 'string') return malformed(`its collMod names no collection (${showValue(collection)})`);
+    if (!isDocument(index)) return malformed(`its collMod index is ${showValue(index)}, not an index document`);
+    if (!(EXPIRE_AFTER_SECONDS in index)) return { kind: 'none' };
+    const key = index['keyPattern'];
+    if (!isDocument(key)) return malformed(`its collMod names the index by ${showValue(key)}, not by a keyPattern`);
+    return { kind: 'collMod', collection, key, to: index[EXPIRE_AFTER_SECONDS] };
+  }
+  if ('createIndexes' in command) {
+    const collection = command['createIndexes'];
+    const specs = command['indexes'];
+    if (typeof collection !== 'string') {
+      return malformed(`its createIndexes names no collection (${showValue(collection)})`);
+    }
+    if (!Array.isArray(specs) || !specs.every(isDocument)) {
+      return malformed(`its createIndexes indexes are ${showValue(specs)}, not a list of index documents`);
+    }
+    const settings: TtlSetting[] = [];
+    for (const spec of specs) {
+      if (!(EXPIRE_AFTER_SECONDS in spec)) continue;
+      if (!isDocument(spec['key'])) return malformed(`its createIndexes has an index key ${showValue(spec['key'])}`);
+      settings.push({ key: spec['key'], to: spec[EXPIRE_AFTER_SECONDS] });
+    }
+    return settings.length === 0 ? { kind: 'none' } : { kind: 'createIndexes', collection, settings };
+  }
+  return { kind: 'none' };
+}
+
+function malformed(why: string): TtlCommand {
+  return { kind: 'malformed', why };
+}
+
+/** A plain document: not null, not an array, not a primitive. */
+function isDocument(value: unknown): value is Doc {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function dropIndexCommand(collection: string, name: string): Doc {

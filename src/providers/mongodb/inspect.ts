@@ -71,8 +71,33 @@ function toLiveIndex(spec: Doc): LiveIndex {
   };
 }
 
+/**
+ * Whether a collection holds at least one document (one `countDocuments({}, { limit: 1 })`): a TTL
+ * change over an empty collection makes nothing stored expire.
+ */
+export async function holdsDocuments(
+  db: MongoDbLike,
+  collection: string,
+  entity: string | undefined,
+): Promise<boolean> {
+  try {
+    return (await db.collection(collection).countDocuments({}, { limit: 1 })) > 0;
+  } catch (error) {
+    throw new StoreError(
+      'MONGO_OPERATION_FAILED',
+      `counting documents in '${collection}' failed: ${serverMessage(error)}`,
+      {
+        store: STORE,
+        entity,
+        cause: error,
+        hint: 'lifespan checks whether a collection holds documents before a TTL change that could reach them; the user needs find on it',
+      },
+    );
+  }
+}
+
 /** BSON Int32/Double/Long wrappers (when a caller's driver does not promote them) become numbers. */
-function numeric(value: unknown): unknown {
+export function numeric(value: unknown): unknown {
   if (typeof value === 'object' && value !== null && typeof (value as { valueOf(): unknown }).valueOf === 'function') {
     const primitive = (value as { valueOf(): unknown }).valueOf();
     if (typeof primitive === 'number' || typeof primitive === 'bigint') return Number(primitive);

@@ -12,6 +12,7 @@ import {
 } from './commands';
 import type { LiveCollection, LiveIndex, LiveSchema } from './inspect';
 import { MONGODB_STEPS } from './steps';
+import { isValidTtl, lengthens } from './ttl-limits';
 import { COLLMOD_CONVERT_MIN_VERSION, SAY, UNVERIFIED_NOTE, RETROACTIVITY_VERIFIED, versionAtLeast } from './semantics';
 
 /**
@@ -241,12 +242,7 @@ function createEffect(field: string, to: number): StepEffect {
 }
 
 function countFor(field: string, from: number | null, to: number): CountSpec | null {
-  if (from !== null && to >= from) return null;
-  return { field, atOrBefore: to, after: from };
-}
-
-function isValidTtl(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+  return lengthens(from, to) ? null : { field, atOrBefore: to, after: from };
 }
 
 /** The one field of a single-field key pattern, or null for compound (or empty) keys. */

@@ -10,8 +10,9 @@ import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession
 import { countAffected } from './apply';
 import type { CollectionMapping, CompiledModel } from './compile';
 import { explainMapping } from './explain-entry';
-import { serverMessage, type MongoDbLike } from './gateway';
-import { inspectSchema } from './inspect';
+import type { MongoDbLike } from './gateway';
+import { holdsDocuments, inspectSchema } from './inspect';
+import { plannedLengthenings, type JudgedFrom } from './live-consent';
 import { expiresStoredDocuments, planSchema, type MongoPlanStep, type MongoStepPayload } from './plan';
 import { MongoRepository } from './repository';
 import { STORE } from './semantics';
@@ -62,6 +63,8 @@ export class MongoSession implements StoreSession {
 
   /** Checks the whole plan first (conflicts, steps over stored documents), then applies it. */
   ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+    // Judged again each round; with allowRetroactive nothing is judged, every step has consent.
+    let judgedFrom: JudgedFrom = new Map();
     return ensureCollections<MongoPlanStep, CheckedStep<MongoStepPayload>>(
       {
         store: STORE,
@@ -69,9 +72,12 @@ export class MongoSession implements StoreSession {
         // The gate refuses conflicts; steps over stored documents are judged by ensureCollections' own rule.
         refuseConflicts: (steps) =>
           checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
-        refuseRetroactive: (steps) => this.refuseRetroactive(steps),
+        refuseRetroactive: async (steps) => {
+          await this.refuseRetroactive(steps);
+          judgedFrom = plannedLengthenings(steps);
+        },
         apply: async (steps, applied: PlanStep[]) => {
-          await runSteps(MONGODB_STEPS, steps, this.db, applied);
+          await runSteps(MONGODB_STEPS, steps, { db: this.db, judgedFrom }, applied);
         },
         lostRace: (error) => error instanceof StoreError && REPLAN_CODES.has(error.code),
       },
@@ -91,7 +97,9 @@ export class MongoSession implements StoreSession {
     const review: MongoPlanStep[] = [];
     for (const step of steps) {
       if (!expiresStoredDocuments(step)) continue;
-      if (!holds.has(step.collection)) holds.set(step.collection, await this.holdsDocuments(step));
+      if (!holds.has(step.collection)) {
+        holds.set(step.collection, await holdsDocuments(this.db, step.collection, step.entity ?? undefined));
+      }
       if (holds.get(step.collection)) review.push(step);
     }
     if (review.length === 0) return;
@@ -101,24 +109,6 @@ export class MongoSession implements StoreSession {
         .join('; '),
       { store: STORE, entity: review[0]?.entity ?? undefined },
     );
-  }
-
-  private async holdsDocuments(step: MongoPlanStep): Promise<boolean> {
-    const collection = this.db.collection(step.collection);
-    try {
-      return (await collection.countDocuments({}, { limit: 1 })) > 0;
-    } catch (error) {
-      throw new StoreError(
-        'MONGO_OPERATION_FAILED',
-        `counting documents in '${step.collection}' failed: ${serverMessage(error)}`,
-        {
-          store: STORE,
-          entity: step.entity ?? undefined,
-          cause: error,
-          hint: 'ensureCollections checks whether a collection holds documents before a TTL change; the user needs find on it',
-        },
-      );
-    }
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {

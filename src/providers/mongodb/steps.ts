@@ -3,13 +3,13 @@ import { checkPlan, refuse, runSteps, type CheckedStep, type StepRules } from '.
 import { LifespanError } from '../../errors';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
-import { runStep } from './apply';
-import { shellCommand, type Doc } from './commands';
+import { runStep, type MongoStepRun } from './apply';
+import { shellCommand, ttlCommandOf, type Doc } from './commands';
 import type { MongoDbLike } from './gateway';
 import { refuseLiveRetroactive } from './live-consent';
 import { checkExpireAfterSeconds, checkTtlKey } from './ttl-limits';
 import type { MongoStepPayload } from './plan';
-import { EXPIRE_AFTER_SECONDS, STORE } from './semantics';
+import { STORE } from './semantics';
 
 /**
  * The schema commands a MongoDB plan is made of, with the fields lifespan puts in them; anything
@@ -30,13 +30,21 @@ function commandKind(command: Doc): CommandKind | undefined {
   return Object.keys(command).every((k) => allowed.includes(k)) ? (first as CommandKind) : undefined;
 }
 
+const NOT_MADE_HERE = 'carries no MongoDB schema command lifespan makes';
+
 /**
- * The TTL values of a payload pass the same guards as when the plan was made (a plan is plain,
- * editable data): why one fails, as the step's refusal, or null.
+ * The TTL settings of a payload pass the same guards as when the plan was made (a plan is plain,
+ * editable data): why they fail, as the step's refusal, or null.
  */
-function ttlOptionsRefusal(command: Doc): string | null {
+function ttlRefusal(command: Doc): string | null {
+  const ttl = ttlCommandOf(command);
+  if (ttl.kind === 'malformed') return `${NOT_MADE_HERE}: ${ttl.why}`;
+  if (ttl.kind === 'none') return null;
   try {
-    guardTtlOptions(command);
+    for (const { key, to } of ttl.kind === 'collMod' ? [ttl] : ttl.settings) {
+      checkExpireAfterSeconds(to, ttl.collection);
+      checkTtlKey(key, ttl.collection);
+    }
     return null;
   } catch (error) {
     if (error instanceof LifespanError) return `carries a TTL index value lifespan never sends: ${error.message}`;
@@ -44,21 +52,7 @@ function ttlOptionsRefusal(command: Doc): string | null {
   }
 }
 
-function guardTtlOptions(command: Doc): void {
-  const collection = String(Object.values(command)[0]);
-  const specs: unknown[] =
-    'createIndexes' in command ? (Array.isArray(command['indexes']) ? command['indexes'] : []) : [command['index']];
-  for (const spec of specs) {
-    if (typeof spec !== 'object' || spec === null || !(EXPIRE_AFTER_SECONDS in spec)) continue;
-    const s = spec as Doc;
-    checkExpireAfterSeconds(s[EXPIRE_AFTER_SECONDS], collection);
-    checkTtlKey((s['key'] ?? s['keyPattern'] ?? {}) as Doc, collection);
-  }
-}
-
-const NOT_MADE_HERE = 'carries no MongoDB schema command lifespan makes';
-
-export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
+export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoStepRun> = {
   store: STORE,
   discriminant: 'op',
   expiresSooner: shorterTtl,
@@ -71,7 +65,7 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
         if (typeof command !== 'object' || command === null || commandKind(command as Doc) === undefined) {
           return refuse(NOT_MADE_HERE);
         }
-        const refused = ttlOptionsRefusal(command as Doc);
+        const refused = ttlRefusal(command as Doc);
         return refused === null
           ? (payload as unknown as Extract<MongoStepPayload, { op: 'command' }>)
           : refuse(refused);
@@ -83,8 +77,8 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoDbLike> = {
       // counts as one). It is a claim in editable data, so apply() also judges the step against the
       // live index (live-consent.ts); checkPlan(), which reads nothing, has only this.
       expiresStored: (payload) => payload.count !== null,
-      async apply(payload, step, db) {
-        await runStep(db, step, payload.command);
+      async apply(payload, step, run) {
+        await runStep(run, step, payload.command);
         return true;
       },
       render: (payload) => shellCommand(payload.command),
@@ -121,6 +115,6 @@ export async function applyPlan(
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
   const steps = checkedSteps(plan, options);
-  await refuseLiveRetroactive(db, steps, options.allowRetroactive);
-  return runSteps(MONGODB_STEPS, steps, db);
+  const judgedFrom = await refuseLiveRetroactive(db, steps, options.allowRetroactive);
+  return runSteps(MONGODB_STEPS, steps, { db, judgedFrom });
 }

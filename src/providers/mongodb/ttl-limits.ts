@@ -2,6 +2,11 @@ import { LifespanError } from '../../errors';
 import { showValue } from '../../model/duration';
 import { MAX_EXPIRE_AFTER_SECONDS, STORE } from './semantics';
 
+/** A TTL value the server applies as written: a whole number ≥ 0 (old servers kept NaN and strings). */
+export function isValidTtl(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
 /**
  * Last line of defence before a TTL index value leaves lifespan. MongoDB servers have deleted whole
  * collections for values they should have refused: a non-numeric value counted as 0 before 2.4.9
@@ -10,7 +15,7 @@ import { MAX_EXPIRE_AFTER_SECONDS, STORE } from './semantics';
  * number in 0..2147483647 ever reaches a command, whatever path computed it.
  */
 export function checkExpireAfterSeconds(value: unknown, collection: string): number {
-  const ok = typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_EXPIRE_AFTER_SECONDS;
+  const ok = isValidTtl(value) && value <= MAX_EXPIRE_AFTER_SECONDS;
   if (!ok) {
     throw new LifespanError(
       'MONGO_BAD_EXPIRE_AFTER_SECONDS',
@@ -44,4 +49,12 @@ export function checkTtlKey(key: Readonly<Record<string, unknown>>, collection: 
     );
   }
   return field;
+}
+
+/**
+ * Moving expireAfterSeconds `from` → `to` leaves every stored document's expiry where it was or
+ * later: a lengthening (or no change) of a valid TTL. Anything else can make stored documents expire.
+ */
+export function lengthens(from: unknown, to: unknown): boolean {
+  return isValidTtl(from) && typeof to === 'number' && to >= from;
 }
