@@ -31,12 +31,8 @@ export interface BatchRunner {
   readonly initial: number;
   readonly cap: number;
   next(size: number): Promise<BatchOutcome>;
-  /** Work between two batches that holds no lock a writer waits on, kept out of the batch's time. */
-  between?(): Promise<void>;
   /** After the last batch: due rows left because another transaction held them (absent: this runner never skips). */
   skipped?(): Promise<number>;
-  /** Always runs once the purge of the table ends, also after a failure: undo what the runner changed. */
-  finish?(): Promise<void>;
 }
 
 export interface PurgeContext {
@@ -63,7 +59,7 @@ export async function batchRunner(c: PurgeContext): Promise<BatchRunner> {
 
 /** How each family walks its due rows batch by batch. */
 const BATCH_RUNNERS: Record<DialectFamily, (c: PurgeContext) => Promise<BatchRunner>> = {
-  sqlite: async (c) => sqliteRunner(c, await sqliteWalCheckpoints(c)),
+  sqlite: async (c) => sqliteRunner(c),
   postgres: async (c) => (await pgBlockWalk(c)) ?? pgIndexRunner(c),
   mysql: async (c) => mysqlRunner(c, await supportsSkipLocked(c.executor, c.t)),
 };
@@ -72,44 +68,7 @@ function modeOf(c: PurgeContext): NowMode {
   return c.now === undefined ? 'db' : 'param';
 }
 
-/**
- * SQLite in WAL mode checkpoints inside the COMMIT that takes the WAL past `wal_autocheckpoint`
- * pages: a batch that happens to cross it takes 2–3 times its budget, and the sizer shrinks every
- * batch after it. During the purge lifespan turns the automatic checkpoint off on its connection and
- * runs a PASSIVE one between batches (a checkpoint takes no write lock: other writers go on), then
- * puts the setting back. Null when the database is not in WAL mode (nothing to checkpoint).
- */
-async function sqliteWalCheckpoints(c: PurgeContext): Promise<Pick<BatchRunner, 'between' | 'finish'> | null> {
-  const { t, executor } = c;
-  const pragma = (sql: string, reads: boolean) =>
-    t.statement(`purge:pragma:${sql}`, () => t.finish(t.writer(), sql, reads));
-  const mode = await executor.rows(pragma('PRAGMA journal_mode', true), []);
-  if (String(mode[0]?.[0]).toLowerCase() !== 'wal') return null;
-  const pages = Number((await executor.rows(pragma('PRAGMA wal_autocheckpoint', true), []))[0]?.[0]);
-  if (!Number.isSafeInteger(pages) || pages <= 0) return null;
-  await executor.rows(pragma('PRAGMA wal_autocheckpoint = 0', true), []);
-  // As often as the automatic checkpoint would run (every `pages` WAL frames), not after every
-  // batch: a page rewritten by several batches is then copied into the database once per
-  // checkpoint. The frames a batch writes are learnt from each checkpoint's report.
-  let framesPerBatch = 0;
-  let batchesSince = 0;
-  return {
-    between: async () => {
-      batchesSince += 1;
-      if (framesPerBatch > 0 && batchesSince * framesPerBatch < pages) return;
-      const [report] = await executor.rows(pragma('PRAGMA wal_checkpoint(PASSIVE)', true), []);
-      // (busy, frames in the WAL, frames checkpointed): the WAL restarts once wholly checkpointed.
-      const frames = Number(report?.[1]);
-      if (Number.isFinite(frames) && frames > 0) framesPerBatch = Math.max(1, frames / batchesSince);
-      batchesSince = 0;
-    },
-    finish: async () => {
-      await executor.rows(pragma(`PRAGMA wal_autocheckpoint = ${pages}`, true), []);
-    },
-  };
-}
-
-function sqliteRunner(c: PurgeContext, wal: Pick<BatchRunner, 'between' | 'finish'> | null): BatchRunner {
+function sqliteRunner(c: PurgeContext): BatchRunner {
   const { t, executor, ex, now } = c;
   const mode = modeOf(c);
   const keyed = async (n: number): Promise<BatchOutcome> => {
@@ -118,7 +77,6 @@ function sqliteRunner(c: PurgeContext, wal: Pick<BatchRunner, 'between' | 'finis
     return { rows, done: rows < n, full: rows === n };
   };
   return {
-    ...wal,
     initial: 1024,
     cap: c.rowCap ?? MAX_ROWS,
     async next(n) {
@@ -172,7 +130,7 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   let at = 0;
   return {
     skipped: () => lockedLeft(c),
-    initial: 1024,
+    initial: 64,
     cap: 1 << 20,
     async next(size) {
       const args = [`(${at},0)`, `(${at + size},0)`];

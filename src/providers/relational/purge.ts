@@ -6,7 +6,7 @@ import type { PurgeBatchInfo, PurgeOptions, PurgeResult } from '../contract';
 import type { EntityTable } from './entity-table';
 import type { Executor } from './drivers/executor';
 import { RELATIONAL_STORE } from './options';
-import { batchRunner, type BatchOutcome, type BatchRunner } from './purge-batches';
+import { batchRunner, type BatchOutcome } from './purge-batches';
 import { BatchSizer, PURGE_RETRIES, PurgeInterruptedError, backoffMs, isLockConflict, sleep } from './purge-pacing';
 
 export const DEFAULT_PURGE_BUDGET_MS = 50;
@@ -91,25 +91,6 @@ export async function purgeTable(
   const now = options.now ? t.encodeInstant(options.now) : t.nowParam();
   const table = t.spec.table;
   const runner = await batchRunner({ t, executor, ex, now, rowCap: options.batchSize, budgetMs: options.budgetMs });
-  let deleted: number;
-  try {
-    deleted = await runBatches(table, runner, options, progress, hooks);
-  } catch (error) {
-    // The purge's own error is the one to report; undoing is best effort then.
-    await runner.finish?.().catch(() => undefined);
-    throw error;
-  }
-  await runner.finish?.();
-  return deleted;
-}
-
-async function runBatches(
-  table: string,
-  runner: BatchRunner,
-  options: CheckedPurgeOptions,
-  progress: PurgeProgress,
-  hooks: PurgeHooks,
-): Promise<number> {
   const sizer = new BatchSizer(options.budgetMs, runner.initial, runner.cap);
   let deleted = 0;
   for (;;) {
@@ -129,7 +110,6 @@ async function runBatches(
       options.onProgress?.(progress.deleted, batchInfo(table, outcome, started, progress));
     }
     if (outcome.done) break;
-    await runner.between?.();
   }
   if (runner.skipped) progress.skipped += await runner.skipped();
   return deleted;
