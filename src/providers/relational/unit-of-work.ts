@@ -2,11 +2,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type { EntityClass } from '../../model/types';
 import { unitHoldsKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
-import type { KeyInput, WriteOptions } from '../contract';
+import type { WriteOptions } from '../contract';
 import type { EntityTable } from './entity-table';
 import type { BatchOp, Executor } from './drivers/executor';
 import { RELATIONAL_STORE } from './options';
-import { deleteOp, encodeKey, encodeKeyValues, encodeRow, insertOps, upsertOps } from './write-ops';
+import { deleteOp, encodeKeyValues, encodeRow, insertOps, upsertOps } from './write-ops';
 
 type Pending =
   | {
@@ -87,5 +87,5 @@ function sameKey(a: Pending, b: Pending): boolean {
 }
 
 function encodedKey(op: Pending): unknown[] {
-  return op.kind === 'delete' ? op.key : encodeKey(op.table, op.entity as KeyInput<unknown>);
+  return op.kind === 'delete' ? op.key : encodeKeyValues(op.table, op.entity as Record<string, unknown>);
 }
