@@ -21,9 +21,6 @@ export interface ValuePlace {
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-// A high surrogate not followed by a low one, or a low one not preceded by a high one: no store can
-// encode it as UTF-8, and several replace it with U+FFFD without an error.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** What each type accepts, as the message says it: "value 1.5 is not a safe integer". */
 export const EXPECTED: Readonly<Record<FieldType, string>> = {
@@ -93,12 +90,13 @@ export function describeValue(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-/** Node 20's native check (ES2024, not in the ES2022 lib types) scans without a regex: the insert hot path. */
-const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
-
+/**
+ * No lone surrogate (a high one not followed by a low one, or a low one alone): no store can encode
+ * it as UTF-8, and several replace it with U+FFFD without an error. `isWellFormed` is in every
+ * Node this package supports (>= 20.19), but ES2024, so not in the ES2022 lib types.
+ */
 function isWellFormed(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  return nativeWellFormed ? nativeWellFormed.call(value) : !LONE_SURROGATE.test(value);
+  return typeof value === 'string' && (value as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
 /** A value JSON holds and gives back unchanged (an undefined object member is left out, as JSON does). */
