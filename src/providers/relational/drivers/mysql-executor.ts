@@ -41,10 +41,8 @@ export class MysqlExecutor extends PooledExecutor<MysqlConnection> {
     const result = await new Promise<unknown>((resolve, reject) =>
       connection.execute(options, (error, value) => (error ? reject(error) : resolve(value))),
     );
-    // A SELECT answers rows; a write answers a header with affectedRows.
-    return Array.isArray(result)
-      ? { rows: result as unknown[][], changes: 0 }
-      : { rows: [], changes: affected(result) };
+    // Writes went the positional way above: a read answers rows.
+    return { rows: result as unknown[][], changes: 0 };
   }
 
   protected control(connection: MysqlConnection, command: TransactionCommand): Promise<void> {
