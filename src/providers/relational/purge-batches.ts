@@ -4,14 +4,15 @@ import type { Executor } from './drivers/executor';
 import { isLockConflict } from './purge-pacing';
 import type { NowMode } from './entity-table';
 import {
-  dueCountUpTo,
   lockedDueCount,
   mysqlDeleteKeys,
   mysqlPickBatch,
   pgBlockCount,
+  pgBlocksAndDue,
   pgBlocksBatch,
   pgBlocksSkipLockedBatch,
   pgIndexBatch,
+  pgLockedDueInBlocks,
   sqliteKeyedBatch,
   sqliteRangeBatch,
 } from './sql-purge';
@@ -113,34 +114,36 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   if (c.rowCap !== undefined) return null;
   const { t, executor, ex, now } = c;
   const mode = modeOf(c);
+  const sizing = t.statement(`purge:pg-blocks-due:${mode}`, () => pgBlocksAndDue(t, mode, ex));
+  const [sized] = await executor.rows(sizing, bind(sizing, { args: [t.table, MIN_DUE_FOR_BLOCK_WALK], now }));
+  let blocks = Number(sized?.[0] ?? 0);
+  if (Number(sized?.[1] ?? 0) < Math.max(blocks, MIN_DUE_FOR_BLOCK_WALK)) return null;
   const countBlocks = t.statement('purge:pg-blocks', () => pgBlockCount(t));
   const blockCount = async () =>
     Number((await executor.rows(countBlocks, bind(countBlocks, { args: [t.table] })))[0]?.[0] ?? 0);
-  let blocks = await blockCount();
-  const cap = Math.max(blocks, MIN_DUE_FOR_BLOCK_WALK);
-  const count = t.statement(`purge:due-count:${mode}`, () => dueCountUpTo(t, mode, ex));
-  const due = Number((await executor.rows(count, bind(count, { args: [cap], now })))[0]?.[0] ?? 0);
-  if (due < cap) return null;
   const fast = t.statement(`purge:pg-range:${mode}`, () => pgBlocksBatch(t, mode, ex));
   const skipping = t.statement(`purge:pg-range-skip:${mode}`, () => pgBlocksSkipLockedBatch(t, mode, ex));
   // Waiting on a writer's row lock is bounded by the budget and by half of deadlock_timeout (1 s by
   // default), read on the batch's own connection: the purge gives up before any deadlock check
   // runs, so a lock cycle with a writer never makes the writer the one rolled back.
   const opening = ['BEGIN', pgLockTimeout(c.budgetMs)];
+  // Only a range taken past a writer's lock can have left due rows behind.
+  const skippedRanges: string[][] = [];
   let at = 0;
   return {
-    skipped: () => lockedLeft(c),
+    skipped: () => lockedInRanges(c, skippedRanges),
     initial: 64,
     cap: 1 << 20,
     async next(size) {
       const args = [`(${at},0)`, `(${at + size},0)`];
       let rows: number;
       try {
-        rows = await executor.transaction((tx) => tx.run(fast, bind(fast, { args, now })), opening);
+        rows = await executor.runInTransaction(opening, fast, bind(fast, { args, now }));
       } catch (error) {
         if (!isLockConflict(error)) throw error;
         // A writer holds a row of this range: take the rest of the range without waiting on it.
         rows = await executor.run(skipping, bind(skipping, { args, now }));
+        skippedRanges.push(args);
       }
       at += size;
       // Rows written after the walk started may have extended the table.
@@ -156,13 +159,28 @@ function pgLockTimeout(budgetMs: number): string {
   return `SELECT set_config('lock_timeout', CAST(greatest(1, least(${Math.round(budgetMs)}, ${half})) AS text), true)`;
 }
 
-/** Due rows other transactions hold locked, counted once the batches are done. */
+/**
+ * Due rows other transactions hold locked, counted once the batches are done. A locking read
+ * takes its locks only for its own transaction: one statement on its own (PostgreSQL), or in the
+ * transaction `opening` begins (MariaDB/MySQL: READ COMMITTED, no gap locks).
+ */
 async function lockedLeft(c: PurgeContext, opening?: readonly string[]): Promise<number> {
   const { t, executor, ex, now } = c;
   const mode = modeOf(c);
   const s = t.statement(`purge:locked-due:${mode}`, () => lockedDueCount(t, mode, ex));
-  const rows = await executor.transaction((tx) => tx.rows(s, bind(s, { now })), opening);
+  const params = bind(s, { now });
+  const rows = opening ? await executor.transaction((tx) => tx.rows(s, params), opening) : await executor.rows(s, params);
   return Number(rows[0]?.[0] ?? 0);
+}
+
+/** The block walk's locked due rows: only in the ranges it took past a writer's lock. */
+async function lockedInRanges(c: PurgeContext, ranges: readonly string[][]): Promise<number> {
+  const { t, executor, ex, now } = c;
+  const mode = modeOf(c);
+  const s = t.statement(`purge:locked-due-blocks:${mode}`, () => pgLockedDueInBlocks(t, mode, ex));
+  let locked = 0;
+  for (const args of ranges) locked += Number((await executor.rows(s, bind(s, { args, now })))[0]?.[0] ?? 0);
+  return locked;
 }
 
 /** MariaDB 10.6+ and MySQL 8 can pass over locked rows. */

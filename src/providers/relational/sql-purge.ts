@@ -77,6 +77,11 @@ export function pgBlocksBatch(t: TableSql, mode: NowMode, ex: string): Statement
   return t.finish(w, sql, false);
 }
 
+/** PostgreSQL: due rows other transactions hold locked in one range of heap blocks (args as pgBlocksBatch). */
+export function pgLockedDueInBlocks(t: TableSql, mode: NowMode, ex: string): Statement {
+  return lockedDueCount(t, mode, ex, (w) => blockRange(t, w));
+}
+
 /** The same block range, leaving rows other transactions hold locked to the next run. */
 export function pgBlocksSkipLockedBatch(t: TableSql, mode: NowMode, ex: string): Statement {
   const w = t.writer();
@@ -84,19 +89,28 @@ export function pgBlocksSkipLockedBatch(t: TableSql, mode: NowMode, ex: string):
   return t.finish(w, `DELETE FROM ${t.table} WHERE ctid = ANY(ARRAY(${pick})) AND ${due(t, w, mode, ex)}`, false);
 }
 
+function blockCountSql(w: SqlWriter): string {
+  const name = w.param({ kind: 'arg', index: 0 });
+  return `CAST(pg_relation_size(CAST(${name} AS regclass)) / current_setting('block_size')::bigint AS integer)`;
+}
+
 /** PostgreSQL: the table's size in heap blocks (arg: the quoted table name). */
 export function pgBlockCount(t: TableSql): Statement {
   const w = t.writer();
-  const name = w.param({ kind: 'arg', index: 0 });
-  const sql = `SELECT CAST(pg_relation_size(CAST(${name} AS regclass)) / current_setting('block_size')::bigint AS integer)`;
-  return t.finish(w, sql, true);
+  return t.finish(w, `SELECT ${blockCountSql(w)}`, true);
 }
 
-/** How many rows are due, counted up to a cap (arg) from the expiry index. */
-export function dueCountUpTo(t: TableSql, mode: NowMode, ex: string): Statement {
+/**
+ * PostgreSQL, in one round trip: the table's size in heap blocks (arg 0: the quoted table name)
+ * and its due rows counted up to that size or to arg 1, whichever is more — enough to choose
+ * between the block walk and the index path without reading every due entry of the index.
+ */
+export function pgBlocksAndDue(t: TableSql, mode: NowMode, ex: string): Statement {
   const w = t.writer();
-  const cap = w.param({ kind: 'arg', index: 0 });
-  const sql = `SELECT CAST(count(*) AS integer) FROM (SELECT 1 FROM ${t.table} WHERE ${due(t, w, mode, ex)} LIMIT ${cap}) AS d`;
+  const blocks = blockCountSql(w);
+  const least = w.param({ kind: 'arg', index: 1 });
+  const dueRows = `SELECT 1 FROM ${t.table} WHERE ${due(t, w, mode, ex)} LIMIT greatest(b, CAST(${least} AS integer))`;
+  const sql = `SELECT b, CAST((SELECT count(*) FROM (${dueRows}) AS d) AS integer) FROM (SELECT ${blocks} AS b) AS s`;
   return t.finish(w, sql, true);
 }
 
@@ -105,10 +119,12 @@ export function dueCountUpTo(t: TableSql, mode: NowMode, ex: string): Statement 
  * right now — all due rows less those a locking read can take (each taken lock is released when
  * the statement's transaction ends). What a purge that skips locked rows left behind.
  */
-export function lockedDueCount(t: TableSql, mode: NowMode, ex: string): Statement {
+export function lockedDueCount(t: TableSql, mode: NowMode, ex: string, within?: (w: SqlWriter) => string): Statement {
   const w = t.writer();
-  const all = `SELECT count(*) FROM ${t.table} WHERE ${due(t, w, mode, ex)}`;
-  const free = `SELECT count(*) FROM (SELECT 1 FROM ${t.table} WHERE ${due(t, w, mode, ex)} FOR UPDATE SKIP LOCKED) AS l`;
+  // Written twice, not reused: positional placeholders (MariaDB/MySQL) bind one value per `?`.
+  const where = () => (within ? `${within(w)} AND ${due(t, w, mode, ex)}` : due(t, w, mode, ex));
+  const all = `SELECT count(*) FROM ${t.table} WHERE ${where()}`;
+  const free = `SELECT count(*) FROM (SELECT 1 FROM ${t.table} WHERE ${where()} FOR UPDATE SKIP LOCKED) AS l`;
   return t.finish(w, `SELECT CAST((${all}) - (${free}) AS ${t.family.integerCast})`, true);
 }
 

@@ -45,6 +45,12 @@ export interface Executor {
    * throws. `opening` replaces the plain BEGIN (e.g. an isolation level, `SET LOCAL lock_timeout`).
    */
   transaction<T>(fn: (tx: TransactionRunner) => Promise<T>, opening?: readonly string[]): Promise<T>;
+  /**
+   * `opening` (which begins the transaction), one statement and COMMIT, in one round trip where the
+   * driver can send them as one message (PostgreSQL); rolled back when any of them fails. The
+   * statement's changed rows.
+   */
+  runInTransaction(opening: readonly string[], statement: Statement, params: unknown[]): Promise<number>;
   /** Holds other work of this executor back while `fn` runs (schema changes on SQLite's single connection). */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
   close(): void;

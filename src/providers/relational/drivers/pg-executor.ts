@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { withLiterals } from './pg-literals';
 import { PooledExecutor, type DriverResult, type TransactionCommand } from './pooled-executor';
 import type { Statement } from '../statement';
 
@@ -28,6 +29,25 @@ export class PgExecutor extends PooledExecutor<PgClient> {
 
   protected async control(client: PgClient, command: TransactionCommand): Promise<void> {
     await client.query({ text: command });
+  }
+
+  /**
+   * One simple-query message: BEGIN, the rest of the opening, the statement (its parameters as
+   * literals) and COMMIT, so a short transaction costs one round trip instead of one a statement.
+   * A failing statement skips the rest of the message and leaves the transaction aborted; the
+   * caller's ROLLBACK ends it.
+   */
+  protected override async sendInTransaction(
+    client: PgClient,
+    opening: readonly string[],
+    statement: Statement,
+    params: unknown[],
+  ): Promise<number> {
+    const text = [...opening, withLiterals(statement.sql, params), 'COMMIT'].join(';\n');
+    // Several statements in one text without values: the simple query protocol, a result each.
+    const results = (await client.query({ text })) as unknown as PgResult[];
+    const own = results[opening.length];
+    return own?.rowCount ?? 0;
   }
 
   protected async command(client: PgClient, sql: string): Promise<void> {

@@ -155,6 +155,30 @@ export abstract class PooledExecutor<Connection> implements Executor {
     });
   }
 
+  async runInTransaction(opening: readonly string[], statement: Statement, params: unknown[]): Promise<number> {
+    return this.withConnection(async (connection) => {
+      try {
+        return await this.sendInTransaction(connection, opening, statement, params);
+      } catch (error) {
+        await this.control(connection, 'ROLLBACK').catch(() => undefined);
+        throw wrapDriverError(error, statement.entity, 'a transaction');
+      }
+    });
+  }
+
+  /** `opening`, the statement and COMMIT, one round trip each; a driver that can send them as one message does. */
+  protected async sendInTransaction(
+    connection: Connection,
+    opening: readonly string[],
+    statement: Statement,
+    params: unknown[],
+  ): Promise<number> {
+    for (const sql of opening) await this.command(connection, sql);
+    const { changes } = await this.send(connection, statement, params);
+    await this.control(connection, 'COMMIT');
+    return changes;
+  }
+
   /** Sending on a transaction's connection, each driver error wrapped with the last statement's entity. */
   private inTransaction(connection: Connection) {
     let entity: string | undefined;

@@ -193,6 +193,11 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     });
   }
 
+  /** A synchronous driver has no round trips to save. */
+  runInTransaction(opening: readonly string[], statement: Statement, params: unknown[]): Promise<number> {
+    return this.transaction((tx) => tx.run(statement, params), opening);
+  }
+
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
     while (!this.free()) await this.nextTurn();
     const db = this.db;
