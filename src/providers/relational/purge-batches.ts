@@ -169,7 +169,9 @@ async function lockedLeft(c: PurgeContext, opening?: readonly string[]): Promise
   const mode = modeOf(c);
   const s = t.statement(`purge:locked-due:${mode}`, () => lockedDueCount(t, mode, ex));
   const params = bind(s, { now });
-  const rows = opening ? await executor.transaction((tx) => tx.rows(s, params), opening) : await executor.rows(s, params);
+  const rows = opening
+    ? await executor.transaction((tx) => tx.rows(s, params), opening)
+    : await executor.rows(s, params);
   return Number(rows[0]?.[0] ?? 0);
 }
 
