@@ -43,7 +43,10 @@ export class MysqlExecutor extends PooledExecutor<MysqlConnection> {
       const done: Callback = (error, result, fields) => {
         if (error) return reject(error);
         if (!statement.reads) return resolve({ rows: [], changes: affected(result) });
-        resolve({ rows: objectForm ? (result as unknown[][]) : rowsInSelectOrder(result as unknown[], fields), changes: 0 });
+        resolve({
+          rows: objectForm ? (result as unknown[][]) : rowsInSelectOrder(result as unknown[], fields),
+          changes: 0,
+        });
       };
       if (!objectForm) return connection.execute(statement.sql, params, done);
       const options: MysqlExecuteOptions = {
