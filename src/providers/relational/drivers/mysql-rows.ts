@@ -22,14 +22,14 @@ export function mysqlReadForm(settings: MysqlReadSettings | undefined): 'positio
 /**
  * The rows of a positional read as arrays in select-list order: mysql2 answers objects keyed by
  * column name unless the connection asks for arrays. lifespan's member reads name their columns
- * by position ('0', '1', …: stored as an object's indexed elements); other reads are read through
- * the column names mysql2 reports, which must then be distinct.
+ * by position ('0', '1', …: stored as an object's indexed elements), as do the purge's key picks;
+ * the other reads (counts, VERSION(), a remaining TTL) select one column, read by the name mysql2
+ * reports.
  */
 export function rowsInSelectOrder(rows: unknown[], fields: readonly MysqlField[] | undefined): unknown[][] {
   if (rows.length === 0 || Array.isArray(rows[0]) || !fields) return rows as unknown[][];
   const width = fields.length;
   const byPosition = fields.every((f, i) => f.name === String(i));
-  if (!byPosition && width > 1) distinctNames(fields);
   const out = new Array<unknown[]>(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r] as Record<string | number, unknown>;
@@ -39,11 +39,4 @@ export function rowsInSelectOrder(rows: unknown[], fields: readonly MysqlField[]
     out[r] = values;
   }
   return out;
-}
-
-function distinctNames(fields: readonly MysqlField[]): void {
-  const names = new Set(fields.map((f) => f.name));
-  if (names.size !== fields.length) {
-    throw new Error(`a MariaDB/MySQL read names a column twice (${fields.map((f) => f.name).join(', ')})`);
-  }
 }
