@@ -102,7 +102,7 @@ describeStore('mariadb', 'MariaDB/MySQL reads under the connection settings of t
       knex = knexFor('mariadb', {
         connection: { uri: url, ...connection },
         pool: { min: 1, max: 1 },
-        version: '10.11',
+        version: '10.11.0',
       });
       await dropTables(knex, model);
       db = await connectRelational(model, knex, { ttl: 'emulate' });
