@@ -60,8 +60,19 @@ export class TableSql {
     return mode === 'db' ? this.expiry.dbNow : this.expiry.nowParam(w.param({ kind: 'now' }));
   }
 
+  /** The member columns in model order, as the family reads them. */
   selectList(): string {
-    return this.dataColumns.map((c) => this.q(c.name)).join(', ');
+    return this.dataColumns.map((c, i) => this.family.selectColumn(this.q(c.name), c.fieldType, i)).join(', ');
+  }
+
+  /** The key columns in key order, as the family reads them (picked keys are bound again). */
+  keySelectList(): string {
+    return this.keyColumns
+      .map((k, i) => {
+        const column = this.dataColumns[this.keyIndexes[i] as number] as ColumnSpec;
+        return this.family.selectColumn(this.q(k), column.fieldType, i);
+      })
+      .join(', ');
   }
 
   /** `"id" = ?` for every key member, bound from the key. */

@@ -135,7 +135,7 @@ export function lockedDueCount(t: TableSql, mode: NowMode, ex: string, within?: 
  */
 export function mysqlPickBatch(t: TableSql, mode: NowMode, ex: string, n: number, skipLocked: boolean): Statement {
   const w = t.writer();
-  const { keys } = keyList(t);
+  const keys = t.keySelectList();
   const lock = skipLocked ? 'FOR UPDATE SKIP LOCKED' : 'FOR UPDATE';
   const sql = `SELECT ${keys} FROM ${t.table} WHERE ${due(t, w, mode, ex)} ORDER BY ${t.q(ex)} LIMIT ${n} ${lock}`;
   return t.finish(w, sql, true);

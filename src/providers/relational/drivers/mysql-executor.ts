@@ -1,48 +1,63 @@
 import type { Knex } from 'knex';
 import { PooledExecutor, type DriverResult, type TransactionCommand } from './pooled-executor';
+import { mysqlReadForm, rowsInSelectOrder, type MysqlField, type MysqlReadSettings } from './mysql-rows';
 import type { Statement } from '../statement';
+
+type Callback = (error: unknown, result: unknown, fields?: readonly MysqlField[]) => void;
 
 /** The part of a `mysql2` (callback) Connection lifespan uses. */
 interface MysqlConnection {
-  execute(options: MysqlExecuteOptions, callback: (error: unknown, result: unknown) => void): void;
-  execute(sql: string, values: unknown[], callback: (error: unknown, result: unknown) => void): void;
-  query(sql: string, callback: (error: unknown, result: unknown) => void): void;
+  /** The connection's settings as the user gave them to knex (mysql2's ConnectionConfig). */
+  readonly config?: MysqlReadSettings;
+  execute(options: MysqlExecuteOptions, callback: Callback): void;
+  execute(sql: string, values: unknown[], callback: Callback): void;
+  query(sql: string, callback: Callback): void;
 }
 
 interface MysqlExecuteOptions {
   readonly sql: string;
   readonly values: unknown[];
-  readonly rowsAsArray: boolean;
-  /** DATETIME as 'YYYY-MM-DD HH:MM:SS.mmm' text: lifespan stores UTC and must not apply a zone. */
-  readonly dateStrings: boolean;
-  readonly supportBigNumbers: boolean;
-  readonly bigNumberStrings: boolean;
+  readonly rowsAsArray: true;
+  readonly nestTables: false;
+  /** Overrides `typeCast: false` (raw Buffers); a typeCast function in the settings still applies. */
+  readonly typeCast: true;
 }
 
 /**
  * mysql2 `execute` prepares each statement once per connection (its own cache) and then only
- * sends the bound values.
+ * sends the bound values. Every statement goes the positional way, `execute(sql, values, cb)`:
+ * the options-object form copies the options with a second object spread, which gives each call's
+ * options a hidden class of its own, ~15 µs of CPU per statement in mysql2 (docs/performance.md).
+ * Reads select what they need as text and name columns by position (families/mysql.ts), so the
+ * connection's settings do not change the values read; the object form is kept for the two
+ * settings only it can override (mysql-rows.ts).
  */
 export class MysqlExecutor extends PooledExecutor<MysqlConnection> {
   constructor(knex: Knex, dialect: 'mariadb' | 'mysql') {
     super(knex, dialect);
   }
 
-  protected async send(connection: MysqlConnection, statement: Statement, params: unknown[]): Promise<DriverResult> {
-    if (!statement.reads) return { rows: [], changes: affected(await write(connection, statement.sql, params)) };
-    const options: MysqlExecuteOptions = {
-      sql: statement.sql,
-      values: params,
-      rowsAsArray: true,
-      dateStrings: true,
-      supportBigNumbers: true,
-      bigNumberStrings: true,
-    };
-    const result = await new Promise<unknown>((resolve, reject) =>
-      connection.execute(options, (error, value) => (error ? reject(error) : resolve(value))),
-    );
-    // Writes went the positional way above: a read answers rows.
-    return { rows: result as unknown[][], changes: 0 };
+  protected send(connection: MysqlConnection, statement: Statement, params: unknown[]): Promise<DriverResult> {
+    const objectForm = statement.reads && mysqlReadForm(connection.config) === 'options';
+    return new Promise((resolve, reject) => {
+      const done: Callback = (error, result, fields) => {
+        if (error) return reject(error);
+        if (!statement.reads) return resolve({ rows: [], changes: affected(result) });
+        resolve({
+          rows: objectForm ? (result as unknown[][]) : rowsInSelectOrder(result as unknown[], fields),
+          changes: 0,
+        });
+      };
+      if (!objectForm) return connection.execute(statement.sql, params, done);
+      const options: MysqlExecuteOptions = {
+        sql: statement.sql,
+        values: params,
+        rowsAsArray: true,
+        nestTables: false,
+        typeCast: true,
+      };
+      connection.execute(options, done);
+    });
   }
 
   protected control(connection: MysqlConnection, command: TransactionCommand): Promise<void> {
@@ -54,17 +69,6 @@ export class MysqlExecutor extends PooledExecutor<MysqlConnection> {
       connection.query(sql, (error, result) => (error ? reject(error) : resolve(result))),
     );
   }
-}
-
-/**
- * A write needs none of the read options, and mysql2's positional `execute(sql, values, cb)` costs
- * less CPU per call than its options-object form (a few µs of JavaScript per statement in a profile,
- * and less garbage; see docs/performance.md).
- */
-function write(connection: MysqlConnection, sql: string, params: unknown[]): Promise<unknown> {
-  return new Promise((resolve, reject) =>
-    connection.execute(sql, params, (error, value) => (error ? reject(error) : resolve(value))),
-  );
 }
 
 function affected(result: unknown): number {

@@ -17,7 +17,8 @@ export function knexRunner(knex: Knex | Knex.Transaction, dialect: RelationalDia
   const family = sqlFamily(dialect);
   return {
     async rows(sql, bindings = []) {
-      return family.rowsOf(await knex.raw(sql, [...bindings] as Knex.RawBinding[]));
+      const raw = knex.raw(sql, [...bindings] as Knex.RawBinding[]);
+      return family.rowsOf(await (family.rawQueryOptions ? raw.options(family.rawQueryOptions) : raw));
     },
     async exec(sql) {
       await knex.raw(sql);

@@ -95,6 +95,18 @@ export interface SqlFamily {
   /** The conflict clause of an upsert: `sets` on a conflict over the (quoted) key columns. */
   onConflictUpdate(keyColumns: readonly string[], sets: readonly string[]): string;
 
+  /**
+   * A member's (quoted) column as a read selects it, at `position` in the select list. MariaDB/MySQL
+   * read DATETIME and bigint members as text, so that mysql2's connection settings (zone,
+   * dateStrings, big numbers) cannot change the value read.
+   */
+  selectColumn(column: string, type: FieldType, position: number): string;
+
+  /**
+   * Driver options for lifespan's own `knex.raw` reads (schema inspection, locks), where the user's
+   * connection settings could change the rows' shape; null: none needed.
+   */
+  readonly rawQueryOptions: Readonly<Record<string, unknown>> | null;
   /** The rows of a `knex.raw` result. */
   rowsOf(result: unknown): Record<string, unknown>[];
 }

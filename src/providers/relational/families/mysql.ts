@@ -1,3 +1,4 @@
+import type { FieldType } from '../../../model/types';
 import type { RelationalDialect } from '../dialect';
 import type { DdlGuards, NonDateType, SqlFamily } from './family';
 
@@ -71,6 +72,9 @@ export const MYSQL_FAMILY: SqlFamily = {
   bindsBigint: false,
   bindsBoolean: false,
   parsesJson: false,
+  selectColumn: mysqlSelectColumn,
+  // Rows as objects keyed by column name, never nested by table, values typed (not Buffers).
+  rawQueryOptions: { rowsAsArray: false, nestTables: false, typeCast: true },
   // VALUES(col) and the bare column: ON DUPLICATE KEY has no `excluded` row and no table prefix.
   incoming: (column) => `VALUES(${column})`,
   stored: (_table, column) => column,
@@ -81,6 +85,17 @@ export const MYSQL_FAMILY: SqlFamily = {
   },
   rowsOf: (result) => (result as [Record<string, unknown>[]])[0],
 };
+
+/**
+ * DATETIME and bigint members as text (the text mysql2's dateStrings and bigNumberStrings give:
+ * no zone applied, no precision lost), each column named by its position (digits: never a member's
+ * column name, so ORDER BY still means the column). Reads then decode the same under any
+ * connection settings, and are sent with mysql2's positional execute (drivers/mysql-executor.ts).
+ */
+function mysqlSelectColumn(column: string, type: FieldType, position: number): string {
+  const value = type === 'date' || type === 'bigint' ? `CAST(${column} AS CHAR)` : column;
+  return `${value} AS \`${position}\``;
+}
 
 const DATETIME_TEXT = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
 

@@ -40,6 +40,8 @@ export const POSTGRES_FAMILY: SqlFamily = {
   parseInstantText: (text) => new Date(text),
   bindsBigint: false,
   bindsBoolean: true,
+  selectColumn: (column) => column,
+  rawQueryOptions: null,
   parsesJson: true,
   incoming: (column) => `excluded.${column}`,
   stored: (table, column) => `${table}.${column}`,

@@ -39,6 +39,8 @@ export const SQLITE_FAMILY: SqlFamily = {
   parseInstantText: (text) => new Date(text),
   bindsBigint: true,
   bindsBoolean: false,
+  selectColumn: (column) => column,
+  rawQueryOptions: null,
   parsesJson: false,
   incoming: (column) => `excluded.${column}`,
   stored: (table, column) => `${table}.${column}`,

@@ -1,0 +1,42 @@
+/** The mysql2 connection settings that change the shape of the rows a read answers. */
+export interface MysqlReadSettings {
+  readonly rowsAsArray?: boolean;
+  readonly nestTables?: boolean | string;
+  readonly typeCast?: unknown;
+}
+
+/** A result column as mysql2 describes it. */
+export interface MysqlField {
+  readonly name: string;
+}
+
+/**
+ * How a read is sent on a connection with these settings. Positional unless the settings nest rows
+ * by table or turn type casting off (every value a Buffer): only the options-object form can
+ * override those per statement. Read on each call (two property reads: cheaper than a cache).
+ */
+export function mysqlReadForm(settings: MysqlReadSettings | undefined): 'positional' | 'options' {
+  return settings && (settings.nestTables || settings.typeCast === false) ? 'options' : 'positional';
+}
+
+/**
+ * The rows of a positional read as arrays in select-list order: mysql2 answers objects keyed by
+ * column name unless the connection asks for arrays. lifespan's member reads name their columns
+ * by position ('0', '1', …: stored as an object's indexed elements), as do the purge's key picks;
+ * the other reads (counts, VERSION(), a remaining TTL) select one column, read by the name mysql2
+ * reports.
+ */
+export function rowsInSelectOrder(rows: unknown[], fields: readonly MysqlField[] | undefined): unknown[][] {
+  if (rows.length === 0 || Array.isArray(rows[0]) || !fields) return rows as unknown[][];
+  const width = fields.length;
+  const byPosition = fields.every((f, i) => f.name === String(i));
+  const out = new Array<unknown[]>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r] as Record<string | number, unknown>;
+    const values = new Array<unknown>(width);
+    if (byPosition) for (let i = 0; i < width; i++) values[i] = row[i];
+    else for (let i = 0; i < width; i++) values[i] = row[(fields[i] as MysqlField).name];
+    out[r] = values;
+  }
+  return out;
+}
