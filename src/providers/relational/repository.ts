@@ -96,7 +96,7 @@ export class RelationalRepository<T> implements Repository<T> {
     const statement = t.statement(shape, () => findWhere(t, t.nowMode, filters, limit !== undefined));
     if (limit !== undefined) args.push(limit);
     const rows = await this.executor.rows(statement, bind(statement, { args, now: t.nowParam() }));
-    return rows.map((row) => instanceOf<T>(t.entity, t.decodeRow(row)));
+    return rows.map((row) => t.instanceOfRow(row) as T);
   }
 
   exists(key: KeyInput<T>): Promise<boolean> {
@@ -194,7 +194,7 @@ export class RelationalRepository<T> implements Repository<T> {
   }
 
   private instanceOfRow(row: unknown[] | undefined): T | undefined {
-    return row ? instanceOf<T>(this.t.entity, this.t.decodeRow(row)) : undefined;
+    return row ? (this.t.instanceOfRow(row) as T) : undefined;
   }
 
   private get place() {

@@ -33,10 +33,7 @@ export function encodeRow(t: EntityTable, instance: object): EncodedRow {
     if (!(current instanceof Date) || current.getTime() === 0) values[entity.createdAt] = now = new Date();
   }
   if (entity.updatedAt) values[entity.updatedAt] = now ?? new Date();
-  const { members, encoders } = t;
-  const cols = new Array<unknown>(members.length);
-  for (let i = 0; i < cols.length; i++) cols[i] = (encoders[i] as Encoder)(values[members[i] as string]);
-  return { values, cols };
+  return { values, cols: t.encodeCols(values) };
 }
 
 /** A key argument as bound values; a missing key is KEY_INCOMPLETE before any value is encoded. */
