@@ -167,10 +167,11 @@ export class EntityTable extends TableSql {
     });
   }
 
-  statement(shape: string, build: () => Statement): Statement {
+  /** `build` gets the table: a hot path passes a module-level builder, no closure per call. */
+  statement(shape: string, build: (t: this) => Statement): Statement {
     let statement = this.statements.get(shape);
     if (!statement) {
-      statement = build();
+      statement = build(this);
       this.statements.set(shape, statement);
     }
     return statement;
