@@ -54,8 +54,9 @@ export class RelationalRepository<T> implements Repository<T> {
     try {
       const t = this.t;
       const statement = (this.getStatement ??= selectByKey(t, t.nowMode));
+      const keyOnly = (this.getBindsKeyOnly ??= bindsKeyOnly(statement));
       // On the database clock the key values are the whole parameter list: no context, no copy.
-      const params = (this.getBindsKeyOnly ??= bindsKeyOnly(statement))
+      const params = keyOnly
         ? encodeKey(t, key)
         : bind(statement, { key: encodeKey(t, key), now: t.nowParam() });
       const sync = this.executor.trySync();
