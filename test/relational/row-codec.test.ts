@@ -112,7 +112,7 @@ describe('compiled decoders read what the generic decoders read', () => {
     '$dialect $type',
     ({ dialect, type }) => {
       const generic = decoderFor(dialect, type);
-      const compiled = compiledDecoder(sqlFamily(dialect), type, generic);
+      const compiled = compiledDecoder(type, generic);
       fc.assert(
         fc.property(raws, (raw) => expectSame(outcome(() => compiled(raw)), outcome(() => generic(raw)), raw)),
         { numRuns: 300 },
@@ -152,7 +152,7 @@ describe('a row decodes onto the instance as instanceOf(decodeRow) builds it', (
       const toInstance = rowToInstance(
         entity,
         members,
-        types.map((t, i) => compiledDecoder(sqlFamily(dialect), t, generic[i] as (raw: unknown) => unknown)),
+        types.map((t, i) => compiledDecoder(t, generic[i] as (raw: unknown) => unknown)),
       );
       const at = dialect === 'sqlite' ? 1764584430123 : '2025-12-01 10:20:30.123';
       for (const row of [

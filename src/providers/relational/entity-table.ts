@@ -100,6 +100,8 @@ export class EntityTable extends TableSql {
   readonly nowMode: NowMode;
   /** The expiry of a plain write when it is the same every time (database clock, not anchored). */
   readonly plainExpiry: WriteExpiry | null;
+  /** The member a declared default TTL counts from (an explicit anchor), else null: read per write. */
+  readonly countsFrom: string | null;
   private readonly statements = new Map<string, Statement>();
 
   constructor(
@@ -125,12 +127,13 @@ export class EntityTable extends TableSql {
         }),
       ),
     );
-    this.decoders = data.map((c) => compiledDecoder(this.family, c.fieldType, decoderFor(dialect, c.fieldType)));
+    this.decoders = data.map((c) => compiledDecoder(c.fieldType, decoderFor(dialect, c.fieldType)));
     this.encodeCols = rowEncoder(this.members, this.encoders);
     this.instanceOfRow = rowToInstance(entity, this.members, this.decoders);
     this.keyEncoders = this.keyMembers.map((m) => this.encoders[this.members.indexOf(m)] as Encoder);
     this.nowMode = clock ? 'param' : 'db';
     const ttl = entity.ttl;
+    this.countsFrom = ttl?.anchor?.source === 'explicit' && ttl.seconds !== null ? ttl.anchor.member : null;
     this.plainExpiry =
       this.nowMode === 'db' && ttl?.seconds && ttl.anchor?.source !== 'explicit'
         ? Object.freeze({ source: 'nowPlus', seconds: ttl.seconds, rule: 'replace' })

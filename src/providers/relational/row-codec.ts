@@ -36,10 +36,10 @@ export function compiledEncoder(family: SqlFamily, type: FieldType, generic: Enc
 }
 
 /**
- * A decoder for the value the family's driver returns for the type, falling back to the generic
- * decoder (NULL, another representation) for anything else.
+ * A decoder for the value drivers usually return for the type, falling back to the generic decoder
+ * (NULL, another representation) for anything else.
  */
-export function compiledDecoder(family: SqlFamily, type: FieldType, generic: Decoder): Decoder {
+export function compiledDecoder(type: FieldType, generic: Decoder): Decoder {
   switch (type) {
     case 'string':
     case 'uuid':
@@ -49,8 +49,8 @@ export function compiledDecoder(family: SqlFamily, type: FieldType, generic: Dec
     case 'counter':
       return (r) => (typeof r === 'number' ? r : generic(r));
     case 'date':
-      // SQLite reads epoch milliseconds as a number; the others decode text or a Date.
-      return family.name === 'sqlite' ? (r) => (typeof r === 'number' ? new Date(r) : generic(r)) : generic;
+      // Epoch milliseconds (SQLite's instant) as the generic decoder reads a number; text or a Date goes to it.
+      return (r) => (typeof r === 'number' ? new Date(r) : generic(r));
     case 'bigint':
     case 'boolean':
     case 'json':
