@@ -36,7 +36,9 @@ function expectSame(compiled: Outcome, generic: Outcome, value: unknown): void {
   if (generic.ok) {
     if (!compiled.ok) throw new Error(`generic bound ${String(value)}, compiled threw ${String(compiled.error)}`);
     if (!sameValue(compiled.value, generic.value)) {
-      throw new Error(`bound values differ for ${String(value)}: ${String(compiled.value)} vs ${String(generic.value)}`);
+      throw new Error(
+        `bound values differ for ${String(value)}: ${String(compiled.value)} vs ${String(generic.value)}`,
+      );
     }
     return;
   }
@@ -94,7 +96,13 @@ describe('compiled encoders bind and refuse what the generic encoders do', () =>
     const generic = encoderFor(dialect, column(dialect, type, nullable), { entity: 'E', member: 'm', key });
     const compiled = compiledEncoder(sqlFamily(dialect), type, generic);
     fc.assert(
-      fc.property(anyValue, (value) => expectSame(outcome(() => compiled(value)), outcome(() => generic(value)), value)),
+      fc.property(anyValue, (value) =>
+        expectSame(
+          outcome(() => compiled(value)),
+          outcome(() => generic(value)),
+          value,
+        ),
+      ),
       { numRuns: 400 },
     );
   });
@@ -114,7 +122,13 @@ describe('compiled decoders read what the generic decoders read', () => {
       const generic = decoderFor(dialect, type);
       const compiled = compiledDecoder(type, generic);
       fc.assert(
-        fc.property(raws, (raw) => expectSame(outcome(() => compiled(raw)), outcome(() => generic(raw)), raw)),
+        fc.property(raws, (raw) =>
+          expectSame(
+            outcome(() => compiled(raw)),
+            outcome(() => generic(raw)),
+            raw,
+          ),
+        ),
         { numRuns: 300 },
       );
     },

@@ -56,9 +56,7 @@ export class RelationalRepository<T> implements Repository<T> {
       const statement = (this.getStatement ??= selectByKey(t, t.nowMode));
       const keyOnly = (this.getBindsKeyOnly ??= bindsKeyOnly(statement));
       // On the database clock the key values are the whole parameter list: no context, no copy.
-      const params = keyOnly
-        ? encodeKey(t, key)
-        : bind(statement, { key: encodeKey(t, key), now: t.nowParam() });
+      const params = keyOnly ? encodeKey(t, key) : bind(statement, { key: encodeKey(t, key), now: t.nowParam() });
       const sync = this.executor.trySync();
       if (sync) return Promise.resolve(this.instanceOfRow(sync.rowSync(statement, params)));
       return this.executor.rows(statement, params).then((rows) => this.instanceOfRow(rows[0]));
