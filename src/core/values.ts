@@ -38,19 +38,28 @@ export const EXPECTED: Readonly<Record<FieldType, string>> = {
 
 const REFUSED = Symbol('refused');
 
+/**
+ * The tests of the types whose checked value is the value itself. Compiled encoders (one per
+ * entity, relational) take a value that passes one of these without calling checkValue, and hand
+ * every other value to checkValue: so they accept and refuse exactly what it does.
+ */
+export const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+export const isSafeInteger = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+export const isValidDate = (v: unknown): v is Date => v instanceof Date && !Number.isNaN(v.getTime());
+
 /** The checked value: bigint members are always a JS bigint (a safe integer number is widened). */
 const checkers: Readonly<Record<FieldType, (value: unknown) => unknown>> = {
   string: (v) => (isWellFormed(v) ? v : REFUSED),
   uuid: (v) => (typeof v === 'string' && UUID.test(v) ? v : REFUSED),
-  number: (v) => (typeof v === 'number' && Number.isFinite(v) ? v : REFUSED),
-  integer: (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : REFUSED),
-  counter: (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : REFUSED),
+  number: (v) => (isFiniteNumber(v) ? v : REFUSED),
+  integer: (v) => (isSafeInteger(v) ? v : REFUSED),
+  counter: (v) => (isSafeInteger(v) ? v : REFUSED),
   bigint: (v) => {
-    const big = typeof v === 'bigint' ? v : typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null;
+    const big = typeof v === 'bigint' ? v : isSafeInteger(v) ? BigInt(v) : null;
     return big === null || big < INT64_MIN || big > INT64_MAX ? REFUSED : big;
   },
   boolean: (v) => (typeof v === 'boolean' ? v : REFUSED),
-  date: (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? v : REFUSED),
+  date: (v) => (isValidDate(v) ? v : REFUSED),
   json: (v) => (isJson(v, new Set()) ? v : REFUSED),
   binary: (v) => (v instanceof Uint8Array ? v : REFUSED),
 };
@@ -95,7 +104,7 @@ export function describeValue(value: unknown): string {
  * it as UTF-8, and several replace it with U+FFFD without an error. `isWellFormed` is in every
  * Node this package supports (>= 20.19), but ES2024, so not in the ES2022 lib types.
  */
-function isWellFormed(value: unknown): value is string {
+export function isWellFormed(value: unknown): value is string {
   return typeof value === 'string' && (value as string & { isWellFormed(): boolean }).isWellFormed();
 }
 

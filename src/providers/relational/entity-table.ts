@@ -8,6 +8,7 @@ import { sqlFamily, type ExpirySql, type RelationalDialect, type SqlFamily } fro
 import { RELATIONAL_STORE, type RelationalTtlMode } from './options';
 import { SqlWriter, type Statement } from './statement';
 import type { WriteExpiry } from './expiry-resolver';
+import { compiledDecoder, compiledEncoder, rowEncoder, rowToInstance } from './row-codec';
 
 /** Where "now" comes from in a statement: the database clock, or a bound parameter. */
 export type NowMode = 'db' | 'param';
@@ -103,9 +104,15 @@ export class EntityTable extends TableSql {
   readonly decoders: readonly Decoder[];
   readonly keyMembers: readonly string[];
   readonly keyEncoders: readonly Encoder[];
+  /** A row's member values as bound column values, in column order (every value checked). */
+  readonly encodeCols: (values: Record<string, unknown>) => unknown[];
+  /** A row read back as an instance of the entity class. */
+  readonly instanceOfRow: (row: readonly unknown[]) => object;
   readonly nowMode: NowMode;
   /** The expiry of a plain write when it is the same every time (database clock, not anchored). */
   readonly plainExpiry: WriteExpiry | null;
+  /** The member a declared default TTL counts from (an explicit anchor), else null: read per write. */
+  readonly countsFrom: string | null;
   private readonly statements = new Map<string, Statement>();
 
   constructor(
@@ -119,17 +126,25 @@ export class EntityTable extends TableSql {
     const data = this.dataColumns;
     this.members = data.map((c) => c.member as string);
     this.keyMembers = keyMembers(entity);
+    // Compiled per member type (row-codec.ts): the same checks and refusals as the generic codecs.
     this.encoders = data.map((c) =>
-      encoderFor(dialect, c, {
-        entity: entity.name,
-        member: c.member as string,
-        key: this.keyMembers.includes(c.member as string),
-      }),
+      compiledEncoder(
+        this.family,
+        c.fieldType,
+        encoderFor(dialect, c, {
+          entity: entity.name,
+          member: c.member as string,
+          key: this.keyMembers.includes(c.member as string),
+        }),
+      ),
     );
-    this.decoders = data.map((c) => decoderFor(dialect, c.fieldType));
+    this.decoders = data.map((c) => compiledDecoder(c.fieldType, decoderFor(dialect, c.fieldType)));
+    this.encodeCols = rowEncoder(this.members, this.encoders);
+    this.instanceOfRow = rowToInstance(entity, this.members, this.decoders);
     this.keyEncoders = this.keyMembers.map((m) => this.encoders[this.members.indexOf(m)] as Encoder);
     this.nowMode = clock ? 'param' : 'db';
     const ttl = entity.ttl;
+    this.countsFrom = ttl?.anchor?.source === 'explicit' && ttl.seconds !== null ? ttl.anchor.member : null;
     this.plainExpiry =
       this.nowMode === 'db' && ttl?.seconds && ttl.anchor?.source !== 'explicit'
         ? Object.freeze({ source: 'nowPlus', seconds: ttl.seconds, rule: 'replace' })
@@ -166,10 +181,11 @@ export class EntityTable extends TableSql {
     });
   }
 
-  statement(shape: string, build: () => Statement): Statement {
+  /** `build` gets the table: a hot path passes a module-level builder, no closure per call. */
+  statement(shape: string, build: (t: this) => Statement): Statement {
     let statement = this.statements.get(shape);
     if (!statement) {
-      statement = build();
+      statement = build(this);
       this.statements.set(shape, statement);
     }
     return statement;

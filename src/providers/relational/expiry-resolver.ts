@@ -134,18 +134,18 @@ function fromWrittenAnchor(
  * time: counted from, it would make the row expire at once (or, via setTtl('default'), later).
  */
 function checkAnchorPlaceholder(t: EntityTable, values: Record<string, unknown>): void {
-  const anchor = t.entity.ttl?.anchor;
-  if (anchor?.source !== 'explicit' || t.entity.ttl?.seconds === null) return;
-  const value = values[anchor.member];
+  const member = t.countsFrom;
+  if (member === null) return;
+  const value = values[member];
   if (!(value instanceof Date) || value.getTime() !== 0) return;
   throw new LifespanError(
     ErrorCodes.VALUE_INVALID,
-    `${anchor.member} is new Date(0), the unset placeholder, and the TTL counts from it: the row would be expired at once`,
+    `${member} is new Date(0), the unset placeholder, and the TTL counts from it: the row would be expired at once`,
     {
       entity: t.entity.name,
-      member: anchor.member,
+      member,
       store: RELATIONAL_STORE,
-      hint: `set ${anchor.member} (e.g. to new Date()) before writing`,
+      hint: `set ${member} (e.g. to new Date()) before writing`,
     },
   );
 }

@@ -24,6 +24,7 @@ const MAX_BUCKET = 256;
  */
 export class RelationalRepository<T> implements Repository<T> {
   private getStatement: Statement | undefined;
+  private getBindsKeyOnly: boolean | undefined;
 
   constructor(
     private readonly t: EntityTable,
@@ -53,7 +54,9 @@ export class RelationalRepository<T> implements Repository<T> {
     try {
       const t = this.t;
       const statement = (this.getStatement ??= selectByKey(t, t.nowMode));
-      const params = bind(statement, { key: encodeKey(t, key), now: t.nowParam() });
+      const keyOnly = (this.getBindsKeyOnly ??= bindsKeyOnly(statement));
+      // On the database clock the key values are the whole parameter list: no context, no copy.
+      const params = keyOnly ? encodeKey(t, key) : bind(statement, { key: encodeKey(t, key), now: t.nowParam() });
       const sync = this.executor.trySync();
       if (sync) return Promise.resolve(this.instanceOfRow(sync.rowSync(statement, params)));
       return this.executor.rows(statement, params).then((rows) => this.instanceOfRow(rows[0]));
@@ -96,7 +99,7 @@ export class RelationalRepository<T> implements Repository<T> {
     const statement = t.statement(shape, () => findWhere(t, t.nowMode, filters, limit !== undefined));
     if (limit !== undefined) args.push(limit);
     const rows = await this.executor.rows(statement, bind(statement, { args, now: t.nowParam() }));
-    return rows.map((row) => instanceOf<T>(t.entity, t.decodeRow(row)));
+    return rows.map((row) => t.instanceOfRow(row) as T);
   }
 
   exists(key: KeyInput<T>): Promise<boolean> {
@@ -194,7 +197,7 @@ export class RelationalRepository<T> implements Repository<T> {
   }
 
   private instanceOfRow(row: unknown[] | undefined): T | undefined {
-    return row ? instanceOf<T>(this.t.entity, this.t.decodeRow(row)) : undefined;
+    return row ? (this.t.instanceOfRow(row) as T) : undefined;
   }
 
   private get place() {
@@ -242,6 +245,11 @@ export class RelationalRepository<T> implements Repository<T> {
 const DONE: Promise<void> = Promise.resolve();
 
 const hasRows = (rows: unknown[][]): boolean => rows.length > 0;
+
+/** The statement's parameters are the key members, in order (and nothing else). */
+function bindsKeyOnly(statement: Statement): boolean {
+  return statement.slots.every((slot, i) => slot.kind === 'key' && slot.index === i);
+}
 
 function shapeOf(filters: readonly Filter[]): string {
   return filters.map((f) => (f.isNull ? `${f.column}!` : f.column)).join(',');

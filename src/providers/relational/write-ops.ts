@@ -8,7 +8,7 @@ import { resolveTtl, writeExpiry, type WriteExpiry } from './expiry-resolver';
 import { RELATIONAL_STORE } from './options';
 import { deleteByKey } from './sql-read';
 import { deleteExpiredByKey, insertRow, upsertRow, type ConflictRule, type ExpirySource } from './sql-write';
-import { bind, type BindContext } from './statement';
+import { bind, type BindContext, type Statement } from './statement';
 
 /** A row ready to bind: member values (the instance, timestamps stamped) and encoded column values. */
 export interface EncodedRow {
@@ -33,10 +33,7 @@ export function encodeRow(t: EntityTable, instance: object): EncodedRow {
     if (!(current instanceof Date) || current.getTime() === 0) values[entity.createdAt] = now = new Date();
   }
   if (entity.updatedAt) values[entity.updatedAt] = now ?? new Date();
-  const { members, encoders } = t;
-  const cols = new Array<unknown>(members.length);
-  for (let i = 0; i < cols.length; i++) cols[i] = (encoders[i] as Encoder)(values[members[i] as string]);
-  return { values, cols };
+  return { values, cols: t.encodeCols(values) };
 }
 
 /** A key argument as bound values; a missing key is KEY_INCOMPLETE before any value is encoded. */
@@ -60,6 +57,12 @@ function context(t: EntityTable, row: EncodedRow, expiry: WriteExpiry | null): B
 
 /** Constant shape names: statement lookups hash no freshly built string. */
 const INSERT_SHAPE: Record<ExpirySource, string> = { nowPlus: 'insert:nowPlus', value: 'insert:value' };
+/** Module-level builders: the insert path allocates no closure per write. */
+const INSERT_BUILD: Record<ExpirySource, (t: EntityTable) => Statement> = {
+  nowPlus: (t) => insertRow(t, t.nowMode, 'nowPlus'),
+  value: (t) => insertRow(t, t.nowMode, 'value'),
+};
+const buildDeleteExpired = (t: EntityTable) => deleteExpiredByKey(t, t.nowMode, t.expiryColumn as string);
 const UPSERT_SHAPE: Record<ExpirySource, Record<ConflictRule, string>> = {
   nowPlus: { replace: 'upsert:nowPlus:replace', keep: 'upsert:nowPlus:keep', extend: 'upsert:nowPlus:extend' },
   value: { replace: 'upsert:value:replace', keep: 'upsert:value:keep', extend: 'upsert:value:extend' },
@@ -70,16 +73,14 @@ export function insertOps(t: EntityTable, row: EncodedRow, requested: PerWriteTt
   const ttl = resolveTtl(t, requested);
   const expiry = t.expiryColumn ? writeExpiry(t, ttl, row.values) : null;
   const source = expiry?.source ?? 'value';
-  const statement = t.statement(INSERT_SHAPE[source], () => insertRow(t, t.nowMode, source));
+  const statement = t.statement(INSERT_SHAPE[source], INSERT_BUILD[source]);
   const ctx = context(t, row, expiry);
-  const insert: BatchOp = { statement, params: bind(statement, ctx) };
-  if (!t.family.conditionalInsert) {
-    if (!t.expiryColumn) return [insert];
-    const ex = t.expiryColumn;
-    const clear = t.statement('delete-expired', () => deleteExpiredByKey(t, t.nowMode, ex));
-    return [{ statement: clear, params: bind(clear, ctx) }, insert];
-  }
-  return [{ statement, params: insert.params, check: t.refuseDuplicate }];
+  const params = bind(statement, ctx);
+  if (t.family.conditionalInsert) return [{ statement, params, check: t.refuseDuplicate }];
+  const insert: BatchOp = { statement, params };
+  if (!t.expiryColumn) return [insert];
+  const clear = t.statement('delete-expired', buildDeleteExpired);
+  return [{ statement: clear, params: bind(clear, ctx) }, insert];
 }
 
 export function upsertOps(t: EntityTable, row: EncodedRow, requested: PerWriteTtl | undefined): BatchOp[] {
