@@ -10,22 +10,22 @@ const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.build.json', 'src'];
 /** A lock older than this was left by a build that died (a build takes seconds to a minute). */
 const STALE_LOCK_MS = 180_000;
 
-/** Every file under `dir`, sorted, relative to ROOT. */
-function filesUnder(dir: string): string[] {
-  if (fs.statSync(dir).isFile()) return [path.relative(ROOT, dir)];
+/** Every file under `dir`, sorted, relative to `root`. */
+function filesUnder(root: string, dir: string): string[] {
+  if (fs.statSync(dir).isFile()) return [path.relative(root, dir)];
   return fs
     .readdirSync(dir)
     .sort()
-    .flatMap((entry) => filesUnder(path.join(dir, entry)));
+    .flatMap((entry) => filesUnder(root, path.join(dir, entry)));
 }
 
 /** A hash of every build input: a changed source means another build, never a stale one. */
-function buildKey(): string {
+export function buildKey(root = ROOT): string {
   const hash = createHash('sha256');
   hash.update(fs.readFileSync(require.resolve('typescript/package.json')));
-  for (const file of BUILD_INPUTS.flatMap((input) => filesUnder(path.join(ROOT, input)))) {
+  for (const file of BUILD_INPUTS.flatMap((input) => filesUnder(root, path.join(root, input)))) {
     hash.update(`\0${file}\0`);
-    hash.update(fs.readFileSync(path.join(ROOT, file)));
+    hash.update(fs.readFileSync(path.join(root, file)));
   }
   return hash.digest('hex').slice(0, 16);
 }
