@@ -7,8 +7,8 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 const TEST_DIST = path.join(ROOT, '.test-dist');
 /** What the build's output depends on: the sources, the compiler options, the compiler. */
 const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.build.json', 'src'];
-/** A lock older than this was left by a build that died (a build takes seconds to a minute). */
-const STALE_LOCK_MS = 180_000;
+/** A lock older than this was left by a build that died (a build takes seconds to a few minutes). */
+const STALE_LOCK_MS = 600_000;
 
 /** Every file under `dir`, sorted, relative to `root`. */
 function filesUnder(root: string, dir: string): string[] {
@@ -65,9 +65,15 @@ function sharedBuild(): string {
       );
       // Builds of earlier sources are of no further use.
       for (const old of fs.readdirSync(TEST_DIST).filter((f) => /^build-[0-9a-f]+$/.test(f))) {
-        fs.rmSync(path.join(TEST_DIST, old), { recursive: true, force: true });
+        if (path.join(TEST_DIST, old) !== done) fs.rmSync(path.join(TEST_DIST, old), { recursive: true, force: true });
       }
-      fs.renameSync(building, done);
+      try {
+        fs.renameSync(building, done);
+      } catch (err) {
+        // A builder that took over a lock it judged stale finished first: its build is the same.
+        if (!fs.existsSync(done)) throw err;
+        fs.rmSync(building, { recursive: true, force: true });
+      }
     } finally {
       fs.rmSync(lock, { recursive: true, force: true });
     }
