@@ -34,38 +34,62 @@ function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/** Where the builds live, what to build, and how long to wait: injectable so tests need no tsc. */
+export interface SharedBuildPlan {
+  /** The folder holding `build-<key>` and its lock. */
+  readonly dist: string;
+  /** The build inputs' key ({@link buildKey}). */
+  readonly key: string;
+  /** Writes the package into `outDir` (throws when the build fails). */
+  readonly build: (outDir: string) => void;
+  readonly pauseMs?: number;
+  readonly staleLockMs?: number;
+  readonly giveUpMs?: number;
+  readonly pruneAfterMs?: number;
+}
+
+function tscBuild(outDir: string): void {
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir],
+    { cwd: ROOT, stdio: 'pipe' },
+  );
+}
+
 /**
  * The package compiled by tsc once for these sources, shared by every CLI test file of a run (and
  * by later runs while src/ is unchanged): one compilation costs ~15 s of CPU, and eight files
  * each compiling their own was a sixth of the suite's CPU time. The first file to need it builds
  * under a lock folder; the others wait for the finished folder.
  */
-function sharedBuild(): string {
-  const key = buildKey();
-  const done = path.join(TEST_DIST, `build-${key}`);
+export function sharedBuild({
+  dist,
+  key,
+  build,
+  pauseMs = 200,
+  staleLockMs = STALE_LOCK_MS,
+  giveUpMs = 2 * staleLockMs,
+}: SharedBuildPlan): string {
+  const done = path.join(dist, `build-${key}`);
   const lock = `${done}.lock`;
-  fs.mkdirSync(TEST_DIST, { recursive: true });
-  for (const started = Date.now(); !fs.existsSync(done); pause(200)) {
+  fs.mkdirSync(dist, { recursive: true });
+  for (const started = Date.now(); !fs.existsSync(done); pause(pauseMs)) {
     try {
       fs.mkdirSync(lock);
     } catch {
       const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > STALE_LOCK_MS) fs.rmSync(lock, { recursive: true, force: true });
-      if (Date.now() - started > 2 * STALE_LOCK_MS) throw new Error(`no build appeared in ${done}`);
+      if (age > staleLockMs) fs.rmSync(lock, { recursive: true, force: true });
+      if (Date.now() - started > giveUpMs) throw new Error(`no build appeared in ${done}`);
       continue;
     }
     try {
       if (fs.existsSync(done)) break;
       const building = `${done}.${process.pid}.tmp`;
       fs.rmSync(building, { recursive: true, force: true });
-      execFileSync(
-        process.execPath,
-        [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', building],
-        { cwd: ROOT, stdio: 'pipe' },
-      );
+      build(building);
       // Builds of earlier sources are of no further use.
-      for (const old of fs.readdirSync(TEST_DIST).filter((f) => /^build-[0-9a-f]+$/.test(f))) {
-        if (path.join(TEST_DIST, old) !== done) fs.rmSync(path.join(TEST_DIST, old), { recursive: true, force: true });
+      for (const old of fs.readdirSync(dist).filter((f) => /^build-[0-9a-f]+$/.test(f))) {
+        if (path.join(dist, old) !== done) fs.rmSync(path.join(dist, old), { recursive: true, force: true });
       }
       try {
         fs.renameSync(building, done);
@@ -89,6 +113,6 @@ function sharedBuild(): string {
 export function buildCli(name: string): { outDir: string; main: string; index: string } {
   const outDir = path.join(TEST_DIST, name);
   fs.rmSync(outDir, { recursive: true, force: true });
-  fs.cpSync(sharedBuild(), outDir, { recursive: true });
+  fs.cpSync(sharedBuild({ dist: TEST_DIST, key: buildKey(), build: tscBuild }), outDir, { recursive: true });
   return { outDir, main: path.join(outDir, 'cli', 'main.js'), index: path.join(outDir, 'index.js') };
 }
