@@ -82,6 +82,9 @@ describe('the shared CLI build survives interrupted and concurrent builds', () =
   const KILLED_MID_BUILD =
     "fs.mkdirSync(outDir); fs.writeFileSync(outDir + '/half.js', ''); process.kill(process.pid, 'SIGKILL');";
 
+  const SLOW_BUILD =
+    "fs.mkdirSync(outDir); require('child_process').execSync('sleep 1'); fs.writeFileSync(outDir + '/index.js', 'the child');";
+
   /** A builder killed during its build, as a jest worker is; returns its (now dead) pid. */
   function killedMidBuild(key: string, extra = ''): number {
     const child = spawnSync(process.execPath, ['-e', childScript(key, KILLED_MID_BUILD, extra)]);
@@ -96,10 +99,7 @@ describe('the shared CLI build survives interrupted and concurrent builds', () =
   });
 
   test('a lock held by a live builder is waited for, and its build used', async () => {
-    const child = spawn(process.execPath, [
-      '-e',
-      childScript('a2', "fs.mkdirSync(outDir); require('child_process').execSync('sleep 1'); fs.writeFileSync(outDir + '/index.js', 'the child');"),
-    ]);
+    const child = spawn(process.execPath, ['-e', childScript('a2', SLOW_BUILD)]);
     const exited = new Promise((resolve) => child.on('exit', resolve));
     while (!fs.existsSync(path.join(dist, 'build-a2.lock'))) await new Promise((resolve) => setTimeout(resolve, 10));
     const build = sharedBuild({ dist, key: 'a2', build: fakeBuild('the waiter'), ...WAIT });

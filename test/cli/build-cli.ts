@@ -230,7 +230,7 @@ export function sharedBuild({
   const done = path.join(plan.dist, `build-${plan.key}`);
   const lock = lockOf(done);
   fs.mkdirSync(plan.dist, { recursive: true });
-  for (const started = Date.now(); !markUsed(done); ) {
+  for (const started = Date.now(); !markUsed(done);) {
     if (tryLock(lock)) {
       try {
         if (!fs.existsSync(done)) buildInto(done, { ...plan, pauseMs, staleLockMs, giveUpMs, pruneAfterMs });
