@@ -1,0 +1,116 @@
+/**
+ * PostgreSQL's block walk when a writer holds a due row: the range's one-message batch (BEGIN,
+ * SET LOCAL lock_timeout, DELETE, COMMIT) fails on the lock timeout and is rolled back, and the
+ * range is taken again past the locked rows. What that leaves on the pooled connection, and how
+ * the rows left behind are counted.
+ */
+import type { Knex } from 'knex';
+import { ModelBuilder } from '../../src';
+import type { RelationalSession } from '../../src/providers/relational';
+import { knexFor } from '../harness/relational';
+import { describeStore } from '../harness/stores';
+import { dropTables, prefixFor, TestClock } from './support/engines';
+import { openSession } from './support/sessions';
+
+class Lease {
+  id = '';
+  owner = '';
+}
+
+/** Enough due rows for the block walk (at least 4,096 due, and as many as the table has blocks). */
+const DUE = 6_000;
+/** The session's own lock_timeout on the purge's connection, which the batch's SET LOCAL must not outlive. */
+const SESSION_LOCK_TIMEOUT = '7s';
+
+type PgConnection = { query: (sql: string, cb: (e: unknown) => void) => void };
+
+describeStore('postgres', 'PostgreSQL block walk past a locked due row', () => {
+  const table = `${prefixFor('purgefallback')}_leases`;
+  const model = new ModelBuilder()
+    .entity(Lease, (e) =>
+      e
+        .toCollection(table)
+        .key((x) => x.id)
+        .field((x) => x.owner)
+        .timeToLive(10, { perWrite: true }),
+    )
+    .build();
+  const clock = new TestClock();
+  let knex: Knex;
+  let holder: Knex;
+  /** One connection, so the purge's and the checks' statements all meet the same one. */
+  let single: Knex;
+  let session: RelationalSession;
+
+  beforeAll(async () => {
+    knex = knexFor('postgres');
+    holder = knexFor('postgres');
+    single = knexFor('postgres', {
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate: (conn: PgConnection, done: (e: unknown, c: unknown) => void) =>
+          conn.query(`SET lock_timeout = '${SESSION_LOCK_TIMEOUT}'`, (e) => done(e, conn)),
+      },
+    });
+    await dropTables(knex, model);
+    const setup = await openSession(model, knex, clock);
+    await setup.ensureCollections();
+    await setup.close();
+    session = await openSession(model, single, clock);
+  });
+
+  afterAll(async () => {
+    await session?.close();
+    await dropTables(knex, model);
+    await Promise.all([knex?.destroy(), holder?.destroy(), single?.destroy()]);
+  });
+
+  beforeEach(async () => {
+    await knex(table).delete();
+    // Rows r1..r12000, every even one due, so the due rows are spread over all of the table's blocks.
+    await knex.raw(
+      `INSERT INTO ${table} (id, owner, expires_at)
+       SELECT 'r' || i, 'o', CAST(? AS timestamptz) + CASE WHEN i % 2 = 0 THEN -1 ELSE 1 END * interval '1 hour'
+       FROM generate_series(1, ${2 * DUE}) AS i`,
+      [clock.read().toISOString()],
+    );
+  });
+
+  /** Runs `work` while another transaction holds the rows `where` selects locked. */
+  async function whileLocked<T>(where: string, work: () => Promise<T>): Promise<T> {
+    const trx = await holder.transaction();
+    try {
+      await trx.raw(`SELECT id FROM ${table} WHERE ${where} FOR UPDATE`);
+      return await work();
+    } finally {
+      await trx.rollback();
+    }
+  }
+
+  test('consecutive ranges taken past locked rows are counted with one statement', async () => {
+    const connection = await single.client.acquireConnection();
+    await single.client.releaseConnection(connection);
+    const client = Object.getPrototypeOf(connection) as { query: (...args: unknown[]) => unknown };
+    const sent: string[] = [];
+    const query = client.query;
+    const spy = jest.spyOn(client, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
+      const config = args[0] as string | { text: string };
+      sent.push(typeof config === 'string' ? config : config.text);
+      return query.apply(this, args);
+    });
+    try {
+      // A locked due row every 100 rows: every range of the walk holds one.
+      const result = await whileLocked("CAST(substr(id, 2) AS integer) % 200 = 0", () =>
+        session.purgeExpired({ batchBudgetMs: 100 }),
+      );
+      expect(result).toMatchObject({ deleted: DUE - DUE / 100, skipped: DUE / 100 });
+    } finally {
+      spy.mockRestore();
+    }
+    const fallbacks = sent.filter((text) => /^DELETE .*SKIP LOCKED/s.test(text));
+    const counts = sent.filter((text) => /count\(\*\).*SKIP LOCKED/s.test(text));
+    expect(fallbacks.length).toBeGreaterThanOrEqual(2);
+    expect(counts).toHaveLength(1);
+  });
+});
