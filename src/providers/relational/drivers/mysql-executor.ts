@@ -43,10 +43,13 @@ export class MysqlExecutor extends PooledExecutor<MysqlConnection> {
       const done: Callback = (error, result, fields) => {
         if (error) return reject(error);
         if (!statement.reads) return resolve({ rows: [], changes: affected(result) });
-        resolve({
-          rows: objectForm ? (result as unknown[][]) : rowsInSelectOrder(result as unknown[], fields),
-          changes: 0,
-        });
+        if (objectForm) return resolve({ rows: result as unknown[][], changes: 0 });
+        // Inside mysql2's callback a throw would escape the promise: it rejects instead.
+        try {
+          resolve({ rows: rowsInSelectOrder(result as unknown[], fields, statement.entity), changes: 0 });
+        } catch (refused) {
+          reject(refused);
+        }
       };
       if (!objectForm) return connection.execute(statement.sql, params, done);
       const options: MysqlExecuteOptions = {

@@ -1,3 +1,5 @@
+import { internalError } from './internal-error';
+
 /** The mysql2 connection settings that change the shape of the rows a read answers. */
 export interface MysqlReadSettings {
   readonly rowsAsArray?: boolean;
@@ -24,19 +26,30 @@ export function mysqlReadForm(settings: MysqlReadSettings | undefined): 'positio
  * column name unless the connection asks for arrays. lifespan's member reads name their columns
  * by position ('0', '1', …: stored as an object's indexed elements), as do the purge's key picks;
  * the other reads (counts, VERSION(), a remaining TTL) select one column, read by the name mysql2
- * reports.
+ * reports. A wider read must name its columns by position: two columns of one name would share
+ * one key of the row object, and a value would be read under the wrong member without an error.
  */
-export function rowsInSelectOrder(rows: unknown[], fields: readonly MysqlField[] | undefined): unknown[][] {
+export function rowsInSelectOrder(
+  rows: unknown[],
+  fields: readonly MysqlField[] | undefined,
+  entity?: string,
+): unknown[][] {
   if (rows.length === 0 || Array.isArray(rows[0]) || !fields) return rows as unknown[][];
   const width = fields.length;
   const byPosition = fields.every((f, i) => f.name === String(i));
+  if (!byPosition && width > 1) {
+    throw internalError(`a MariaDB/MySQL read of ${width} columns does not name them by position ('0', '1', …)`, entity);
+  }
   const out = new Array<unknown[]>(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r] as Record<string | number, unknown>;
-    const values = new Array<unknown>(width);
-    if (byPosition) for (let i = 0; i < width; i++) values[i] = row[i];
-    else for (let i = 0; i < width; i++) values[i] = row[(fields[i] as MysqlField).name];
-    out[r] = values;
+    out[r] = byPosition ? positional(row, width) : [row[(fields[0] as MysqlField).name]];
   }
   return out;
+}
+
+function positional(row: Record<number, unknown>, width: number): unknown[] {
+  const values = new Array<unknown>(width);
+  for (let i = 0; i < width; i++) values[i] = row[i];
+  return values;
 }
