@@ -88,6 +88,20 @@ describeStore('postgres', 'PostgreSQL block walk past a locked due row', () => {
     }
   }
 
+  test('the connection goes back to the pool with no transaction open and its own lock_timeout', async () => {
+    const result = await whileLocked("id = 'r2'", () => session.purgeExpired({ batchBudgetMs: 100 }));
+    // Only a range taken past a lock counts skipped rows on the block walk: the fallback ran.
+    expect(result).toMatchObject({ deleted: DUE - 1, skipped: 1 });
+    const shown = await single.raw('SHOW lock_timeout');
+    expect(shown.rows[0].lock_timeout).toBe(SESSION_LOCK_TIMEOUT);
+    // Outside a transaction each statement is its own: it started when its transaction did.
+    const state = await single.raw(
+      `SELECT pg_current_xact_id_if_assigned() AS xid,
+              (SELECT xact_start = query_start FROM pg_stat_activity WHERE pid = pg_backend_pid()) AS own`,
+    );
+    expect(state.rows[0]).toEqual({ xid: null, own: true });
+  });
+
   test('consecutive ranges taken past locked rows are counted with one statement', async () => {
     const connection = await single.client.acquireConnection();
     await single.client.releaseConnection(connection);
