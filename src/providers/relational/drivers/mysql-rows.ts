@@ -14,11 +14,24 @@ export interface MysqlField {
 
 /**
  * How a read is sent on a connection with these settings. Positional unless the settings nest rows
- * by table or turn type casting off (every value a Buffer): only the options-object form can
- * override those per statement. Read on each call (two property reads: cheaper than a cache).
+ * by table, turn type casting off (every value a Buffer) or cast with a function of the user's (a
+ * BLOB read as text would come back as other bytes): only the options-object form can override
+ * those per statement. Read on each call (three property reads: cheaper than a cache).
  */
 export function mysqlReadForm(settings: MysqlReadSettings | undefined): 'positional' | 'options' {
-  return settings && (settings.nestTables || settings.typeCast === false) ? 'options' : 'positional';
+  if (!settings) return 'positional';
+  const { nestTables, typeCast } = settings;
+  return nestTables || typeCast === false || typeof typeCast === 'function' ? 'options' : 'positional';
+}
+
+/**
+ * The per-statement `typeCast` of the options-object form: mysql2's own reading of every column.
+ * A function, because both of mysql2's row parsers (the generated one and the static one of
+ * `disableEval`) let a statement's typeCast function replace the connection's, while `true` leaves
+ * a connection's function in place in the generated parser. One function for every call.
+ */
+export function passThroughTypeCast(_field: unknown, next: () => unknown): unknown {
+  return next();
 }
 
 /**
