@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { LifespanError, ModelBuilder } from '../../src';
 import { FIELD_TYPES, type FieldType } from '../../src/model/types';
 import { instanceOf } from '../../src/runtime/entity-values';
-import { decoderFor, encoderFor } from '../../src/providers/relational/codec';
+import { converterFor, decoderFor, encoderFor } from '../../src/providers/relational/codec';
 import type { ColumnSpec } from '../../src/providers/relational/compile';
 import { RELATIONAL_DIALECTS, sqlFamily, type RelationalDialect } from '../../src/providers/relational/dialect';
 import { compiledDecoder, compiledEncoder, rowToInstance } from '../../src/providers/relational/row-codec';
@@ -94,7 +94,7 @@ describe('compiled encoders bind and refuse what the generic encoders do', () =>
 
   test.each(CASES)('$dialect $type (nullable: $nullable, key: $key)', ({ dialect, type, nullable, key }) => {
     const generic = encoderFor(dialect, column(dialect, type, nullable), { entity: 'E', member: 'm', key });
-    const compiled = compiledEncoder(sqlFamily(dialect), type, generic);
+    const compiled = compiledEncoder(type, converterFor(sqlFamily(dialect), type), generic);
     fc.assert(
       fc.property(anyValue, (value) =>
         expectSame(
