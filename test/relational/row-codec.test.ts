@@ -87,9 +87,17 @@ function column(dialect: RelationalDialect, type: FieldType, nullable: boolean):
   return { name: 'm', member: 'm', fieldType: type, type: { sql: 'X', live: 'x', collation: null }, nullable };
 }
 
+/**
+ * Every dialect of the RelationalDialect union, as a typed record: a dialect added to the union
+ * does not compile here until it is listed, and then fails the test below until
+ * RELATIONAL_DIALECTS (a plain array of the union, which could leave it out) has it too. The
+ * member types need no such record: FieldType is derived from FIELD_TYPES.
+ */
+const EVERY_DIALECT: Record<RelationalDialect, true> = { sqlite: true, postgres: true, mariadb: true, mysql: true };
+
 describe('compiled encoders bind and refuse what the generic encoders do', () => {
-  test('every dialect and member type is covered', () => {
-    expect(CASES.length).toBe(RELATIONAL_DIALECTS.length * FIELD_TYPES.length * 3);
+  test('the cases cover every dialect of the union', () => {
+    expect(new Set(CASES.map((c) => c.dialect))).toEqual(new Set(Object.keys(EVERY_DIALECT)));
   });
 
   test.each(CASES)('$dialect $type (nullable: $nullable, key: $key)', ({ dialect, type, nullable, key }) => {
