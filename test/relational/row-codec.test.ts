@@ -143,7 +143,7 @@ describe('compiled decoders read what the generic decoders read', () => {
   );
 });
 
-describe('a row decodes onto the instance as instanceOf(decodeRow) builds it', () => {
+describe('a row decodes onto the instance as instanceOf builds it from the decoded values', () => {
   class Reading {
     sensor = '';
     at = new Date(0);

@@ -212,13 +212,4 @@ export class EntityTable extends TableSql {
   encodeInstant(date: Date): unknown {
     return this.family.encodeInstant(date);
   }
-
-  /** The object of member values a row read back holds, in column order. */
-  decodeRow(row: readonly unknown[]): Record<string, unknown> {
-    const values: Record<string, unknown> = {};
-    for (let i = 0; i < this.members.length; i++) {
-      values[this.members[i] as string] = (this.decoders[i] as Decoder)(row[i]);
-    }
-    return values;
-  }
 }
