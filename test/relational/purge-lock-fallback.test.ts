@@ -68,14 +68,17 @@ describeStore('postgres', 'PostgreSQL block walk past a locked due row', () => {
 
   beforeEach(async () => {
     await knex(table).delete();
-    // Rows r1..r12000, every even one due, so the due rows are spread over all of the table's blocks.
+  });
+
+  /** Rows r1..r<rows>, every even one due, so the due rows are spread over all of the table's blocks. */
+  async function seed(rows: number): Promise<void> {
     await knex.raw(
       `INSERT INTO ${table} (id, owner, expires_at)
        SELECT 'r' || i, 'o', CAST(? AS timestamptz) + CASE WHEN i % 2 = 0 THEN -1 ELSE 1 END * interval '1 hour'
-       FROM generate_series(1, ${2 * DUE}) AS i`,
+       FROM generate_series(1, ${rows}) AS i`,
       [clock.read().toISOString()],
     );
-  });
+  }
 
   /** Runs `work` while another transaction holds the rows `where` selects locked. */
   async function whileLocked<T>(where: string, work: () => Promise<T>): Promise<T> {
@@ -89,6 +92,7 @@ describeStore('postgres', 'PostgreSQL block walk past a locked due row', () => {
   }
 
   test('the connection goes back to the pool with no transaction open and its own lock_timeout', async () => {
+    await seed(2 * DUE);
     const result = await whileLocked("id = 'r2'", () => session.purgeExpired({ batchBudgetMs: 100 }));
     // Only a range taken past a lock counts skipped rows on the block walk: the fallback ran.
     expect(result).toMatchObject({ deleted: DUE - 1, skipped: 1 });
@@ -113,12 +117,13 @@ describeStore('postgres', 'PostgreSQL block walk past a locked due row', () => {
       sent.push(typeof config === 'string' ? config : config.text);
       return query.apply(this, args);
     });
+    // About twice the blocks of the first range (64), every due row locked: every range falls back.
+    await seed(4 * DUE);
     try {
-      // A locked due row every 100 rows: every range of the walk holds one.
-      const result = await whileLocked("CAST(substr(id, 2) AS integer) % 200 = 0", () =>
-        session.purgeExpired({ batchBudgetMs: 100 }),
+      const result = await whileLocked(`expires_at <= '${clock.read().toISOString()}'`, () =>
+        session.purgeExpired({ batchBudgetMs: 20 }),
       );
-      expect(result).toMatchObject({ deleted: DUE - DUE / 100, skipped: DUE / 100 });
+      expect(result).toMatchObject({ deleted: 0, skipped: 2 * DUE });
     } finally {
       spy.mockRestore();
     }
