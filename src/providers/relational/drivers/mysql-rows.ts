@@ -51,7 +51,10 @@ export function rowsInSelectOrder(
   const width = fields.length;
   const byPosition = fields.every((f, i) => f.name === String(i));
   if (!byPosition && width > 1) {
-    throw internalError(`a MariaDB/MySQL read of ${width} columns does not name them by position ('0', '1', …)`, entity);
+    throw internalError(
+      `a MariaDB/MySQL read of ${width} columns does not name them by position ('0', '1', …)`,
+      entity,
+    );
   }
   const out = new Array<unknown[]>(rows.length);
   for (let r = 0; r < rows.length; r++) {

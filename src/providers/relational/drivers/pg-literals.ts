@@ -13,7 +13,10 @@ export function withLiterals(sql: string, params: readonly unknown[], entity?: s
     if (index !== undefined) return literal(params[Number(index) - 1], Number(index), entity);
     const unread = unreadConstruct(token);
     if (unread === null) return token;
-    throw internalError(`a statement sent with its parameters as literals holds ${unread}, which is not read for placeholders`, entity);
+    throw internalError(
+      `a statement sent with its parameters as literals holds ${unread}, which is not read for placeholders`,
+      entity,
+    );
   });
 }
 
@@ -42,7 +45,7 @@ function literal(value: unknown, position: number, entity: string | undefined): 
   const kind = value === null ? 'null' : typeof value === 'string' ? 'text with other characters' : typeof value;
   throw internalError(
     `parameter $${position} (${kind}) cannot be written as a literal: only finite numbers and plain text ` +
-      "(letters, digits, space and : . + - ( ) ,) can",
+      '(letters, digits, space and : . + - ( ) ,) can',
     entity,
   );
 }
