@@ -5,20 +5,13 @@
  * the rows left behind are counted.
  */
 import type { Knex } from 'knex';
-import { ModelBuilder } from '../../src';
 import type { RelationalSession } from '../../src/providers/relational';
 import { knexFor } from '../harness/relational';
 import { describeStore } from '../harness/stores';
+import { DUE, leaseModel, recordPgMessages, seedLeases } from './support/block-walk';
 import { dropTables, prefixFor, TestClock } from './support/engines';
 import { openSession } from './support/sessions';
 
-class Lease {
-  id = '';
-  owner = '';
-}
-
-/** Enough due rows for the block walk (at least 4,096 due, and as many as the table has blocks). */
-const DUE = 6_000;
 /** The session's own lock_timeout on the purge's connection, which the batch's SET LOCAL must not outlive. */
 const SESSION_LOCK_TIMEOUT = '7s';
 
@@ -26,15 +19,7 @@ type PgConnection = { query: (sql: string, cb: (e: unknown) => void) => void };
 
 describeStore('postgres', 'PostgreSQL block walk past a locked due row', () => {
   const table = `${prefixFor('purgefallback')}_leases`;
-  const model = new ModelBuilder()
-    .entity(Lease, (e) =>
-      e
-        .toCollection(table)
-        .key((x) => x.id)
-        .field((x) => x.owner)
-        .timeToLive(10, { perWrite: true }),
-    )
-    .build();
+  const model = leaseModel(table);
   const clock = new TestClock();
   let knex: Knex;
   let holder: Knex;
@@ -70,15 +55,7 @@ describeStore('postgres', 'PostgreSQL block walk past a locked due row', () => {
     await knex(table).delete();
   });
 
-  /** Rows r1..r<rows>, every even one due, so the due rows are spread over all of the table's blocks. */
-  async function seed(rows: number): Promise<void> {
-    await knex.raw(
-      `INSERT INTO ${table} (id, owner, expires_at)
-       SELECT 'r' || i, 'o', CAST(? AS timestamptz) + CASE WHEN i % 2 = 0 THEN -1 ELSE 1 END * interval '1 hour'
-       FROM generate_series(1, ${rows}) AS i`,
-      [clock.read().toISOString()],
-    );
-  }
+  const seed = (rows: number) => seedLeases(knex, table, rows, clock.read());
 
   /** Runs `work` while another transaction holds the rows `where` selects locked. */
   async function whileLocked<T>(where: string, work: () => Promise<T>): Promise<T> {
@@ -107,16 +84,7 @@ describeStore('postgres', 'PostgreSQL block walk past a locked due row', () => {
   });
 
   test('consecutive ranges taken past locked rows are counted with one statement', async () => {
-    const connection = await single.client.acquireConnection();
-    await single.client.releaseConnection(connection);
-    const client = Object.getPrototypeOf(connection) as { query: (...args: unknown[]) => unknown };
-    const sent: string[] = [];
-    const query = client.query;
-    const spy = jest.spyOn(client, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
-      const config = args[0] as string | { text: string };
-      sent.push(typeof config === 'string' ? config : config.text);
-      return query.apply(this, args);
-    });
+    const { sent, restore } = await recordPgMessages(single);
     // About twice the blocks of the first range (64), every due row locked: every range falls back.
     await seed(4 * DUE);
     try {
@@ -125,7 +93,7 @@ describeStore('postgres', 'PostgreSQL block walk past a locked due row', () => {
       );
       expect(result).toMatchObject({ deleted: 0, skipped: 2 * DUE });
     } finally {
-      spy.mockRestore();
+      restore();
     }
     const fallbacks = sent.filter((text) => /^DELETE .*SKIP LOCKED/s.test(text));
     const counts = sent.filter((text) => /count\(\*\).*SKIP LOCKED/s.test(text));
