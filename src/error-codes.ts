@@ -19,8 +19,8 @@ import { RELATIONAL_CODES } from './error-codes/relational';
 /** The LifespanError subclass that carries a code; `ModelError` means a problem of a ModelError. */
 export type ErrorFamily = 'LifespanError' | 'ModelError' | 'TtlError' | 'UnsupportedTtlError' | 'StoreError';
 
-/** What a CLI run that ends with the code tells a script (see EXIT_CODE_HELP). */
-export type ExitFamily = 'usage' | 'model' | 'store' | 'user-code';
+/** What a CLI run that ends with the code tells a script (see EXIT_CODE_HELP); `internal`: a defect in lifespan. */
+export type ExitFamily = 'usage' | 'model' | 'store' | 'user-code' | 'internal';
 
 export interface ErrorCodeSpec {
   readonly family: ErrorFamily;

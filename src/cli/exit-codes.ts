@@ -37,6 +37,7 @@ const EXIT_OF_FAMILY: Readonly<Record<ExitFamily, number>> = {
   model: EXIT_MODEL,
   store: EXIT_STORE,
   'user-code': EXIT_USER_CODE,
+  internal: EXIT_INTERNAL,
 };
 
 /** The exit code of a failed run: the `exit` family of the error's code in ERROR_CODE_TABLE. */

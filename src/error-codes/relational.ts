@@ -12,6 +12,8 @@ export const RELATIONAL_CODES = {
   RELATIONAL_DUPLICATE_TABLE: { family: 'ModelError', exit: 'model' },
   /** A member stored in the column TTL emulation needs. */
   RELATIONAL_EXPIRY_COLUMN_TAKEN: { family: 'ModelError', exit: 'model' },
+  /** A statement lifespan built breaks a rule of its own driver layer (a defect in lifespan: please report it). */
+  RELATIONAL_INTERNAL: { family: 'LifespanError', exit: 'internal' },
   /** More string key members than a MariaDB/MySQL index key holds. */
   RELATIONAL_KEY_TOO_WIDE: { family: 'ModelError', exit: 'model' },
   /** A table name lifespan reserves for its TTL record. */

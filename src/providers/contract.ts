@@ -114,7 +114,11 @@ export interface PurgeResult {
    * Rows still due when the purge finished that it left because another transaction held them
    * locked (PostgreSQL, MariaDB 10.6+ / MySQL 8 pass over such rows instead of waiting on them),
    * counted at the end of each table. They stay due, and the next run takes them. 0 on SQLite
-   * (one writer) and where the purge waits on locks instead.
+   * (one writer) and where the purge waits on locks instead. Where it looks differs by path, on
+   * purpose: PostgreSQL's walk of the expiry index and MariaDB/MySQL count the locked due rows of
+   * the whole table; PostgreSQL's walk of the heap in block ranges counts them only in the ranges
+   * it took past a writer's lock, so a row that became due after the walk passed its block, and
+   * is locked at the end, is not counted there (it was never left behind by this purge).
    */
   readonly skipped: number;
 }

@@ -124,7 +124,13 @@ describe("the CLI's exit code comes from the table", () => {
     UnsupportedTtlError: (code) => new UnsupportedTtlError(code as never, 'x'),
     StoreError: (code) => new StoreError(code as never, 'x'),
   };
-  const number = { usage: EXIT_USAGE, model: EXIT_MODEL, store: EXIT_STORE, 'user-code': EXIT_USER_CODE };
+  const number = {
+    usage: EXIT_USAGE,
+    model: EXIT_MODEL,
+    store: EXIT_STORE,
+    'user-code': EXIT_USER_CODE,
+    internal: EXIT_INTERNAL,
+  };
 
   test.each(Object.keys(table))('%s', (code) => {
     const row = table[code]!;

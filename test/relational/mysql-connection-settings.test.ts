@@ -3,7 +3,7 @@
  * (zone, dateStrings, big numbers, decimals, JSON, typeCast, rowsAsArray, nestTables), and they
  * call mysql2's positional `execute(sql, values, cb)`: its options-object form builds a fresh
  * hidden class per call (docs/performance.md, "Hot paths"), so it is kept for the settings only
- * that form can override (nestTables, typeCast: false).
+ * that form can override (nestTables, typeCast: false, a typeCast function).
  */
 import 'reflect-metadata';
 import type { Knex } from 'knex';
@@ -26,8 +26,9 @@ const SETTINGS: readonly { name: string; connection: Record<string, unknown>; po
   {
     name: 'zone +05:00, Date objects, no big numbers, pass-through typeCast',
     connection: { timezone: '+05:00', dateStrings: false, supportBigNumbers: false, typeCast: passThrough },
-    positional: true,
+    positional: false,
   },
+  { name: 'a typeCast that reads BLOBs as text', connection: { typeCast: blobsAsText }, positional: false },
   {
     name: 'local zone, rowsAsArray, decimalNumbers, jsonStrings, big number strings',
     connection: {
@@ -48,6 +49,11 @@ const SETTINGS: readonly { name: string; connection: Record<string, unknown>; po
 
 function passThrough(_field: unknown, next: () => unknown): unknown {
   return next();
+}
+
+/** A common typeCast: a `binary` member's bytes would come back re-encoded (0xff as two bytes). */
+function blobsAsText(field: { type: string; string: () => string | null }, next: () => unknown): unknown {
+  return field.type === 'BLOB' ? field.string() : next();
 }
 
 /** A DATETIME read as a Date in the connection's zone (+05:00) would move by five hours. */

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { LifespanError, ModelBuilder } from '../../src';
 import { FIELD_TYPES, type FieldType } from '../../src/model/types';
 import { instanceOf } from '../../src/runtime/entity-values';
-import { decoderFor, encoderFor } from '../../src/providers/relational/codec';
+import { converterFor, decoderFor, encoderFor } from '../../src/providers/relational/codec';
 import type { ColumnSpec } from '../../src/providers/relational/compile';
 import { RELATIONAL_DIALECTS, sqlFamily, type RelationalDialect } from '../../src/providers/relational/dialect';
 import { compiledDecoder, compiledEncoder, rowToInstance } from '../../src/providers/relational/row-codec';
@@ -87,14 +87,22 @@ function column(dialect: RelationalDialect, type: FieldType, nullable: boolean):
   return { name: 'm', member: 'm', fieldType: type, type: { sql: 'X', live: 'x', collation: null }, nullable };
 }
 
+/**
+ * Every dialect of the RelationalDialect union, as a typed record: a dialect added to the union
+ * does not compile here until it is listed, and then fails the test below until
+ * RELATIONAL_DIALECTS (a plain array of the union, which could leave it out) has it too. The
+ * member types need no such record: FieldType is derived from FIELD_TYPES.
+ */
+const EVERY_DIALECT: Record<RelationalDialect, true> = { sqlite: true, postgres: true, mariadb: true, mysql: true };
+
 describe('compiled encoders bind and refuse what the generic encoders do', () => {
-  test('every dialect and member type is covered', () => {
-    expect(CASES.length).toBe(RELATIONAL_DIALECTS.length * FIELD_TYPES.length * 3);
+  test('the cases cover every dialect of the union', () => {
+    expect(new Set(CASES.map((c) => c.dialect))).toEqual(new Set(Object.keys(EVERY_DIALECT)));
   });
 
   test.each(CASES)('$dialect $type (nullable: $nullable, key: $key)', ({ dialect, type, nullable, key }) => {
     const generic = encoderFor(dialect, column(dialect, type, nullable), { entity: 'E', member: 'm', key });
-    const compiled = compiledEncoder(sqlFamily(dialect), type, generic);
+    const compiled = compiledEncoder(type, converterFor(sqlFamily(dialect), type), generic);
     fc.assert(
       fc.property(anyValue, (value) =>
         expectSame(
@@ -135,7 +143,7 @@ describe('compiled decoders read what the generic decoders read', () => {
   );
 });
 
-describe('a row decodes onto the instance as instanceOf(decodeRow) builds it', () => {
+describe('a row decodes onto the instance as instanceOf builds it from the decoded values', () => {
   class Reading {
     sensor = '';
     at = new Date(0);

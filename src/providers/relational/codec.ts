@@ -27,7 +27,10 @@ export function encoderFor(dialect: RelationalDialect, column: ColumnSpec, place
   };
 }
 
-function converterFor(family: SqlFamily, type: FieldType): (value: unknown) => unknown {
+/** A checked value as the driver binds it (the compiled encoders of row-codec.ts share it). */
+export type Converter = (value: unknown) => unknown;
+
+export function converterFor(family: SqlFamily, type: FieldType): Converter {
   switch (type) {
     case 'bigint':
       return family.bindsBigint ? identity : (v) => (v as bigint).toString();

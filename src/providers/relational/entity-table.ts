@@ -1,7 +1,7 @@
 import { LifespanError } from '../../errors';
 import { fieldOf, keyMembers, type EntityModel } from '../../model/types';
 import { duplicateKey, type CommitOutcome, type DuplicateHit } from '../../runtime/key-errors';
-import { decoderFor, encoderFor, type Decoder, type Encoder } from './codec';
+import { converterFor, decoderFor, encoderFor, type Decoder, type Encoder } from './codec';
 import { hitsPrimaryKey, UniqueViolation } from './drivers/driver-errors';
 import type { ColumnSpec, TableSpec } from './compile';
 import { sqlFamily, type ExpirySql, type RelationalDialect, type SqlFamily } from './dialect';
@@ -129,8 +129,8 @@ export class EntityTable extends TableSql {
     // Compiled per member type (row-codec.ts): the same checks and refusals as the generic codecs.
     this.encoders = data.map((c) =>
       compiledEncoder(
-        this.family,
         c.fieldType,
+        converterFor(this.family, c.fieldType),
         encoderFor(dialect, c, {
           entity: entity.name,
           member: c.member as string,
@@ -211,14 +211,5 @@ export class EntityTable extends TableSql {
 
   encodeInstant(date: Date): unknown {
     return this.family.encodeInstant(date);
-  }
-
-  /** The object of member values a row read back holds, in column order. */
-  decodeRow(row: readonly unknown[]): Record<string, unknown> {
-    const values: Record<string, unknown> = {};
-    for (let i = 0; i < this.members.length; i++) {
-      values[this.members[i] as string] = (this.decoders[i] as Decoder)(row[i]);
-    }
-    return values;
   }
 }

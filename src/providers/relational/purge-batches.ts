@@ -128,14 +128,15 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   // runs, so a lock cycle with a writer never makes the writer the one rolled back.
   const opening = ['BEGIN', pgLockTimeout(c.budgetMs)];
   // Only a range taken past a writer's lock can have left due rows behind.
-  const skippedRanges: string[][] = [];
+  const skippedRanges: BlockRange[] = [];
   let at = 0;
   return {
     skipped: () => lockedInRanges(c, skippedRanges),
     initial: 64,
     cap: 1 << 20,
     async next(size) {
-      const args = [`(${at},0)`, `(${at + size},0)`];
+      const range = { from: at, to: at + size };
+      const args = blockBounds(range);
       let rows: number;
       try {
         rows = await executor.runInTransaction(opening, fast, bind(fast, { args, now }));
@@ -143,7 +144,7 @@ async function pgBlockWalk(c: PurgeContext): Promise<BatchRunner | null> {
         if (!isLockConflict(error)) throw error;
         // A writer holds a row of this range: take the rest of the range without waiting on it.
         rows = await executor.run(skipping, bind(skipping, { args, now }));
-        skippedRanges.push(args);
+        addRange(skippedRanges, range);
       }
       at += size;
       // Rows written after the walk started may have extended the table.
@@ -175,13 +176,34 @@ async function lockedLeft(c: PurgeContext, opening?: readonly string[]): Promise
   return Number(rows[0]?.[0] ?? 0);
 }
 
-/** The block walk's locked due rows: only in the ranges it took past a writer's lock. */
-async function lockedInRanges(c: PurgeContext, ranges: readonly string[][]): Promise<number> {
+/** Heap blocks `from` (included) to `to` (excluded). */
+interface BlockRange {
+  from: number;
+  to: number;
+}
+
+/** A block range's statement args: the first TIDs of its first block and of the block after it. */
+function blockBounds(range: BlockRange): string[] {
+  return [`(${range.from},0)`, `(${range.to},0)`];
+}
+
+/** Adds a range walked after the last one: consecutive skipped batches make one range, counted once. */
+function addRange(ranges: BlockRange[], range: BlockRange): void {
+  const last = ranges[ranges.length - 1];
+  if (last && last.to === range.from) last.to = range.to;
+  else ranges.push({ ...range });
+}
+
+/** The block walk's locked due rows: only in the ranges it took past a writer's lock, one statement a range. */
+async function lockedInRanges(c: PurgeContext, ranges: readonly BlockRange[]): Promise<number> {
   const { t, executor, ex, now } = c;
   const mode = modeOf(c);
   const s = t.statement(`purge:locked-due-blocks:${mode}`, () => pgLockedDueInBlocks(t, mode, ex));
   let locked = 0;
-  for (const args of ranges) locked += Number((await executor.rows(s, bind(s, { args, now })))[0]?.[0] ?? 0);
+  for (const range of ranges) {
+    const args = blockBounds(range);
+    locked += Number((await executor.rows(s, bind(s, { args, now })))[0]?.[0] ?? 0);
+  }
   return locked;
 }
 

@@ -2,7 +2,6 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, unknownMember } from '../../runtime/arguments';
-import { instanceOf } from '../../runtime/entity-values';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { keyText } from './codec';
 import type { EntityTable } from './entity-table';
@@ -79,8 +78,8 @@ export class RelationalRepository<T> implements Repository<T> {
       for (let i = 0; i < size; i++) args.push(...(chunk[i] ?? last));
       const rows = await this.executor.rows(statement, bind(statement, { args, now: t.nowParam() }));
       for (const row of rows) {
-        const values = t.decodeRow(row);
-        found.set(this.keyTextOf(values), instanceOf<T>(t.entity, values));
+        const instance = t.instanceOfRow(row) as T & Record<string, unknown>;
+        found.set(this.keyTextOf(instance), instance);
       }
     }
     const result: T[] = [];

@@ -1,36 +1,34 @@
 import { isFiniteNumber, isSafeInteger, isValidDate, isWellFormed } from '../../core/values';
 import type { EntityModel, FieldType } from '../../model/types';
-import type { Decoder, Encoder } from './codec';
-import type { SqlFamily } from './dialect';
+import type { Converter, Decoder, Encoder } from './codec';
 
 /**
  * Codecs compiled once per entity mapping for the hot paths (insert, get): each member gets a
  * function of its own type, so the checks of one column are one monomorphic test instead of the
- * shared checkValue dispatch. A compiled encoder binds a value that passes its core test
- * (src/core/values.ts) as the generic encoder would, and hands every other value (null, a value
- * to widen, a value to refuse) to the generic encoder: it accepts, converts and refuses exactly
- * what the generic one does, with the same LifespanError (test/relational/row-codec.test.ts).
+ * shared checkValue dispatch. Only the check is compiled: a value that passes its core test
+ * (src/core/values.ts) is converted by the generic encoder's own converter (codec.ts
+ * converterFor), and every other value (null, a value to widen, a value to refuse) goes to the
+ * generic encoder, so it accepts, converts and refuses exactly what the generic one does, with
+ * the same LifespanError (test/relational/row-codec.test.ts).
  */
-export function compiledEncoder(family: SqlFamily, type: FieldType, generic: Encoder): Encoder {
+export function compiledEncoder(type: FieldType, convert: Converter, generic: Encoder): Encoder {
   switch (type) {
     case 'string':
-      return (v) => (isWellFormed(v) ? v : generic(v));
+      return (v) => (isWellFormed(v) ? convert(v) : generic(v));
     case 'number':
-      return (v) => (isFiniteNumber(v) ? v : generic(v));
+      return (v) => (isFiniteNumber(v) ? convert(v) : generic(v));
     case 'integer':
     case 'counter':
-      return (v) => (isSafeInteger(v) ? v : generic(v));
+      return (v) => (isSafeInteger(v) ? convert(v) : generic(v));
     case 'boolean':
-      return family.bindsBoolean
-        ? (v) => (typeof v === 'boolean' ? v : generic(v))
-        : (v) => (v === true ? 1 : v === false ? 0 : generic(v));
+      return (v) => (typeof v === 'boolean' ? convert(v) : generic(v));
     case 'date':
-      return (v) => (isValidDate(v) ? family.encodeInstant(v) : generic(v));
+      return (v) => (isValidDate(v) ? convert(v) : generic(v));
     case 'uuid':
     case 'bigint':
     case 'json':
     case 'binary':
-      // Checked by pattern, range or walk, or converted: the generic encoder is the whole work.
+      // Checked by pattern, range or walk: the generic encoder is the whole work.
       return generic;
   }
 }

@@ -57,35 +57,39 @@ export function pgIndexBatch(t: TableSql, mode: NowMode, ex: string, n: number):
   return t.finish(w, `DELETE FROM ${t.table} WHERE ctid = ANY(ARRAY(${pick})) AND ${due(t, w, mode, ex)}`, false);
 }
 
-function blockRange(t: TableSql, w: SqlWriter): string {
+/**
+ * The due rows of one range of heap blocks (args: '(first,0)', '(end,0)'). `IS TRUE` (same rows:
+ * NULL is not due) keeps the expiry index out of the plan, which on a small or freshly changed
+ * table (or under a generic plan, where the TID range's selectivity is a guess) would otherwise
+ * look cheaper than the range of blocks: then the plan reads every due entry of the index, dead
+ * ones included. The batch, the batch past locked rows and the locked count all select with it.
+ */
+function dueInBlocks(t: TableSql, w: SqlWriter, mode: NowMode, ex: string): string {
   const from = w.param({ kind: 'arg', index: 0 });
   const to = w.param({ kind: 'arg', index: 1 });
-  return `ctid >= CAST(${from} AS tid) AND ctid < CAST(${to} AS tid)`;
+  return `ctid >= CAST(${from} AS tid) AND ctid < CAST(${to} AS tid) AND (${due(t, w, mode, ex)}) IS TRUE`;
 }
 
 /**
- * PostgreSQL, by the heap: the due rows of one range of heap blocks (args: '(first,0)',
- * '(end,0)'), read in physical order by a TID range scan, each page once — what the plain DELETE's
- * sequential scan does, cut into pieces. It waits on a row a writer holds (the caller bounds the
- * wait with lock_timeout and then takes the range with pgBlocksSkipLockedBatch).
+ * PostgreSQL, by the heap: the due rows of one range of heap blocks, read in physical order by a
+ * TID range scan, each page once — what the plain DELETE's sequential scan does, cut into pieces.
+ * It waits on a row a writer holds (the caller bounds the wait with lock_timeout and then takes
+ * the range with pgBlocksSkipLockedBatch).
  */
 export function pgBlocksBatch(t: TableSql, mode: NowMode, ex: string): Statement {
   const w = t.writer();
-  // `IS TRUE` (same rows: NULL is not due) keeps the expiry index out of the plan, which on a
-  // small or freshly changed table would otherwise look cheaper than the range of blocks.
-  const sql = `DELETE FROM ${t.table} WHERE ${blockRange(t, w)} AND (${due(t, w, mode, ex)}) IS TRUE`;
-  return t.finish(w, sql, false);
+  return t.finish(w, `DELETE FROM ${t.table} WHERE ${dueInBlocks(t, w, mode, ex)}`, false);
 }
 
 /** PostgreSQL: due rows other transactions hold locked in one range of heap blocks (args as pgBlocksBatch). */
 export function pgLockedDueInBlocks(t: TableSql, mode: NowMode, ex: string): Statement {
-  return lockedDueCount(t, mode, ex, (w) => blockRange(t, w));
+  return lockedDueCount(t, mode, ex, (w) => dueInBlocks(t, w, mode, ex));
 }
 
 /** The same block range, leaving rows other transactions hold locked to the next run. */
 export function pgBlocksSkipLockedBatch(t: TableSql, mode: NowMode, ex: string): Statement {
   const w = t.writer();
-  const pick = `SELECT ctid FROM ${t.table} WHERE ${blockRange(t, w)} AND (${due(t, w, mode, ex)}) IS TRUE FOR UPDATE SKIP LOCKED`;
+  const pick = `SELECT ctid FROM ${t.table} WHERE ${dueInBlocks(t, w, mode, ex)} FOR UPDATE SKIP LOCKED`;
   return t.finish(w, `DELETE FROM ${t.table} WHERE ctid = ANY(ARRAY(${pick})) AND ${due(t, w, mode, ex)}`, false);
 }
 
@@ -116,13 +120,19 @@ export function pgBlocksAndDue(t: TableSql, mode: NowMode, ex: string): Statemen
 
 /**
  * PostgreSQL, MariaDB 10.6+, MySQL 8: how many rows are due but held locked by other transactions
- * right now — all due rows less those a locking read can take (each taken lock is released when
- * the statement's transaction ends). What a purge that skips locked rows left behind.
+ * right now — all due rows (or those `dueRows` selects) less those a locking read can take (each
+ * taken lock is released when the statement's transaction ends). What a purge that skips locked
+ * rows left behind.
  */
-export function lockedDueCount(t: TableSql, mode: NowMode, ex: string, within?: (w: SqlWriter) => string): Statement {
+export function lockedDueCount(
+  t: TableSql,
+  mode: NowMode,
+  ex: string,
+  dueRows: (w: SqlWriter) => string = (w) => due(t, w, mode, ex),
+): Statement {
   const w = t.writer();
   // Written twice, not reused: positional placeholders (MariaDB/MySQL) bind one value per `?`.
-  const where = () => (within ? `${within(w)} AND ${due(t, w, mode, ex)}` : due(t, w, mode, ex));
+  const where = () => dueRows(w);
   const all = `SELECT count(*) FROM ${t.table} WHERE ${where()}`;
   const free = `SELECT count(*) FROM (SELECT 1 FROM ${t.table} WHERE ${where()} FOR UPDATE SKIP LOCKED) AS l`;
   return t.finish(w, `SELECT CAST((${all}) - (${free}) AS ${t.family.integerCast})`, true);

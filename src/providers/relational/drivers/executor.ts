@@ -48,7 +48,11 @@ export interface Executor {
   /**
    * `opening` (which begins the transaction), one statement and COMMIT, in one round trip where the
    * driver can send them as one message (PostgreSQL); rolled back when any of them fails. The
-   * statement's changed rows.
+   * statement's changed rows. On PostgreSQL `params` are written into the text as SQL literals, so
+   * they may only be finite numbers and plain text (letters, digits, space and `: . + - ( ) ,`:
+   * block bounds, ISO instants), and the statement may hold no comment, prefixed (E'…') string,
+   * dollar quote or `$` in a name; anything else is a RELATIONAL_INTERNAL error, raised before a
+   * connection is borrowed.
    */
   runInTransaction(opening: readonly string[], statement: Statement, params: unknown[]): Promise<number>;
   /** Holds other work of this executor back while `fn` runs (schema changes on SQLite's single connection). */

@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
 import { PooledExecutor, type DriverResult, type TransactionCommand } from './pooled-executor';
-import { mysqlReadForm, rowsInSelectOrder, type MysqlField, type MysqlReadSettings } from './mysql-rows';
+import {
+  mysqlReadForm,
+  passThroughTypeCast,
+  rowsInSelectOrder,
+  type MysqlField,
+  type MysqlReadSettings,
+} from './mysql-rows';
 import type { Statement } from '../statement';
 
 type Callback = (error: unknown, result: unknown, fields?: readonly MysqlField[]) => void;
@@ -19,8 +25,8 @@ interface MysqlExecuteOptions {
   readonly values: unknown[];
   readonly rowsAsArray: true;
   readonly nestTables: false;
-  /** Overrides `typeCast: false` (raw Buffers); a typeCast function in the settings still applies. */
-  readonly typeCast: true;
+  /** Overrides `typeCast: false` (raw Buffers) and a typeCast function of the connection's. */
+  readonly typeCast: typeof passThroughTypeCast;
 }
 
 /**
@@ -29,8 +35,8 @@ interface MysqlExecuteOptions {
  * the options-object form copies the options with a second object spread, which gives each call's
  * options a hidden class of its own, ~15 µs of CPU per statement in mysql2 (docs/performance.md).
  * Reads select what they need as text and name columns by position (families/mysql.ts), so the
- * connection's settings do not change the values read; the object form is kept for the two
- * settings only it can override (mysql-rows.ts).
+ * connection's settings do not change the values read; the object form is kept for the settings
+ * only it can override (nestTables, typeCast: false or a function: mysql-rows.ts).
  */
 export class MysqlExecutor extends PooledExecutor<MysqlConnection> {
   constructor(knex: Knex, dialect: 'mariadb' | 'mysql') {
@@ -43,10 +49,13 @@ export class MysqlExecutor extends PooledExecutor<MysqlConnection> {
       const done: Callback = (error, result, fields) => {
         if (error) return reject(error);
         if (!statement.reads) return resolve({ rows: [], changes: affected(result) });
-        resolve({
-          rows: objectForm ? (result as unknown[][]) : rowsInSelectOrder(result as unknown[], fields),
-          changes: 0,
-        });
+        if (objectForm) return resolve({ rows: result as unknown[][], changes: 0 });
+        // Inside mysql2's callback a throw would escape the promise: it rejects instead.
+        try {
+          resolve({ rows: rowsInSelectOrder(result as unknown[], fields, statement.entity), changes: 0 });
+        } catch (refused) {
+          reject(refused);
+        }
       };
       if (!objectForm) return connection.execute(statement.sql, params, done);
       const options: MysqlExecuteOptions = {
@@ -54,7 +63,7 @@ export class MysqlExecutor extends PooledExecutor<MysqlConnection> {
         values: params,
         rowsAsArray: true,
         nestTables: false,
-        typeCast: true,
+        typeCast: passThroughTypeCast,
       };
       connection.execute(options, done);
     });

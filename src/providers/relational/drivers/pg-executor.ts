@@ -33,21 +33,22 @@ export class PgExecutor extends PooledExecutor<PgClient> {
 
   /**
    * One simple-query message: BEGIN, the rest of the opening, the statement (its parameters as
-   * literals) and COMMIT, so a short transaction costs one round trip instead of one a statement.
-   * A failing statement skips the rest of the message and leaves the transaction aborted; the
-   * caller's ROLLBACK ends it.
+   * literals, pg-literals.ts) and COMMIT, so a short transaction costs one round trip instead of
+   * one a statement. A failing statement skips the rest of the message and leaves the transaction
+   * aborted; the caller's ROLLBACK ends it. A parameter that cannot be a literal is refused here,
+   * before any connection is borrowed.
    */
-  protected override async sendInTransaction(
-    client: PgClient,
+  protected override transactionSender(
     opening: readonly string[],
     statement: Statement,
     params: unknown[],
-  ): Promise<number> {
-    const text = [...opening, withLiterals(statement.sql, params), 'COMMIT'].join(';\n');
-    // Several statements in one text without values: the simple query protocol, a result each.
-    const results = (await client.query({ text })) as unknown as PgResult[];
-    const own = results[opening.length];
-    return own?.rowCount ?? 0;
+  ): (client: PgClient) => Promise<number> {
+    const text = [...opening, withLiterals(statement.sql, params, statement.entity), 'COMMIT'].join(';\n');
+    return async (client) => {
+      // Several statements in one text without values: the simple query protocol, a result each.
+      const results = (await client.query({ text })) as unknown as PgResult[];
+      return results[opening.length]?.rowCount ?? 0;
+    };
   }
 
   protected async command(client: PgClient, sql: string): Promise<void> {

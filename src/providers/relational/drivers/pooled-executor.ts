@@ -156,9 +156,11 @@ export abstract class PooledExecutor<Connection> implements Executor {
   }
 
   async runInTransaction(opening: readonly string[], statement: Statement, params: unknown[]): Promise<number> {
+    // Built before a connection is borrowed: what the driver refuses to send costs no BEGIN or ROLLBACK.
+    const send = this.transactionSender(opening, statement, params);
     return this.withConnection(async (connection) => {
       try {
-        return await this.sendInTransaction(connection, opening, statement, params);
+        return await send(connection);
       } catch (error) {
         await this.control(connection, 'ROLLBACK').catch(() => undefined);
         throw wrapDriverError(error, statement.entity, 'a transaction');
@@ -166,17 +168,21 @@ export abstract class PooledExecutor<Connection> implements Executor {
     });
   }
 
-  /** `opening`, the statement and COMMIT, one round trip each; a driver that can send them as one message does. */
-  protected async sendInTransaction(
-    connection: Connection,
+  /**
+   * What runInTransaction sends on its connection: `opening`, the statement and COMMIT, one round
+   * trip each; a driver that can send them as one message does. The changed rows of the statement.
+   */
+  protected transactionSender(
     opening: readonly string[],
     statement: Statement,
     params: unknown[],
-  ): Promise<number> {
-    for (const sql of opening) await this.command(connection, sql);
-    const { changes } = await this.send(connection, statement, params);
-    await this.control(connection, 'COMMIT');
-    return changes;
+  ): (connection: Connection) => Promise<number> {
+    return async (connection) => {
+      for (const sql of opening) await this.command(connection, sql);
+      const { changes } = await this.send(connection, statement, params);
+      await this.control(connection, 'COMMIT');
+      return changes;
+    };
   }
 
   /** Sending on a transaction's connection, each driver error wrapped with the last statement's entity. */

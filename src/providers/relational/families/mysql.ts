@@ -1,5 +1,6 @@
 import type { FieldType } from '../../../model/types';
 import type { RelationalDialect } from '../dialect';
+import { passThroughTypeCast } from '../drivers/mysql-rows';
 import type { DdlGuards, NonDateType, SqlFamily } from './family';
 
 const TYPES: Record<NonDateType, string> = {
@@ -73,8 +74,9 @@ export const MYSQL_FAMILY: SqlFamily = {
   bindsBoolean: false,
   parsesJson: false,
   selectColumn: mysqlSelectColumn,
-  // Rows as objects keyed by column name, never nested by table, values typed (not Buffers).
-  rawQueryOptions: { rowsAsArray: false, nestTables: false, typeCast: true },
+  // Rows as objects keyed by column name, never nested by table, values as mysql2 reads them (not
+  // Buffers, and not what a typeCast function of the connection's makes of them).
+  rawQueryOptions: { rowsAsArray: false, nestTables: false, typeCast: passThroughTypeCast },
   // VALUES(col) and the bare column: ON DUPLICATE KEY has no `excluded` row and no table prefix.
   incoming: (column) => `VALUES(${column})`,
   stored: (_table, column) => column,
