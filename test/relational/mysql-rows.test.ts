@@ -16,13 +16,15 @@ describe('rowsInSelectOrder', () => {
 
   test('rows that are already arrays pass through', () => {
     const rows = [['x', 'y']];
-    expect(rowsInSelectOrder(rows, fields('v', 'v'))).toBe(rows);
+    expect(rowsInSelectOrder(rows, fields('0', '1'))).toBe(rows);
   });
 
   test.each([
     ['two columns of one name (they share one key of the row object)', fields('v', 'v'), [{ v: 'second' }]],
     ['named columns', fields('id', 'owner'), [{ id: 'a', owner: 'b' }]],
     ['positions out of order', fields('1', '0'), [{ 0: 'a', 1: 'b' }]],
+    ['rows already arrays (a connection with rowsAsArray)', fields('id', 'owner'), [['a', 'b']]],
+    ['an empty result', fields('id', 'owner'), []],
   ])('a wider read not named by position is an internal error, never a guess: %s', (_label, named, rows) => {
     let thrown: unknown;
     try {

@@ -47,15 +47,18 @@ export function rowsInSelectOrder(
   fields: readonly MysqlField[] | undefined,
   entity?: string,
 ): unknown[][] {
-  if (rows.length === 0 || Array.isArray(rows[0]) || !fields) return rows as unknown[][];
+  if (!fields) return rows as unknown[][];
   const width = fields.length;
   const byPosition = fields.every((f, i) => f.name === String(i));
+  // Checked before the shortcuts below, so a statement that breaks the rule fails on every
+  // connection and on an empty result too, not only where rows come back as objects.
   if (!byPosition && width > 1) {
     throw internalError(
       `a MariaDB/MySQL read of ${width} columns does not name them by position ('0', '1', …)`,
       entity,
     );
   }
+  if (rows.length === 0 || Array.isArray(rows[0])) return rows as unknown[][];
   const out = new Array<unknown[]>(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r] as Record<string | number, unknown>;
