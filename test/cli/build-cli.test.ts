@@ -102,7 +102,9 @@ describe('the shared CLI build survives interrupted and concurrent builds', () =
     const child = spawn(process.execPath, ['-e', childScript('a2', SLOW_BUILD)]);
     const exited = new Promise((resolve) => child.on('exit', resolve));
     while (!fs.existsSync(path.join(dist, 'build-a2.lock'))) await new Promise((resolve) => setTimeout(resolve, 10));
-    const build = sharedBuild({ dist, key: 'a2', build: fakeBuild('the waiter'), ...WAIT });
+    // The waiter gives up only long after the child's one-second build: a loaded CI machine can
+    // take seconds to start the child, and giving up early would build twice and fail the test.
+    const build = sharedBuild({ dist, key: 'a2', build: fakeBuild('the waiter'), ...WAIT, giveUpMs: 30_000 });
     expect(builtBy(build)).toBe('the child');
     expect(await exited).toBe(0);
   });

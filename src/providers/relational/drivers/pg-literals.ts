@@ -22,7 +22,7 @@ export function withLiterals(sql: string, params: readonly unknown[], entity?: s
 
 /**
  * Quoted identifiers, plain string literals, placeholders, names (with a quote right after one:
- * a prefixed string, E'…', U&'…', B'…'), comment openers and any other `$` (a dollar quote).
+ * a prefixed string, E'…', B'…', X'…'), comment openers and any other `$` (a dollar quote).
  */
 const TOKENS = /"(?:[^"]|"")*"|'(?:[^']|'')*'|\$(\d+)|[A-Za-z_][A-Za-z0-9_$]*'?|--|\/\*|\$/g;
 
