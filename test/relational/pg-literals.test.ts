@@ -82,6 +82,7 @@ describe('PostgreSQL runInTransaction', () => {
       slots: [],
       reads: false,
       bigints: false,
+      keyOnly: false,
       entity: 'Lease',
     };
     await expect(executor.runInTransaction(['BEGIN'], statement, ["it's"])).rejects.toMatchObject({

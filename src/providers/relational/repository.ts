@@ -23,7 +23,6 @@ const MAX_BUCKET = 256;
  */
 export class RelationalRepository<T> implements Repository<T> {
   private getStatement: Statement | undefined;
-  private getBindsKeyOnly: boolean | undefined;
 
   constructor(
     private readonly t: EntityTable,
@@ -53,9 +52,10 @@ export class RelationalRepository<T> implements Repository<T> {
     try {
       const t = this.t;
       const statement = (this.getStatement ??= selectByKey(t, t.nowMode));
-      const keyOnly = (this.getBindsKeyOnly ??= bindsKeyOnly(statement));
       // On the database clock the key values are the whole parameter list: no context, no copy.
-      const params = keyOnly ? encodeKey(t, key) : bind(statement, { key: encodeKey(t, key), now: t.nowParam() });
+      const params = statement.keyOnly
+        ? encodeKey(t, key)
+        : bind(statement, { key: encodeKey(t, key), now: t.nowParam() });
       const sync = this.executor.trySync();
       if (sync) return Promise.resolve(this.instanceOfRow(sync.rowSync(statement, params)));
       return this.executor.rows(statement, params).then((rows) => this.instanceOfRow(rows[0]));
@@ -244,11 +244,6 @@ export class RelationalRepository<T> implements Repository<T> {
 const DONE: Promise<void> = Promise.resolve();
 
 const hasRows = (rows: unknown[][]): boolean => rows.length > 0;
-
-/** The statement's parameters are the key members, in order (and nothing else). */
-function bindsKeyOnly(statement: Statement): boolean {
-  return statement.slots.every((slot, i) => slot.kind === 'key' && slot.index === i);
-}
 
 function shapeOf(filters: readonly Filter[]): string {
   return filters.map((f) => (f.isNull ? `${f.column}!` : f.column)).join(',');

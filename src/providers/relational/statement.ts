@@ -24,6 +24,8 @@ export interface Statement {
   readonly reads: boolean;
   /** SQLite: read INTEGER columns as BigInt (the table has a bigint member). */
   readonly bigints: boolean;
+  /** Its parameters are the key members in key order and nothing else: the encoded key binds it as is. */
+  readonly keyOnly: boolean;
   /** For error messages. */
   readonly entity: string;
 }
@@ -86,7 +88,9 @@ export class SqlWriter {
 
   finish(sql: string, entity: string, reads: boolean, bigints: boolean): Statement {
     const name = `ls_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    return Object.freeze({ name, sql, slots: Object.freeze([...this.slots]), reads, bigints, entity });
+    const slots = Object.freeze([...this.slots]);
+    const keyOnly = slots.length > 0 && slots.every((slot, i) => slot.kind === 'key' && slot.index === i);
+    return Object.freeze({ name, sql, slots, reads, bigints, keyOnly, entity });
   }
 }
 

@@ -35,20 +35,20 @@ export class PgExecutor extends PooledExecutor<PgClient> {
    * One simple-query message: BEGIN, the rest of the opening, the statement (its parameters as
    * literals, pg-literals.ts) and COMMIT, so a short transaction costs one round trip instead of
    * one a statement. A failing statement skips the rest of the message and leaves the transaction
-   * aborted; the caller's ROLLBACK ends it. A parameter that cannot be a literal is refused here,
+   * aborted; inOneMessage's ROLLBACK ends it. A parameter that cannot be a literal is refused here,
    * before any connection is borrowed.
    */
-  protected override transactionSender(
+  override async runInTransaction(
     opening: readonly string[],
     statement: Statement,
     params: unknown[],
-  ): (client: PgClient) => Promise<number> {
+  ): Promise<number> {
     const text = [...opening, withLiterals(statement.sql, params, statement.entity), 'COMMIT'].join(';\n');
-    return async (client) => {
+    return this.inOneMessage(statement.entity, async (client) => {
       // Several statements in one text without values: the simple query protocol, a result each.
       const results = (await client.query({ text })) as unknown as PgResult[];
       return results[opening.length]?.rowCount ?? 0;
-    };
+    });
   }
 
   protected async command(client: PgClient, sql: string): Promise<void> {

@@ -155,34 +155,24 @@ export abstract class PooledExecutor<Connection> implements Executor {
     });
   }
 
-  async runInTransaction(opening: readonly string[], statement: Statement, params: unknown[]): Promise<number> {
-    // Built before a connection is borrowed: what the driver refuses to send costs no BEGIN or ROLLBACK.
-    const send = this.transactionSender(opening, statement, params);
+  /** A driver that can send the whole transaction as one message overrides this (PostgreSQL). */
+  runInTransaction(opening: readonly string[], statement: Statement, params: unknown[]): Promise<number> {
+    return this.transaction((tx) => tx.run(statement, params), opening);
+  }
+
+  /**
+   * Sends a whole transaction (BEGIN … COMMIT) in one message on a borrowed connection: `send` answers
+   * the changed rows. A failure rolls back what the message began and is wrapped as any transaction's.
+   */
+  protected inOneMessage(entity: string, send: (connection: Connection) => Promise<number>): Promise<number> {
     return this.withConnection(async (connection) => {
       try {
         return await send(connection);
       } catch (error) {
         await this.control(connection, 'ROLLBACK').catch(() => undefined);
-        throw wrapDriverError(error, statement.entity, 'a transaction');
+        throw wrapDriverError(error, entity, 'a transaction');
       }
     });
-  }
-
-  /**
-   * What runInTransaction sends on its connection: `opening`, the statement and COMMIT, one round
-   * trip each; a driver that can send them as one message does. The changed rows of the statement.
-   */
-  protected transactionSender(
-    opening: readonly string[],
-    statement: Statement,
-    params: unknown[],
-  ): (connection: Connection) => Promise<number> {
-    return async (connection) => {
-      for (const sql of opening) await this.command(connection, sql);
-      const { changes } = await this.send(connection, statement, params);
-      await this.control(connection, 'COMMIT');
-      return changes;
-    };
   }
 
   /** Sending on a transaction's connection, each driver error wrapped with the last statement's entity. */
