@@ -1,7 +1,7 @@
 /**
  * lifespan: one `@TimeToLive` declaration compiled to each store's native expiry, and explained.
  * The model, decorators, `explain()` and `connect()` live here; each store lives under its own
- * subpath (`lifespan/relational`, `lifespan/cassandra`, `lifespan/mongodb`, `lifespan/cosmos`).
+ * subpath (`lifespan-orm/relational`, `lifespan-orm/cassandra`, `lifespan-orm/mongodb`, `lifespan-orm/cosmos`).
  * @module lifespan
  */
 import 'reflect-metadata';

@@ -11,7 +11,7 @@ export function packageVersion(): string {
     const file = path.join(dir, 'package.json');
     if (fs.existsSync(file)) {
       const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
-      if (pkg.name === 'lifespan' && typeof pkg.version === 'string') return pkg.version;
+      if (pkg.name === 'lifespan-orm' && typeof pkg.version === 'string') return pkg.version;
     }
     if (path.dirname(dir) === dir) return 'unknown';
   }

@@ -119,7 +119,7 @@ function renderErrorCodes(srcDir) {
     '',
     '## Codes every store shares (`ErrorCodes`)',
     '',
-    "Import the table to match them: `import { ErrorCodes } from 'lifespan'`.",
+    "Import the table to match them: `import { ErrorCodes } from 'lifespan-orm'`.",
     '',
     '| `ErrorCodes.` | code | raised as | CLI exit | meaning |',
     '| --- | --- | --- | --- | --- |',

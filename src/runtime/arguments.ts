@@ -17,7 +17,7 @@ export function assertStore(value: unknown): asserts value is Store {
   const store = value as Partial<Store> | null | undefined;
   if (typeof store !== 'object' || store === null || typeof store.open !== 'function') {
     throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `connect() needs a store, got ${describe(value)}`, {
-      hint: 'pass a store object, e.g. new RelationalStore({ ... }) from lifespan/relational',
+      hint: 'pass a store object, e.g. new RelationalStore({ ... }) from lifespan-orm/relational',
     });
   }
 }

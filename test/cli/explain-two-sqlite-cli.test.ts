@@ -16,7 +16,7 @@ beforeAll(() => {
   project = fixtureProject(cli.outDir, 'cjs');
   fs.writeFileSync(
     path.join(project, 'two-sqlite.config.cjs'),
-    `const { RelationalStore } = require('lifespan/relational');
+    `const { RelationalStore } = require('lifespan-orm/relational');
 const knex = require('knex');
 const { model } = require('./models.cjs');
 

@@ -20,7 +20,7 @@ export function fixtureProject(outDir: string, name: string): string {
   fs.writeFileSync(
     path.join(outDir, 'package.json'),
     JSON.stringify({
-      name: 'lifespan',
+      name: 'lifespan-orm',
       version: manifest.version,
       main: 'index.js',
       // The package's own subpath pattern, for a build whose outDir is the package root.
@@ -31,7 +31,7 @@ export function fixtureProject(outDir: string, name: string): string {
   fs.rmSync(project, { recursive: true, force: true });
   fs.cpSync(path.join(__dirname, 'projects', name), project, { recursive: true });
   fs.mkdirSync(path.join(project, 'node_modules'), { recursive: true });
-  fs.symlinkSync(outDir, path.join(project, 'node_modules', 'lifespan'), 'dir');
+  fs.symlinkSync(outDir, path.join(project, 'node_modules', 'lifespan-orm'), 'dir');
   return project;
 }
 

@@ -15,7 +15,7 @@ function project(name: string, files: Record<string, string>): string {
   const dir = path.join(cli.outDir, 'projects', name);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-  fs.symlinkSync(cli.outDir, path.join(dir, 'node_modules', 'lifespan'), 'dir');
+  fs.symlinkSync(cli.outDir, path.join(dir, 'node_modules', 'lifespan-orm'), 'dir');
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, private: true }));
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
   return dir;
@@ -29,7 +29,7 @@ async function cosmosSeconds(dir: string): Promise<number> {
 }
 
 const MODELS = `import 'reflect-metadata';
-import { Entity, Key, TimeToLive, ModelBuilder } from 'lifespan';
+import { Entity, Key, TimeToLive, ModelBuilder } from 'lifespan-orm';
 import { TTL } from './settings';
 
 @Entity('sessions')

@@ -88,7 +88,7 @@ describe('modules that throw, typescript missing (review 12 items 6, 7)', () => 
       const project = path.join(root, 'esm');
       fs.cpSync(path.join(__dirname, 'projects', 'esm'), project, { recursive: true });
       fs.mkdirSync(path.join(project, 'node_modules'));
-      fs.symlinkSync(dist, path.join(project, 'node_modules', 'lifespan'), 'dir');
+      fs.symlinkSync(dist, path.join(project, 'node_modules', 'lifespan-orm'), 'dir');
       const run = await runCli(path.join(dist, 'cli', 'main.js'), project, ['explain', 'src/models.ts']);
       expect(run.stderr).toContain('[CLI_TYPESCRIPT_MISSING]');
       expect(run.stderr).not.toContain('internal error');

@@ -4,7 +4,7 @@ import ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** The folders under src/providers: each is a store, exported as `lifespan/<folder>`. */
+/** The folders under src/providers: each is a store, exported as `lifespan-orm/<folder>`. */
 export const PROVIDER_FOLDERS: readonly string[] = fs
   .readdirSync(path.join(ROOT, 'src', 'providers'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -12,8 +12,8 @@ export const PROVIDER_FOLDERS: readonly string[] = fs
 
 /** Every entry point of the package (the `exports` map of package.json) → its source file. */
 export const ENTRY_POINTS: Readonly<Record<string, string>> = {
-  lifespan: 'src/index.ts',
-  ...Object.fromEntries(PROVIDER_FOLDERS.map((p) => [`lifespan/${p}`, `src/providers/${p}/index.ts`])),
+  'lifespan-orm': 'src/index.ts',
+  ...Object.fromEntries(PROVIDER_FOLDERS.map((p) => [`lifespan-orm/${p}`, `src/providers/${p}/index.ts`])),
 };
 
 /**

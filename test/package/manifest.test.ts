@@ -12,6 +12,25 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 const record = (key: string): Record<string, string> => (pkg[key] ?? {}) as Record<string, string>;
 
 describe('package.json', () => {
+  // `npm view lifespan` is an unrelated package (5.0.1, another author): installing that name
+  // installs someone else's code. The name below answered 404 on the npm registry when chosen.
+  test('is published under a name of its own, and every install line and import in the docs uses it', () => {
+    expect(pkg.name).toBe('lifespan-orm');
+    const docs = [
+      'README.md',
+      ...fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true }).map((f) => path.join('docs', String(f))),
+    ]
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => [f, fs.readFileSync(path.join(ROOT, f), 'utf8')] as const);
+    const wrong = docs.flatMap(([file, text]) =>
+      [...text.matchAll(/npm (?:install|i|add) (\S+)|(?:from |require\()'(lifespan[^'/]*)/g)]
+        .map((m) => m[1] ?? m[2])
+        .filter((name) => name !== undefined && name.startsWith('lifespan') && name !== pkg.name)
+        .map((name) => `${file}: ${name}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
   test('names its repository, homepage, issue tracker and keywords', () => {
     expect(pkg.repository).toMatchObject({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\//) });
     expect(pkg.homepage).toEqual(expect.stringMatching(/^https:\/\//));

@@ -129,7 +129,7 @@ describeOnline(SKIP_REASON ? `the packed package (skipped: ${SKIP_REASON})` : 't
   });
 
   test('every source map carries its sources, and every shipped link resolves', () => {
-    const pkg = path.join(consumer('cjs'), 'node_modules', 'lifespan');
+    const pkg = path.join(consumer('cjs'), 'node_modules', 'lifespan-orm');
     const maps = listFiles(pkg).filter((f) => f.endsWith('.js.map'));
     expect(maps.length).toBeGreaterThan(50);
     const bare = maps.filter((f) => {

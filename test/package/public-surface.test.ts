@@ -20,7 +20,7 @@ describe('public surface', () => {
 
   test('the root export carries none of the internal helpers, at type or run time', () => {
     const root = require('../../src') as Record<string, unknown>;
-    expect(INTERNALS.filter((name) => actual.lifespan?.includes(name) || name in root)).toEqual([]);
+    expect(INTERNALS.filter((name) => actual['lifespan-orm']?.includes(name) || name in root)).toEqual([]);
   });
 
   test('the internal helpers still exist where the providers import them from', () => {

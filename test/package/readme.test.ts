@@ -26,7 +26,7 @@ describe('README', () => {
       'Getting started: a SQLite session store with emulated TTL',
     ]);
     expect(README).toMatch(/not\*\* a TTL add-on for TypeORM, MikroORM/);
-    expect(README).toContain('`npm install lifespan knex better-sqlite3`');
+    expect(README).toContain('`npm install lifespan-orm knex better-sqlite3`');
     expect(README).toMatch(/"experimentalDecorators": true,\s+"emitDecoratorMetadata": true/);
     expect(README).toMatch(/need \*\*Node 22\*\*: `@azure\/cosmos` 4\.10 and later, and\s+`better-sqlite3` 13/);
   });

@@ -34,7 +34,7 @@ let pkg = '';
 
 beforeAll(() => {
   consumer = fs.mkdtempSync(path.join(os.tmpdir(), 'lifespan-subpaths-'));
-  pkg = path.join(consumer, 'node_modules', 'lifespan');
+  pkg = path.join(consumer, 'node_modules', 'lifespan-orm');
   fs.mkdirSync(pkg, { recursive: true });
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
   for (const rel of sourcePaths(SRC)) {
@@ -80,15 +80,15 @@ function typesOf(specifier: string, resolution: keyof typeof RESOLUTIONS): strin
 
 describe('package subpaths', () => {
   test('Node resolves the root and every provider folder, each to its index.js', () => {
-    const entries = ['lifespan', ...PROVIDER_FOLDERS.map((p) => `lifespan/${p}`)];
+    const entries = ['lifespan-orm', ...PROVIDER_FOLDERS.map((p) => `lifespan-orm/${p}`)];
     expect(nodeResolves(entries)).toEqual({
-      lifespan: 'dist/index.js',
-      ...Object.fromEntries(PROVIDER_FOLDERS.map((p) => [`lifespan/${p}`, `dist/providers/${p}/index.js`])),
+      'lifespan-orm': 'dist/index.js',
+      ...Object.fromEntries(PROVIDER_FOLDERS.map((p) => [`lifespan-orm/${p}`, `dist/providers/${p}/index.js`])),
     });
   });
 
   test('Node resolves nothing else of the build through the pattern', () => {
-    const resolved = Object.entries(nodeResolves(NOT_ENTRY_POINTS.map((rel) => `lifespan/${rel}`)))
+    const resolved = Object.entries(nodeResolves(NOT_ENTRY_POINTS.map((rel) => `lifespan-orm/${rel}`)))
       .filter(([, file]) => file !== null)
       .map(([specifier, file]) => `${specifier} → ${file}`);
     expect(resolved).toEqual([]);
@@ -98,11 +98,11 @@ describe('package subpaths', () => {
     'TypeScript (%s) finds the types of the root and of every provider folder',
     (resolution) => {
       const found = Object.fromEntries(
-        ['lifespan', ...PROVIDER_FOLDERS.map((p) => `lifespan/${p}`)].map((s) => [s, typesOf(s, resolution)]),
+        ['lifespan-orm', ...PROVIDER_FOLDERS.map((p) => `lifespan-orm/${p}`)].map((s) => [s, typesOf(s, resolution)]),
       );
       expect(found).toEqual({
-        lifespan: 'dist/index.d.ts',
-        ...Object.fromEntries(PROVIDER_FOLDERS.map((p) => [`lifespan/${p}`, `dist/providers/${p}/index.d.ts`])),
+        'lifespan-orm': 'dist/index.d.ts',
+        ...Object.fromEntries(PROVIDER_FOLDERS.map((p) => [`lifespan-orm/${p}`, `dist/providers/${p}/index.d.ts`])),
       });
     },
   );
@@ -110,7 +110,7 @@ describe('package subpaths', () => {
   test.each(Object.keys(RESOLUTIONS) as (keyof typeof RESOLUTIONS)[])(
     'TypeScript (%s) finds no other types through the pattern',
     (resolution) => {
-      const resolved = NOT_ENTRY_POINTS.map((rel) => `lifespan/${rel}`)
+      const resolved = NOT_ENTRY_POINTS.map((rel) => `lifespan-orm/${rel}`)
         .map((specifier) => ({ specifier, file: typesOf(specifier, resolution) }))
         .filter(({ file }) => file !== null)
         .map(({ specifier, file }) => `${specifier} → ${file}`);

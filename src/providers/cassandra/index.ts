@@ -1,6 +1,6 @@
 /**
- * `lifespan/cassandra`: the Cassandra store. cassandra-driver is an optional peer dependency.
- * @module lifespan/cassandra
+ * `lifespan-orm/cassandra`: the Cassandra store. cassandra-driver is an optional peer dependency.
+ * @module lifespan-orm/cassandra
  */
 export { CassandraStore, type CassandraStoreOptions } from './store';
 export { cassandraExplainer, type CassandraExplainOptions } from './explainer';

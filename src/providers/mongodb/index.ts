@@ -1,6 +1,6 @@
 /**
- * `lifespan/mongodb`: the MongoDB store. mongodb (6 or 7) is an optional peer dependency.
- * @module lifespan/mongodb
+ * `lifespan-orm/mongodb`: the MongoDB store. mongodb (6 or 7) is an optional peer dependency.
+ * @module lifespan-orm/mongodb
  */
 export { MongoStore, type MongoStoreOptions } from './store';
 export { mongodbExplainer, type MongoExplainOptions } from './explainer';

@@ -24,7 +24,7 @@ const HIDE_EXPIRED = {
 
 const isFunction = (value: unknown) => typeof value === 'function';
 
-/** `lifespan/mongodb`: a model on a MongoDB database, with TTL indexes as the expiry mechanism. */
+/** `lifespan-orm/mongodb`: a model on a MongoDB database, with TTL indexes as the expiry mechanism. */
 export class MongoStore implements Store {
   readonly name = STORE;
   private readonly db: MongoDbLike;

@@ -15,7 +15,7 @@ export interface RedisStoreOptions {
   readonly prefix?: string;
 }
 
-/** `lifespan/redis`: a model on a Redis 7.0+ database, with per-key expiry as the mechanism. */
+/** `lifespan-orm/redis`: a model on a Redis 7.0+ database, with per-key expiry as the mechanism. */
 export class RedisStore implements Store {
   readonly name = STORE;
   private readonly client: RedisClientLike;

@@ -1,6 +1,6 @@
 /**
- * `lifespan/relational`: SQLite, PostgreSQL and MariaDB/MySQL through knex.
- * @module lifespan/relational
+ * `lifespan-orm/relational`: SQLite, PostgreSQL and MariaDB/MySQL through knex.
+ * @module lifespan-orm/relational
  */
 export { RelationalStore } from './store';
 export type { RelationalStoreOptions, RelationalTtlMode, RelationalLogger } from './options';

@@ -7,14 +7,14 @@ import * as path from 'node:path';
 
 const require = createRequire(import.meta.url);
 // Every store the installed package ships: one subpath per folder of dist/providers.
-const providers = path.join(path.dirname(require.resolve('lifespan')), 'providers');
+const providers = path.join(path.dirname(require.resolve('lifespan-orm')), 'providers');
 const stores = readdirSync(providers, { withFileTypes: true }).filter((e) => e.isDirectory());
 const missing = stores.length < 5 ? [`only ${stores.length} stores under ${providers}`] : [];
-for (const entry of ['lifespan', ...stores.map((e) => `lifespan/${e.name}`)]) {
+for (const entry of ['lifespan-orm', ...stores.map((e) => `lifespan-orm/${e.name}`)]) {
   const esm = await import(entry);
   for (const name of Object.keys(require(entry))) {
     if (name !== '__esModule' && !(name in esm)) missing.push(`${entry}: ${name}`);
   }
 }
-const { ModelBuilder, explain } = await import('lifespan');
+const { ModelBuilder, explain } = await import('lifespan-orm');
 console.log(JSON.stringify({ missing, named: typeof ModelBuilder === 'function' && typeof explain === 'function' }));

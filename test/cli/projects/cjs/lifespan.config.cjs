@@ -1,4 +1,4 @@
-const { RelationalStore } = require('lifespan/relational');
+const { RelationalStore } = require('lifespan-orm/relational');
 const knex = require('knex');
 const { model } = require('./models.cjs');
 
@@ -9,7 +9,7 @@ if (process.env.FIXTURE_CONFIG_NEEDS_ENV) throw new Error('PRODUCTION_DATABASE_U
 // certificate is self-signed, so this client alone skips the certificate check.
 function cosmos() {
   const { CosmosClient } = require('@azure/cosmos');
-  const { CosmosStore } = require('lifespan/cosmos');
+  const { CosmosStore } = require('lifespan-orm/cosmos');
   const https = require('node:https');
   const agent = new https.Agent({ rejectUnauthorized: false });
   const key = process.env.COSMOS_KEY;

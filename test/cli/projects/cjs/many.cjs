@@ -1,5 +1,5 @@
 // 400 entities: an explain output far larger than a pipe's buffer, to see `| head` close the pipe mid-write.
-const { ModelBuilder } = require('lifespan');
+const { ModelBuilder } = require('lifespan-orm');
 
 const builder = new ModelBuilder();
 for (let i = 0; i < 400; i += 1) {

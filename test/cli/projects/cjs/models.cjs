@@ -1,5 +1,5 @@
 // Plain CommonJS, fluent builder (no decorators).
-const { ModelBuilder } = require('lifespan');
+const { ModelBuilder } = require('lifespan-orm');
 
 class Token {
   constructor() {

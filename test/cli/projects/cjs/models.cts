@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Entity, Key, Field, TimeToLive, CreatedAt, ModelBuilder } from 'lifespan';
+import { Entity, Key, Field, TimeToLive, CreatedAt, ModelBuilder } from 'lifespan-orm';
 
 @Entity('sessions')
 @TimeToLive(process.env.FIXTURE_TTL ?? '1h')

@@ -1,5 +1,5 @@
-import { defineConfig } from 'lifespan';
-import { RelationalStore } from 'lifespan/relational';
+import { defineConfig } from 'lifespan-orm';
+import { RelationalStore } from 'lifespan-orm/relational';
 import knex from 'knex';
 import { model } from './src/models.js';
 

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Entity, Key, Field, TimeToLive, CreatedAt, ModelBuilder } from 'lifespan';
+import { Entity, Key, Field, TimeToLive, CreatedAt, ModelBuilder } from 'lifespan-orm';
 import { SESSION_TTL } from '@lib/ttl.js';
 import { Visit } from './visit.mjs';
 

@@ -1,5 +1,5 @@
 // A models file that throws while loading: the stack must point at this line.
-import { ModelBuilder } from 'lifespan';
+import { ModelBuilder } from 'lifespan-orm';
 
 export const model = new ModelBuilder().build();
 throw new RangeError('fixture models failed at line 5');

@@ -1,4 +1,4 @@
-import { Entity, Key, TimeToLive } from 'lifespan';
+import { Entity, Key, TimeToLive } from 'lifespan-orm';
 
 @Entity('visits')
 export class Visit {
