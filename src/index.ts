@@ -65,6 +65,8 @@ export type {
   EnsureOptions,
   PurgeOptions,
   PurgeResult,
+  DeleteOptions,
+  GetOrInsertResult,
 } from './providers/contract';
 export { STORE_NAMES, type StoreName } from './providers/registry';
 export { ErrorCodes, type ErrorCode } from './error-codes';

@@ -70,3 +70,19 @@ export function UpdatedAt(options?: Omit<FieldOptions, 'type'>): MemberDecorator
     { ...options, type: 'date' },
   );
 }
+
+/**
+ * The record's version (optimistic concurrency): insert() stores 1, update() writes only over the
+ * stored version and stores version + 1, delete(key, { ifVersion }) deletes only that version.
+ * A whole number member; `type` defaults to 'integer' (no decorator metadata needed).
+ */
+export function Version(options?: Omit<FieldOptions, 'type' | 'nullable'>): MemberDecorator {
+  return memberDecorator(
+    '@Version',
+    ({ draft, name, field }) => {
+      field.type ??= 'integer';
+      draft.versions.push(name);
+    },
+    options,
+  );
+}

@@ -42,6 +42,10 @@ export const MODEL_CODES = {
   MODEL_TTL_UNKNOWN_MEMBER: { family: 'ModelError', exit: 'model' },
   /** A field type lifespan does not know. */
   MODEL_UNKNOWN_TYPE: { family: 'ModelError', exit: 'model' },
+  /** An entity with more than one @Version member. */
+  MODEL_VERSION_DECLARED_TWICE: { family: 'ModelError', exit: 'model' },
+  /** A @Version member that is not a number (integer), is nullable, or is a key member. */
+  MODEL_VERSION_NOT_NUMERIC: { family: 'ModelError', exit: 'model' },
   /** explain() asked for a store that is not one of lifespan's stores. */
   EXPLAIN_UNKNOWN_STORE: { family: 'ModelError', exit: 'model' },
 } as const satisfies Record<string, ErrorCodeSpec>;

@@ -50,4 +50,10 @@ export const SHARED_CODES = {
   SESSION_CLOSED: { family: 'LifespanError', exit: 'model' },
   /** The relational driver or server refused a statement; the driver error is the cause. */
   STORE_QUERY_FAILED: { family: 'StoreError', exit: 'store' },
+  /** update() or delete({ ifVersion }) met a live record of another version, or none (version 0): nothing was written. */
+  STORE_VERSION_CONFLICT: { family: 'StoreError', exit: 'store' },
+  /** update() or delete({ ifVersion }) on an entity without a @Version member. */
+  VERSION_NOT_DECLARED: { family: 'LifespanError', exit: 'model' },
+  /** patch() changes that name a key member or the @Version member (the key identifies the record; the version counts its writes). */
+  PATCH_MEMBER_REFUSED: { family: 'LifespanError', exit: 'model' },
 } as const satisfies Record<string, ErrorCodeSpec>;

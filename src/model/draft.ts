@@ -66,16 +66,19 @@ export interface EntityDraft {
   updatedAt?: string;
   /** Every TTL declaration seen; more than one from the same source is a model problem. */
   ttl: TtlDraft[];
+  /** Every @Version / .version() member seen, in order; more than one is a model problem. */
+  versions: string[];
 }
 
 export function emptyDraft(): EntityDraft {
-  return { fields: new Map(), ttl: [] };
+  return { fields: new Map(), ttl: [], versions: [] };
 }
 
 export function cloneDraft(draft: EntityDraft): EntityDraft {
   const copy: EntityDraft = {
     fields: new Map([...draft.fields].map(([k, v]) => [k, { ...v }])),
     ttl: [...draft.ttl],
+    versions: [...draft.versions],
   };
   if (draft.collection !== undefined) copy.collection = draft.collection;
   if (draft.key) {

@@ -75,6 +75,16 @@ export class EntityConfigurator<T> {
   }
 
   /**
+   * The version member (optimistic concurrency), like @Version(): a whole number; `type` defaults
+   * to 'integer'. A fluent .version() replaces the decorated one.
+   */
+  version(selector: MemberSelector<T, number>, options?: Omit<FieldOptions, 'nullable'>): this {
+    const member = this.recordMember(selector, { type: 'integer', ...options });
+    this.draft.versions = [member];
+    return this;
+  }
+
+  /**
    * `.timeToLive('1h')`, `.timeToLive('1h', { perWrite: true })`,
    * `.timeToLive(x => x.lastSeenAt, '1h')` (counts from that Date member),
    * or `.timeToLive({ perWrite: true })` (per-write TTLs only, no default).

@@ -2,6 +2,7 @@ import { ProblemList, type ModelProblem } from '../errors';
 import type { EntityDraft, FieldDraft, KeyDraft, TtlDraft } from './draft';
 import { parseDuration, showValue } from './duration';
 import { fieldTypeFromDesignType, fieldTypeFromValue, initialValues, isFieldType, KEY_FIELD_TYPES } from './field-type';
+import { resolveVersion } from './resolve-version';
 import { IDENTIFIER_HINT, isPortableIdentifier, isReservedName } from './identifiers';
 import {
   DEFAULT_EXPIRY_FIELD,
@@ -40,6 +41,7 @@ export function resolveEntity(target: EntityClass, draft: EntityDraft, problems:
   checkTimestampMember(draft.createdAt, '@CreatedAt', fields, report);
   checkTimestampMember(draft.updatedAt, '@UpdatedAt', fields, report);
   const ttl = resolveTtl(draft, fields, problems, entity);
+  const version = resolveVersion(draft, fields, key, report);
 
   return Object.freeze({
     name: entity,
@@ -50,6 +52,7 @@ export function resolveEntity(target: EntityClass, draft: EntityDraft, problems:
     createdAt: draft.createdAt ?? null,
     updatedAt: draft.updatedAt ?? null,
     ttl,
+    version,
   });
 }
 

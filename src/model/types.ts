@@ -75,7 +75,12 @@ export interface EntityModel {
   readonly createdAt: string | null;
   readonly updatedAt: string | null;
   readonly ttl: TtlModel | null;
+  /** The @Version member (optimistic concurrency: update() and delete({ ifVersion })), or null. */
+  readonly version: string | null;
 }
+
+/** The field types a @Version member may have: whole numbers the store compares and increments. */
+export const VERSION_FIELD_TYPES: readonly FieldType[] = ['integer', 'number'];
 
 export interface Model {
   readonly entities: readonly EntityModel[];

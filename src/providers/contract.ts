@@ -32,12 +32,42 @@ export interface Repository<T> {
   find(where?: Partial<T>, options?: FindOptions): Promise<T[]>;
   exists(key: KeyInput<T>): Promise<boolean>;
   count(where?: Partial<T>): Promise<number>;
-  /** True when a live record was deleted. */
-  delete(key: KeyInput<T>): Promise<boolean>;
+  /**
+   * True when a live record was deleted. With `ifVersion` (an entity with @Version) only a live
+   * record of that version is deleted; another version is a STORE_VERSION_CONFLICT, nothing deleted.
+   */
+  delete(key: KeyInput<T>, options?: DeleteOptions): Promise<boolean>;
   /** Remaining whole seconds; null: never expires; undefined: no such (live) record. */
   ttl(key: KeyInput<T>): Promise<number | null | undefined>;
   /** Changes the remaining life; false (and no write) when the key does not exist. */
   setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean>;
+
+  // Conditional writes, get-or-insert and partial updates (issue 26). An expired-but-stored record
+  // is absent to each of them on every store (version 0).
+  /**
+   * Writes the whole entity when the stored live record has the entity's @Version value; stores
+   * version + 1 and sets it on the entity. Otherwise a StoreError STORE_VERSION_CONFLICT and
+   * nothing written. `ttl` as for upsert (default: the entity default).
+   */
+  update(entity: T, options?: WriteOptions): Promise<void>;
+  /** The live record when there is one, else `entity` inserted (with its TTL): one atomic step. */
+  getOrInsert(entity: T, options?: WriteOptions): Promise<GetOrInsertResult<T>>;
+  /**
+   * Changes the given members of a live record (false, nothing written, when there is none).
+   * `ttl` defaults to 'keep' where the store keeps the expiry exactly; explain() says per store.
+   */
+  patch(key: KeyInput<T>, changes: Partial<T>, options?: WriteOptions): Promise<boolean>;
+}
+
+export interface DeleteOptions {
+  /** Delete only when the stored live record has this @Version value. */
+  readonly ifVersion?: number;
+}
+
+export interface GetOrInsertResult<T> {
+  readonly entity: T;
+  /** True when this call inserted `entity`; false when a live record was there. */
+  readonly inserted: boolean;
 }
 
 export interface UnitOfWork {

@@ -4,6 +4,7 @@ import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, EntityModel } from '../model/types';
 import type { KeyInput, UnitOfWork, WriteOptions } from '../providers/contract';
 import { entityClassOf, writeOptions } from './arguments';
+import { setVersion } from './conditional-writes';
 import { keyValues } from './entity-values';
 
 /**
@@ -68,7 +69,10 @@ export abstract class UnitOfWorkShell<Op, Mapping extends { readonly entity: Ent
     this.requireOpen(call);
     const target = entityClassOf(entity, call, this.store);
     const { ttl } = writeOptions(options, call, this.store);
-    this.queued.push(this.writeOp(kind, this.mappingOf(target), entity, ttl));
+    const mapping = this.mappingOf(target);
+    // An inserted record starts at version 1, as through a repository's insert().
+    if (kind === 'insert') setVersion(mapping.entity, entity, 1);
+    this.queued.push(this.writeOp(kind, mapping, entity, ttl));
     return this;
   }
 

@@ -2,7 +2,10 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, unknownMember } from '../../runtime/arguments';
-import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
+import { conditionalWriteOptions, setVersion } from '../../runtime/conditional-writes';
+import { insertElseGet } from '../../runtime/get-or-insert';
+import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
+import { RelationalConditionalWrites } from './conditional-writes';
 import { keyText } from './codec';
 import type { EntityTable } from './entity-table';
 import type { BatchOp, Executor } from './drivers/executor';
@@ -23,16 +26,21 @@ const MAX_BUCKET = 256;
  */
 export class RelationalRepository<T> implements Repository<T> {
   private getStatement: Statement | undefined;
+  private readonly conditional: RelationalConditionalWrites;
 
   constructor(
     private readonly t: EntityTable,
     private readonly executor: Executor,
-  ) {}
+  ) {
+    this.conditional = new RelationalConditionalWrites(t, executor);
+  }
 
   insert(entity: T, options?: WriteOptions): Promise<void> {
     try {
       const { ttl } = checkWriteOptions(options, 'insert()');
-      const row = encodeRow(this.t, this.instance(entity, 'insert()'));
+      const instance = this.instance(entity, 'insert()');
+      setVersion(this.t.entity, instance, 1);
+      const row = encodeRow(this.t, instance);
       return this.write(insertOps(this.t, row, ttl));
     } catch (error) {
       return Promise.reject(error);
@@ -119,7 +127,8 @@ export class RelationalRepository<T> implements Repository<T> {
     return Number(rows[0]?.[0] ?? 0);
   }
 
-  delete(key: KeyInput<T>): Promise<boolean> {
+  delete(key: KeyInput<T>, options?: DeleteOptions): Promise<boolean> {
+    if (options !== undefined) return this.deleteWithOptions(key, options);
     try {
       const op = deleteOp(this.t, encodeKey(this.t, key));
       const sync = this.executor.trySync();
@@ -157,6 +166,39 @@ export class RelationalRepository<T> implements Repository<T> {
     return runSetTtl(this.t, this.executor, encodeKey(this.t, key), ttl).catch((error: unknown) =>
       Promise.reject(this.t.duplicateOf(error)),
     );
+  }
+
+  // Conditional writes, get-or-insert and partial updates (conditional-writes.ts).
+  update(entity: T, options?: WriteOptions): Promise<void> {
+    return this.conditional.update(entity as object, options);
+  }
+
+  getOrInsert(entity: T, options?: WriteOptions): Promise<GetOrInsertResult<T>> {
+    try {
+      const checked = conditionalWriteOptions(options, 'getOrInsert()', this.t.entity, RELATIONAL_STORE);
+      const instance = this.instance(entity, 'getOrInsert()') as T;
+      const key = this.keyOf(instance);
+      return insertElseGet(
+        instance,
+        () => this.insert(instance, checked),
+        () => this.get(key),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  patch(key: KeyInput<T>, changes: Partial<T>, options?: WriteOptions): Promise<boolean> {
+    return this.conditional.patch(key, changes, options);
+  }
+
+  private async deleteWithOptions(key: KeyInput<T>, options: DeleteOptions): Promise<boolean> {
+    return (await this.conditional.deleteIfVersion(key, options)) ?? this.delete(key);
+  }
+
+  private keyOf(instance: T): KeyInput<T> {
+    const values = instance as Record<string, unknown>;
+    return Object.fromEntries(this.t.keyMembers.map((m) => [m, values[m]])) as KeyInput<T>;
   }
 
   /**
