@@ -201,16 +201,16 @@ forEachStore('conditional writes', model, prefix, (store, db, raw) => {
   });
 
   test('bad arguments are BAD_ARGUMENT before anything is written', async () => {
-    const bad = [
-      accounts().update(account('b1', { version: 1 }), { ttl: 60, when: 1 } as never),
-      accounts().update(account('b1', { version: -1 })),
-      accounts().update(account('b1', { version: 1.5 })),
-      accounts().delete('b1', { ifVersion: 'one' } as never),
-      accounts().delete('b1', { ifversion: 1 } as never),
-      accounts().getOrInsert(account('b1'), null as never),
-      accounts().patch('b1', null as never),
+    const bad: Array<() => Promise<unknown>> = [
+      () => accounts().update(account('b1', { version: 1 }), { ttl: 60, when: 1 } as never),
+      () => accounts().update(account('b1', { version: -1 })),
+      () => accounts().update(account('b1', { version: 1.5 })),
+      () => accounts().delete('b1', { ifVersion: 'one' } as never),
+      () => accounts().delete('b1', { ifversion: 1 } as never),
+      () => accounts().getOrInsert(account('b1'), null as never),
+      () => accounts().patch('b1', null as never),
     ];
-    for (const call of bad) expect((await failure(call)).code).toBe(ErrorCodes.BAD_ARGUMENT);
+    for (const call of bad) expect((await failure(call())).code).toBe(ErrorCodes.BAD_ARGUMENT);
     expect(await accounts().get('b1')).toBeUndefined();
   });
 

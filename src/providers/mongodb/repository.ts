@@ -4,7 +4,9 @@ import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions }
 import { instanceOf } from '../../runtime/entity-values';
 import { duplicateKey, type DuplicateHit } from '../../runtime/key-errors';
 import { writeTtlFor } from '../../runtime/write-ttl';
-import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
+import { setVersion } from '../../runtime/conditional-writes';
+import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
+import { MongoConditionalWrites } from './conditional-writes';
 import type { Doc } from './commands';
 import type { CollectionMapping } from './compile';
 import { fromDocument, idOf, idText, whereFilter } from './documents';
@@ -22,16 +24,27 @@ const READ = { useBigInt64: true } as const;
 
 export class MongoRepository<T> implements Repository<T> {
   private readonly collection: MongoCollectionLike;
+  private readonly conditional: MongoConditionalWrites<T>;
 
   constructor(
     private readonly ctx: MongoContext,
     private readonly mapping: CollectionMapping,
   ) {
     this.collection = ctx.db.collection(mapping.collection);
+    this.conditional = new MongoConditionalWrites<T>(mapping, {
+      collection: this.collection,
+      guard: (operation, fn) => this.guard(operation, fn),
+      duplicateError: (error) => this.duplicateError(error),
+      getLive: async (key) => {
+        const [doc] = await this.findDocs(withLive({ _id: idOf(mapping, key) }, mapping.ttl, true), 1);
+        return doc ? this.materialise(doc) : undefined;
+      },
+    });
   }
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
     const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
+    setVersion(this.mapping.entity, record, 1);
     const write = entityWrite(
       this.mapping,
       record,
@@ -108,7 +121,9 @@ export class MongoRepository<T> implements Repository<T> {
     return this.guard('count', () => this.collection.countDocuments(filter, {}));
   }
 
-  async delete(key: KeyInput<T>): Promise<boolean> {
+  async delete(key: KeyInput<T>, options?: DeleteOptions): Promise<boolean> {
+    const conditional = await this.conditional.deleteIfVersion(key, options);
+    if (conditional !== undefined) return conditional;
     const filter = this.live({ _id: idOf(this.mapping, key) });
     const result = await this.guard('delete', () => this.collection.deleteOne(filter));
     return result.deletedCount > 0;
@@ -152,6 +167,24 @@ export class MongoRepository<T> implements Repository<T> {
       this.collection.updateOne(write.filter, write.update, { upsert: false }),
     );
     return result.matchedCount > 0;
+  }
+
+  // Conditional writes, get-or-insert and partial updates (conditional-writes.ts).
+  update(entity: T, options?: WriteOptions): Promise<void> {
+    return this.conditional.update(entity, options);
+  }
+
+  getOrInsert(entity: T, options?: WriteOptions): Promise<GetOrInsertResult<T>> {
+    return this.conditional.getOrInsert(entity, options);
+  }
+
+  patch(key: KeyInput<T>, changes: Partial<T>, options?: WriteOptions): Promise<boolean> {
+    return this.conditional.patch(key, changes, options);
+  }
+
+  private duplicateError(error: unknown): unknown {
+    if (serverCode(error) !== ERROR_CODES.duplicateKey) return wrap(error, this.mapping, 'insert');
+    return this.duplicate(duplicateOnId(error) ? 'key' : 'unique-constraint', error);
   }
 
   private get place() {
