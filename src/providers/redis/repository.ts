@@ -4,7 +4,9 @@ import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions }
 import { instanceOf } from '../../runtime/entity-values';
 import { duplicateKey, type CommitOutcome, type DuplicateHit } from '../../runtime/key-errors';
 import { writeTtlFor } from '../../runtime/write-ttl';
-import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
+import { setVersion } from '../../runtime/conditional-writes';
+import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
+import { RedisConditionalWrites } from './conditional-writes';
 import { decodeRecord, parseStored, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { call, type RedisClientLike } from './gateway';
@@ -22,17 +24,20 @@ export interface RedisContext {
 
 export class RedisRepository<T> implements Repository<T> {
   private readonly keepCreatedAt: string;
+  private readonly conditional: RedisConditionalWrites<T>;
 
   constructor(
     private readonly ctx: RedisContext,
     private readonly mapping: KeyspaceMapping,
   ) {
     this.keepCreatedAt = createdAtPattern(mapping);
+    this.conditional = new RedisConditionalWrites<T>(ctx, mapping);
   }
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
     const ttl = this.ttlOf(writeOptions(options, 'insert()', STORE).ttl);
     const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
+    setVersion(this.mapping.entity, record, 1);
     const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const reply = await call<string | null>(this.ctx.client, insertCommand(key, value, ttl), this.place('insert'));
     if (reply === null) throw duplicateKeyIn(this.mapping, 'key');
@@ -98,7 +103,9 @@ export class RedisRepository<T> implements Repository<T> {
     return n;
   }
 
-  async delete(key: KeyInput<T>): Promise<boolean> {
+  async delete(key: KeyInput<T>, options?: DeleteOptions): Promise<boolean> {
+    const conditional = await this.conditional.deleteIfVersion(key, options);
+    if (conditional !== undefined) return conditional;
     return (await call<number>(this.ctx.client, ['DEL', this.key(key)], this.place('delete'))) === 1;
   }
 
@@ -122,6 +129,19 @@ export class RedisRepository<T> implements Repository<T> {
       this.place('setTtl'),
     );
     return done === 1;
+  }
+
+  // Conditional writes, get-or-insert and partial updates (conditional-writes.ts).
+  update(entity: T, options?: WriteOptions): Promise<void> {
+    return this.conditional.update(entity, options);
+  }
+
+  getOrInsert(entity: T, options?: WriteOptions): Promise<GetOrInsertResult<T>> {
+    return this.conditional.getOrInsert(entity, options);
+  }
+
+  patch(key: KeyInput<T>, changes: Partial<T>, options?: WriteOptions): Promise<boolean> {
+    return this.conditional.patch(key, changes, options);
   }
 
   /** find() and count() read the same records: a key that is not lifespan's record fails both alike. */

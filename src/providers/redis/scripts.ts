@@ -13,7 +13,7 @@ export interface Script {
   readonly sha: string;
 }
 
-function script(source: string): Script {
+export function script(source: string): Script {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
