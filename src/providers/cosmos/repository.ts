@@ -5,7 +5,9 @@ import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { duplicateKey } from '../../runtime/key-errors';
 import { writeTtlFor } from '../../runtime/write-ttl';
-import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
+import { setVersion } from '../../runtime/conditional-writes';
+import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
+import { CosmosConditionalWrites } from './conditional-writes';
 import type { CosmosContext, EntityAccess } from './context';
 import { CONFLICT, driverCall, NOT_FOUND, PRECONDITION_FAILED, statusOf, wrapDriverError } from './driver-errors';
 import { expiredFilter, isExpired, remainingSeconds } from './item-expiry';
@@ -19,10 +21,14 @@ import { STORE } from './semantics';
 const WRITE_ATTEMPTS = 5;
 
 export class CosmosRepository<T> implements Repository<T> {
+  private readonly conditional: CosmosConditionalWrites<T>;
+
   constructor(
     private readonly context: CosmosContext,
     private readonly access: EntityAccess,
-  ) {}
+  ) {
+    this.conditional = new CosmosConditionalWrites<T>(access, (address) => this.current(address));
+  }
 
   private get name(): string {
     return this.access.entity.name;
@@ -74,7 +80,9 @@ export class CosmosRepository<T> implements Repository<T> {
     return resources.reduce((sum, n) => sum + n, 0);
   }
 
-  async delete(key: KeyInput<T>): Promise<boolean> {
+  async delete(key: KeyInput<T>, options?: DeleteOptions): Promise<boolean> {
+    const conditional = await this.conditional.deleteIfVersion(key, options);
+    if (conditional !== undefined) return conditional;
     const address = this.address(key);
     let live = true;
     if (this.context.hideExpired || this.access.codec.layout.shared) {
@@ -124,9 +132,23 @@ export class CosmosRepository<T> implements Repository<T> {
     }
   }
 
+  // Conditional writes, get-or-insert and partial updates (conditional-writes.ts).
+  update(entity: T, options?: WriteOptions): Promise<void> {
+    return this.conditional.update(entity, options);
+  }
+
+  getOrInsert(entity: T, options?: WriteOptions): Promise<GetOrInsertResult<T>> {
+    return this.conditional.getOrInsert(entity, options);
+  }
+
+  patch(key: KeyInput<T>, changes: Partial<T>, options?: WriteOptions): Promise<boolean> {
+    return this.conditional.patch(key, changes, options);
+  }
+
   private async write(mode: 'insert' | 'upsert', instance: T, requested: PerWriteTtl | undefined): Promise<void> {
     const { entity, codec } = this.access;
     const given = entityArgument(instance, `${mode}()`, entity, STORE);
+    if (mode === 'insert') setVersion(entity, given, 1);
     const ttl = writeTtlFor(entity, requested, STORE);
     const values = stampTimestamps(entity, valuesOf(entity, given), new Date(), mode === 'insert');
     const body = codec.encode(values);
