@@ -9,7 +9,9 @@ import {
   writeOptions,
 } from '../../runtime/arguments';
 import { duplicateKey } from '../../runtime/key-errors';
-import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
+import { setVersion } from '../../runtime/conditional-writes';
+import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
+import { CassandraConditionalWrites } from './conditional-writes';
 import { toCql } from './codec';
 import type { ColumnMapping, EntityMapping } from './compile';
 import type { SessionContext } from './context';
@@ -22,12 +24,17 @@ import { ttlClause } from './write-ttl';
 /** One entity's table: every write is an INSERT of every column with one TTL (row-granular expiry). */
 export class CassandraRepository<T> implements Repository<T> {
   private readonly place: { entity: string; store: string };
+  private readonly conditional: CassandraConditionalWrites<T>;
 
   constructor(
     private readonly ctx: SessionContext,
     private readonly mapping: EntityMapping,
   ) {
     this.place = { entity: mapping.entity.name, store: STORE };
+    this.conditional = new CassandraConditionalWrites<T>(ctx, mapping, {
+      remaining: (row) => this.remaining(row),
+      newestWritetime: (row) => this.newestWritetime(row),
+    });
   }
 
   /** INSERT … IF NOT EXISTS: a lightweight transaction, so an existing key is reported, never overwritten. */
@@ -35,6 +42,7 @@ export class CassandraRepository<T> implements Repository<T> {
     const { ttl } = writeOptions(options, 'insert()', STORE);
     const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
     const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
+    setVersion(this.mapping.entity, record, 1);
     const row = rowParams(this.mapping, record, this.ctx.now());
     const query = this.statements().insert({ withTtl: clause.using, ifNotExists: true });
     const result = await this.ctx.executor.execute(query, [...row, ...ttlParams(clause)], this.place, 'insert');
@@ -91,7 +99,9 @@ export class CassandraRepository<T> implements Repository<T> {
   }
 
   /** Cassandra's DELETE does not say whether a row was there, so it is looked up first (not atomic). */
-  async delete(key: KeyInput<T>): Promise<boolean> {
+  async delete(key: KeyInput<T>, options?: DeleteOptions): Promise<boolean> {
+    const conditional = await this.conditional.deleteIfVersion(key, options);
+    if (conditional !== undefined) return conditional;
     const params = keyParams(this.mapping, key);
     const existed = await this.exists(key);
     await this.ctx.executor.execute(this.statements().deleteByKey(), params, this.place, 'delete');
@@ -141,6 +151,19 @@ export class CassandraRepository<T> implements Repository<T> {
     ];
     await this.ctx.executor.execute(query, params, this.place, 'setTtl (rewrite)');
     return true;
+  }
+
+  // Conditional writes, get-or-insert and partial updates (conditional-writes.ts).
+  update(entity: T, options?: WriteOptions): Promise<void> {
+    return this.conditional.update(entity, options);
+  }
+
+  getOrInsert(entity: T, options?: WriteOptions): Promise<GetOrInsertResult<T>> {
+    return this.conditional.getOrInsert(entity, options);
+  }
+
+  patch(key: KeyInput<T>, changes: Partial<T>, options?: WriteOptions): Promise<boolean> {
+    return this.conditional.patch(key, changes, options);
   }
 
   private remaining(row: Row): number | null {
