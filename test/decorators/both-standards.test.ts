@@ -69,6 +69,12 @@ describe('the same model source, compiled with each decorator standard', () => {
       partition: ['userId'],
       clustering: [{ member: 'id', order: 'asc' }],
     });
+    // @Version (issue 26): the same member and type under either standard.
+    const order = (a as { entities: Array<{ name: string; version: unknown; fields: unknown[] }> }).entities.find(
+      (e) => e.name === 'Order',
+    );
+    expect(order?.version).toBe('version');
+    expect(order?.fields).toContainEqual({ member: 'version', storedName: 'version', type: 'integer', nullable: false });
   });
 
   test('both give the same explain report', () => {
