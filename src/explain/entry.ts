@@ -18,6 +18,18 @@ export interface PerWriteRow {
   readonly how: string;
 }
 
+/** The conditional and partial writes of a repository (issue 26), in the order explain() lists them. */
+export const CONDITIONAL_WRITES = ['update', 'delete-if-version', 'getOrInsert', 'patch'] as const;
+export type ConditionalWrite = (typeof CONDITIONAL_WRITES)[number];
+
+export interface ConditionalWriteRow {
+  readonly operation: ConditionalWrite;
+  /** The native conditional write, in the store's terms. */
+  readonly how: string;
+  /** What it does to the record's remaining life (for patch: its default, and with `{ ttl }`). */
+  readonly expiry: string;
+}
+
 /** One entity on one store: everything the store will actually do, in its own words. */
 export interface ExplainEntry {
   readonly entity: string;
@@ -32,6 +44,8 @@ export interface ExplainEntry {
   readonly countsFrom: string | null;
   readonly materializedBy: { readonly text: string; readonly commands: readonly string[] };
   readonly perWrite: readonly PerWriteRow[];
+  /** update(), delete({ ifVersion }), getOrInsert() and patch(): the native write and its effect on expiry. */
+  readonly conditionalWrites?: readonly ConditionalWriteRow[];
   readonly expiredVisibleUntilDeleted: boolean;
   readonly deletion: { readonly by: string; readonly lag: string };
   readonly changeEffect: { readonly kind: ChangeEffectKind; readonly text: string };

@@ -1,5 +1,5 @@
 import { WRITE_TTL_KINDS, type WriteTtlKind } from '../model/per-write-ttl';
-import type { PerWriteRow } from './entry';
+import { CONDITIONAL_WRITES, type ConditionalWrite, type ConditionalWriteRow, type PerWriteRow } from './entry';
 
 /** What a store does with one per-write TTL kind (an explain entry's row, without its name). */
 export type PerWriteHow = Omit<PerWriteRow, 'value'>;
@@ -13,4 +13,12 @@ export type PerWriteTable = { readonly [K in WriteTtlKind]: PerWriteHow };
 /** The explain entry's rows, in the one order of WRITE_TTL_KINDS. */
 export function perWriteRows(table: PerWriteTable): PerWriteRow[] {
   return WRITE_TTL_KINDS.map((value) => ({ value, ...table[value] }));
+}
+
+/** A store's answer for every conditional write: a Record over the operations, as PerWriteTable. */
+export type ConditionalWriteTable = { readonly [K in ConditionalWrite]: Omit<ConditionalWriteRow, 'operation'> };
+
+/** The explain entry's conditional-write rows, in the one order of CONDITIONAL_WRITES. */
+export function conditionalWriteRows(table: ConditionalWriteTable): ConditionalWriteRow[] {
+  return CONDITIONAL_WRITES.map((operation) => ({ operation, ...table[operation] }));
 }

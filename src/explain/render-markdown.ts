@@ -34,6 +34,12 @@ export function renderMarkdown(entries: readonly ExplainEntry[], stores?: readon
       }
       out.push('', '| per-write value | support | how |', '| --- | --- | --- |');
       for (const row of e.perWrite) out.push(`| ${row.value} | ${row.support} | ${cell(row.how)} |`);
+      if (e.conditionalWrites) {
+        out.push('', '| conditional write | how | remaining life |', '| --- | --- | --- |');
+        for (const row of e.conditionalWrites) {
+          out.push(`| ${row.operation} | ${cell(row.how)} | ${cell(row.expiry)} |`);
+        }
+      }
       for (const w of e.warnings) out.push('', `> **Warning:** ${w}`);
     }
   }

@@ -35,8 +35,8 @@ describe('@Version / .version()', () => {
   });
 
   test.each([
-    ['a string member', (e: never) => (e as Cfg).key((x) => x.id).version((x) => x.label as never, { type: 'string' })],
-    ['a key member', (e: never) => (e as Cfg).key((x) => x.id).version((x) => x.id as never)],
+    ['a string member', (e: Cfg) => e.key((x) => x.id).version((x) => x.label as never, { type: 'string' })],
+    ['a key member', (e: Cfg) => e.key((x) => x.id).version((x) => x.id as never)],
   ])('%s is MODEL_VERSION_NOT_NUMERIC naming the member', (_label, configure) => {
     const error = thrown(() => new ModelBuilder().entity(Plain, configure).build());
     expect(error).toBeInstanceOf(ModelError);

@@ -1,4 +1,5 @@
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
+import { cassandraConditionalWrites } from './conditional-writes-explain';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
 import type { EntityMapping } from './compile';
@@ -29,6 +30,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
       countsFrom: null,
       materializedBy: { text: 'a counter table: Cassandra does not expire counters', commands: [command] },
       perWrite: counterRows(),
+      conditionalWrites: cassandraConditionalWrites(mapping),
       expiredVisibleUntilDeleted: false,
       deletion: { by: 'nothing: counters do not expire', lag: 'not applicable' },
       changeEffect: { kind: 'none', text: 'a counter table cannot take a TTL' },
@@ -68,6 +70,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
       commands: [command],
     },
     perWrite: perWriteRowsOf(mapping, seconds),
+    conditionalWrites: cassandraConditionalWrites(mapping),
     expiredVisibleUntilDeleted: false,
     deletion: { by: 'compaction', lag: `invisible at expiry; purged by ${gc}` },
     changeEffect: { kind: 'new-writes-only', text: `${SAY.changeEffect}.` },

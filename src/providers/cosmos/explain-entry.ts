@@ -1,4 +1,5 @@
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
+import { cosmosConditionalWrites } from './conditional-writes-explain';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import type { EntityModel } from '../../model/types';
 import { describeDefaultTtl, type ContainerSpec, type EntityLayout } from './compile';
@@ -58,6 +59,7 @@ export function explainEntity(
       commands: [createCommand(container)],
     },
     perWrite: perWriteRowsOf(entity, container.defaultTtl),
+    conditionalWrites: cosmosConditionalWrites(entity),
     expiredVisibleUntilDeleted: false,
     deletion: on ? { by: PHRASES.deletionBy, lag: PHRASES.deletionLag } : { by: 'nothing (TTL off)', lag: 'never' },
     changeEffect: {

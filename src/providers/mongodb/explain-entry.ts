@@ -1,4 +1,5 @@
 import type { ExplainEntry } from '../../explain/entry';
+import { mongoConditionalWrites } from './conditional-writes-explain';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import type { CollectionMapping, DateMemberTtl, ExpiryFieldTtl } from './compile';
 import { createIndexesCommand, shellCommand } from './commands';
@@ -77,6 +78,7 @@ function dateMember(mapping: CollectionMapping, ttl: DateMemberTtl, ctx: Explain
     seconds,
     countsFrom: `member:${member}`,
     perWrite,
+    conditionalWrites: mongoConditionalWrites(mapping),
     changeEffect: { kind: 'retroactive', text: SAY.collModRetroactive(member) },
     limits: limits(field),
     warnings,
@@ -138,6 +140,7 @@ function expiryField(mapping: CollectionMapping, ttl: ExpiryFieldTtl, ctx: Expla
     seconds: defaultSeconds,
     countsFrom: defaultSeconds !== null && anchor ? `member:${anchor.member}` : 'last-write',
     perWrite,
+    conditionalWrites: mongoConditionalWrites(mapping),
     changeEffect:
       defaultSeconds !== null
         ? { kind: 'new-writes-only', text: `${SAY.stamped(field)}.` }
@@ -166,6 +169,7 @@ function noTtl(mapping: CollectionMapping): ExplainEntry {
       { value: 'keep', support: 'unsupported', how: why },
       { value: 'extend', support: 'unsupported', how: why },
     ],
+    conditionalWrites: mongoConditionalWrites(mapping),
     expiredVisibleUntilDeleted: false,
     deletion: { by: 'nothing: no TTL index', lag: 'not applicable' },
     changeEffect: {

@@ -1,4 +1,5 @@
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
+import { redisConditionalWrites } from './conditional-writes-explain';
 import { perWriteRows } from '../../explain/per-write-rows';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
 import type { KeyspaceMapping } from './compile';
@@ -41,6 +42,7 @@ export function explainMapping(mapping: KeyspaceMapping, prefix: string): Explai
       commands: writeCommands(mapping, seconds),
     },
     perWrite: perWrite ? nativeRows(seconds) : undeclaredRows(mapping, seconds),
+    conditionalWrites: redisConditionalWrites(mapping),
     expiredVisibleUntilDeleted: false,
     deletion: { by: SAY.deletionBy, lag: SAY.deletionLag },
     changeEffect:

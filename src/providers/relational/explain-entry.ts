@@ -1,4 +1,5 @@
 import type { ExplainEntry } from '../../explain/entry';
+import { relationalConditionalWrites } from './conditional-writes-explain';
 import type { EntityModel, Model } from '../../model/types';
 import type { CompiledSchema, TableSpec } from './compile';
 import { createTableCommands } from './ddl';
@@ -43,6 +44,7 @@ function explainEntity(
     key: `PRIMARY KEY (${table.primaryKey.join(', ')}): the full key`,
     seconds: entity.ttl?.seconds ?? null,
     perWrite: perWriteRows(entity, mode, dialect),
+    conditionalWrites: relationalConditionalWrites(entity, mode),
   };
   if (!entity.ttl) {
     return {
