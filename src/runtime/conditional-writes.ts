@@ -44,7 +44,12 @@ export function setVersion(entity: EntityModel, instance: object, version: numbe
 }
 
 /** The options of update()/getOrInsert()/patch(): `{ ttl }` or nothing; any other key is refused. */
-export function conditionalWriteOptions(value: unknown, call: string, entity: EntityModel, store: string): WriteOptions {
+export function conditionalWriteOptions(
+  value: unknown,
+  call: string,
+  entity: EntityModel,
+  store: string,
+): WriteOptions {
   const options = optionsArgument<WriteOptions>(value, call, { entity: entity.name, store }, "{ ttl: '1h' }");
   refuseUnknownOptions(options, ['ttl'], call, entity, store);
   return options;

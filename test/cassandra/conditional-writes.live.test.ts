@@ -34,7 +34,10 @@ describeStore('cassandra', 'cassandra conditional writes keep one TTL per row', 
   beforeAll(async () => {
     client = await cassandraClient();
     keyspace = await createTestKeyspace(client, 'cwttl');
-    db = await connect(new ModelBuilder().entity(Profile).entity(Note).build(), new CassandraStore({ client, keyspace }));
+    db = await connect(
+      new ModelBuilder().entity(Profile).entity(Note).build(),
+      new CassandraStore({ client, keyspace }),
+    );
     await db.ensureCollections();
   });
   afterAll(async () => {

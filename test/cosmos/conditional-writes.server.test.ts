@@ -7,7 +7,17 @@
  */
 import 'reflect-metadata';
 import type { Database } from '@azure/cosmos';
-import { connect, Entity, ErrorCodes, Field, Key, ModelBuilder, TimeToLive, Version, type StoreContext } from '../../src';
+import {
+  connect,
+  Entity,
+  ErrorCodes,
+  Field,
+  Key,
+  ModelBuilder,
+  TimeToLive,
+  Version,
+  type StoreContext,
+} from '../../src';
 import { CosmosStore } from '../../src/providers/cosmos';
 import { describeStore } from '../harness/stores';
 import { localCosmos, rawItem } from './fixtures';
@@ -42,7 +52,11 @@ describeStore('cosmos', 'cosmos conditional writes (in-process server)', () => {
     const expiresAt = before._ts + 30;
     await sleep(1100);
     expect(await passes.patch('p', { holder: 'b' })).toBe(true);
-    const after = (await rawItem(database, 'cw_passes', 'p')) as unknown as { _ts: number; ttl: number; holder: string };
+    const after = (await rawItem(database, 'cw_passes', 'p')) as unknown as {
+      _ts: number;
+      ttl: number;
+      holder: string;
+    };
     expect(after.holder).toBe('b');
     expect(after._ts).toBeGreaterThan(before._ts);
     expect(after._ts + after.ttl).toBeGreaterThanOrEqual(expiresAt);

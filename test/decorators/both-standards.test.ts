@@ -74,7 +74,12 @@ describe('the same model source, compiled with each decorator standard', () => {
       (e) => e.name === 'Order',
     );
     expect(order?.version).toBe('version');
-    expect(order?.fields).toContainEqual({ member: 'version', storedName: 'version', type: 'integer', nullable: false });
+    expect(order?.fields).toContainEqual({
+      member: 'version',
+      storedName: 'version',
+      type: 'integer',
+      nullable: false,
+    });
   });
 
   test('both give the same explain report', () => {

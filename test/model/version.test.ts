@@ -22,13 +22,16 @@ describe('@Version / .version()', () => {
   test('a decorated version member is recorded as an integer field', () => {
     const entity = new ModelBuilder().entity(Decorated).build().entities[0];
     expect(entity?.version).toBe('version');
-    expect(entity?.fields).toContainEqual({ member: 'version', storedName: 'version', type: 'integer', nullable: false });
+    expect(entity?.fields).toContainEqual({
+      member: 'version',
+      storedName: 'version',
+      type: 'integer',
+      nullable: false,
+    });
   });
 
   test('fluent .version() records the same, and an entity without one has version null', () => {
-    const model = new ModelBuilder()
-      .entity(Plain, (e) => e.key((x) => x.id).version((x) => x.rev))
-      .build();
+    const model = new ModelBuilder().entity(Plain, (e) => e.key((x) => x.id).version((x) => x.rev)).build();
     expect(model.entities[0]?.version).toBe('rev');
     const none = new ModelBuilder().entity(Plain, (e) => e.key((x) => x.id).field((x) => x.rev)).build();
     expect(none.entities[0]?.version).toBeNull();
@@ -66,7 +69,9 @@ describe('@Version / .version()', () => {
       @Version() b = 0;
     }
     const error = thrown(() => new ModelBuilder().entity(Twice).build()) as ModelError;
-    expect(error.problems).toContainEqual(expect.objectContaining({ code: 'MODEL_VERSION_DECLARED_TWICE', member: 'b' }));
+    expect(error.problems).toContainEqual(
+      expect.objectContaining({ code: 'MODEL_VERSION_DECLARED_TWICE', member: 'b' }),
+    );
   });
 });
 

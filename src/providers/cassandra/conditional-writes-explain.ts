@@ -27,7 +27,8 @@ export function cassandraConditionalWrites(mapping: EntityMapping): ConditionalW
         (versioned
           ? `the conditional batch on the ${version} read (${LWT})`
           : 'INSERT … USING TTL ? AND TIMESTAMP <newest cell + 1 µs>, so a write landing in between still wins'),
-      expiry: "'keep' by default: the TTL the row's cells have left, read just before (to the second), on every cell; { ttl }: that one TTL",
+      expiry:
+        "'keep' by default: the TTL the row's cells have left, read just before (to the second), on every cell; { ttl }: that one TTL",
     },
   });
 }

@@ -107,7 +107,8 @@ export class CosmosConditionalWrites<T> {
         } else return { entity: instanceOf<T>(model, codec.decode(stored.raw)), inserted: false };
         return { entity: given, inserted: true };
       } catch (error) {
-        if (!raced(error)) throw wrapDriverError(error, `writing ${model.name} '${address.id}'`, { entity: model.name });
+        if (!raced(error))
+          throw wrapDriverError(error, `writing ${model.name} '${address.id}'`, { entity: model.name });
         last = error;
       }
     }

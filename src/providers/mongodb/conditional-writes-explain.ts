@@ -10,7 +10,9 @@ import type { CollectionMapping } from './compile';
 export function mongoConditionalWrites(mapping: CollectionMapping): ConditionalWriteRow[] {
   const version = mapping.entity.version ?? 'version';
   const ttl = mapping.ttl;
-  const live = ttl ? `, $expr: <not due: ${ttl.index.field}${ttl.kind === 'date-member' ? ` + ${ttl.seconds}s` : ''} > $$NOW>` : '';
+  const live = ttl
+    ? `, $expr: <not due: ${ttl.index.field}${ttl.kind === 'date-member' ? ` + ${ttl.seconds}s` : ''} > $$NOW>`
+    : '';
   const due = ttl ? '; a due document the TTL monitor has not deleted yet matches nothing (version 0)' : '';
   const patchExpiry =
     ttl?.kind === 'expiry-field'

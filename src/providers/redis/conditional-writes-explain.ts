@@ -8,7 +8,8 @@ export function redisConditionalWrites(mapping: KeyspaceMapping): ConditionalWri
   return conditionalWriteRows({
     update: {
       how: `one script: GET, compare the stored ${version} (cjson.decode), SET; an expired key is absent (version 0)`,
-      expiry: "the per-write value: SET … EX n (by default the entity default), SET without EX ('never'), KEEPTTL ('keep')",
+      expiry:
+        "the per-write value: SET … EX n (by default the entity default), SET without EX ('never'), KEEPTTL ('keep')",
     },
     'delete-if-version': { how: `one script: GET, compare ${version}, DEL`, expiry: 'none' },
     getOrInsert: {

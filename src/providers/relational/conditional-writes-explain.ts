@@ -9,7 +9,9 @@ export function relationalConditionalWrites(entity: EntityModel, mode: Relationa
   const version = entity.version ?? 'version';
   const emulated = mode === 'emulate' && entity.ttl !== null;
   const live = emulated ? ` AND (${EXPIRY_COLUMN} IS NULL OR ${EXPIRY_COLUMN} > now)` : '';
-  const due = emulated ? `; a row past ${EXPIRY_COLUMN} (still stored until purgeExpired()) matches nothing: version 0` : '';
+  const due = emulated
+    ? `; a row past ${EXPIRY_COLUMN} (still stored until purgeExpired()) matches nothing: version 0`
+    : '';
   return conditionalWriteRows({
     update: {
       how: `UPDATE … SET <every non-key column>, ${version} = ? WHERE <key> AND ${version} = ?${live}: 0 rows changed is STORE_VERSION_CONFLICT`,

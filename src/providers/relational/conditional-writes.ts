@@ -17,7 +17,7 @@ import { resolveTtl, storedRowExpiry, writeExpiry, type StoredAnchorExpiry, type
 import { RELATIONAL_STORE } from './options';
 import { deleteVersioned, expiryShape, patchRow, updateVersioned } from './sql-conditional';
 import { existsByKey } from './sql-read';
-import { bind } from './statement';
+import { bind, type Statement } from './statement';
 import { encodeKey, encodeRow } from './write-ops';
 
 /**
@@ -57,9 +57,7 @@ export class RelationalConditionalWrites {
       seconds: expiry.seconds,
       expiry: expiry.value,
     });
-    const changes = await this.executor.run(statement, params).catch((error: unknown) => {
-      throw t.duplicateOf(error);
-    });
+    const changes = await this.run(statement, params);
     if (changes === 0) throw this.conflict('update()', expected);
     copyStamps(t, row.values, given);
     setVersion(t.entity, given, expected + 1);
@@ -104,10 +102,7 @@ export class RelationalConditionalWrites {
       seconds: expiry?.seconds,
       expiry: expiry && 'value' in expiry ? expiry.value : undefined,
     });
-    const changed = await this.executor.run(statement, params).catch((error: unknown) => {
-      throw t.duplicateOf(error);
-    });
-    return changed > 0;
+    return (await this.run(statement, params)) > 0;
   }
 
   /** A patch keeps the expiry unless a ttl is given; an anchored default counts from the stored anchor. */
@@ -115,6 +110,16 @@ export class RelationalConditionalWrites {
     if (ttl === undefined) return null;
     const resolved: ResolvedWriteTtl = resolveTtl(this.t, ttl);
     return resolved.kind === 'keep' ? null : storedRowExpiry(this.t, resolved);
+  }
+
+  /** One statement: synchronously on SQLite (no promise chained), a unique violation in the shared wording. */
+  private async run(statement: Statement, params: unknown[]): Promise<number> {
+    try {
+      const sync = this.executor.trySync();
+      return sync ? sync.runSync(statement, params) : await this.executor.run(statement, params);
+    } catch (error) {
+      throw this.t.duplicateOf(error);
+    }
   }
 
   private encodeVersion(version: number): unknown {
@@ -138,4 +143,3 @@ function copyStamps(t: EntityTable, written: Record<string, unknown>, given: obj
   const member = t.entity.updatedAt;
   if (member) (given as Record<string, unknown>)[member] = written[member];
 }
-
