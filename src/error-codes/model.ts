@@ -42,9 +42,9 @@ export const MODEL_CODES = {
   MODEL_TTL_UNKNOWN_MEMBER: { family: 'ModelError', exit: 'model' },
   /** A field type lifespan does not know. */
   MODEL_UNKNOWN_TYPE: { family: 'ModelError', exit: 'model' },
-  /** An entity with more than one @Version member. */
+  /** An entity with more than one version member (Version() / .version()). */
   MODEL_VERSION_DECLARED_TWICE: { family: 'ModelError', exit: 'model' },
-  /** A @Version member that is not a number (integer), is nullable, or is a key member. */
+  /** A version member (Version() / .version()) that is not a number, is nullable, or is a key member. */
   MODEL_VERSION_NOT_NUMERIC: { family: 'ModelError', exit: 'model' },
   /** explain() asked for a store that is not one of lifespan's stores. */
   EXPLAIN_UNKNOWN_STORE: { family: 'ModelError', exit: 'model' },

@@ -52,8 +52,8 @@ export const SHARED_CODES = {
   STORE_QUERY_FAILED: { family: 'StoreError', exit: 'store' },
   /** update() or delete({ ifVersion }) met a live record of another version, or none (version 0): nothing was written. */
   STORE_VERSION_CONFLICT: { family: 'StoreError', exit: 'store' },
-  /** update() or delete({ ifVersion }) on an entity without a @Version member. */
+  /** update() or delete({ ifVersion }) on an entity without a version member (Version() / .version()). */
   VERSION_NOT_DECLARED: { family: 'LifespanError', exit: 'model' },
-  /** patch() changes that name a key member or the @Version member (the key identifies the record; the version counts its writes). */
+  /** patch() changes that name a key member or the version member (the key identifies the record; the version counts its writes). */
   PATCH_MEMBER_REFUSED: { family: 'LifespanError', exit: 'model' },
 } as const satisfies Record<string, ErrorCodeSpec>;
