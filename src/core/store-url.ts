@@ -63,7 +63,10 @@ export interface StoreUrl {
 /** The options a driver reads from its URL, passed on as typed. */
 export function driverOptions(names: readonly string[], repeatable: readonly string[] = []): UrlOptions {
   return Object.fromEntries(
-    names.map((name) => [name, repeatable.includes(name) ? { owner: 'driver', repeatable: true } : { owner: 'driver' }]),
+    names.map((name) => [
+      name,
+      repeatable.includes(name) ? { owner: 'driver', repeatable: true } : { owner: 'driver' },
+    ]),
   );
 }
 
@@ -172,10 +175,13 @@ function unknownOption(typed: string, form: StoreUrlForm): LifespanError {
 
 function badValue(name: string, value: string, values: readonly string[], form: StoreUrlForm): LifespanError {
   const guess = closestName(value, values);
-  const what = SECRET_KEY.test(name) ? 'a value' : shown(value, 'a value');
+  const given =
+    value === ''
+      ? `leaves ${name} empty`
+      : `sets ${name} to ${SECRET_KEY.test(name) ? 'a value' : shown(value, 'a value')}`;
   return badStoreUrl(
     form.store,
-    `${form.what} sets ${name} to ${what}, which is not one of ${values.join(', ')}${guess ? ` (did you mean ${name}=${guess}?)` : ''}`,
+    `${form.what} ${given}, which is not one of ${values.join(', ')}${guess ? ` (did you mean ${name}=${guess}?)` : ''}`,
     `write ${name}=${values[0] ?? ''}, or leave the option out`,
   );
 }

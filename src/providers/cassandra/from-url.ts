@@ -28,7 +28,11 @@ export async function openCassandraUrl(url: string): Promise<OpenedStore> {
   const parsed = parseStoreUrl(url, CASSANDRA_URL);
   const { hosts, path: keyspace, user, password, rawPassword } = parsed;
   if (hosts === '' || !/^[A-Za-z0-9_]+$/.test(keyspace)) {
-    throw badStoreUrl(STORE, 'the Cassandra URL must name hosts and a keyspace', `write it as ${CASSANDRA_URL.example}`);
+    throw badStoreUrl(
+      STORE,
+      'the Cassandra URL must name hosts and a keyspace',
+      `write it as ${CASSANDRA_URL.example}`,
+    );
   }
   const dc = parsed.own.get('dc') ?? 'datacenter1';
   const contactPoints = hosts.split(',');

@@ -106,4 +106,3 @@ function checkServerUrl(driverUrl: string, path: string, form: StoreUrlForm): vo
 function mysqlUrl(url: string, client: string): string {
   return client === 'mysql2' ? url.replace(/^mariadb:/i, 'mysql:') : url;
 }
-
