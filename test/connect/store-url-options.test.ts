@@ -30,7 +30,7 @@ async function refusal(url: string): Promise<Refusal> {
       throw new Error(`${url} was opened, not refused`);
     }
     expect(exitCodeFor(opened)).toBe(EXIT_USAGE);
-    return opened as Refusal;
+    return opened as unknown as Refusal;
   } finally {
     for (const [name, value] of [
       ['COSMOS_ENDPOINT', saved.endpoint],

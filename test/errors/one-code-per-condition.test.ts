@@ -4,6 +4,8 @@
  * STORE_OPERATION_FAILED, a failed connect STORE_CONNECT_FAILED. The table keeps no store's own
  * code for them, and the ErrorCodes names are the codes they stand for.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { ERROR_CODE_TABLE, ErrorCodes } from '../../src/error-codes';
 import { CassandraStore } from '../../src/providers/cassandra/store';
 import { CosmosStore } from '../../src/providers/cosmos/store';
@@ -74,5 +76,21 @@ describe('the code table has one code per condition', () => {
   test('every ErrorCodes name is the code it stands for', () => {
     const disagreeing = Object.entries(ErrorCodes).filter(([name, code]) => name !== code);
     expect(disagreeing).toEqual([]);
+  });
+});
+
+describe('CHANGELOG.md maps every old code to its new one', () => {
+  const changelog = fs.readFileSync(path.resolve(__dirname, '..', '..', 'CHANGELOG.md'), 'utf8');
+  const renames = [...changelog.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \| `([A-Z][A-Z0-9_]+)` \|$/gm)].map(
+    ([, from, to]) => ({
+      from: from as string,
+      to: to as string,
+    }),
+  );
+
+  test('each old code is gone from the table and its new code is in it', () => {
+    expect(renames.length).toBeGreaterThanOrEqual(30);
+    expect(renames.filter((r) => r.from in ERROR_CODE_TABLE).map((r) => r.from)).toEqual([]);
+    expect(renames.filter((r) => !(r.to in ERROR_CODE_TABLE)).map((r) => r.to)).toEqual([]);
   });
 });
