@@ -90,12 +90,12 @@ export function parseStoreUrl(url: string, form: StoreUrlForm): StoreUrl {
   const colon = userInfo?.indexOf(':') ?? -1;
   const rawUser = userInfo === undefined ? undefined : colon < 0 ? userInfo : userInfo.slice(0, colon);
   const rawPassword = userInfo === undefined || colon < 0 ? undefined : userInfo.slice(colon + 1);
-  const password = decoded(rawPassword, 'password', form);
+  const password = rawPassword === undefined ? undefined : decodedPart(rawPassword, 'password', form);
   const options = readOptions(query ?? '', form);
   const secretValues = options.given.filter((o) => SECRET_KEY.test(o.name) && o.value !== '').map((o) => o.value);
   return {
     scheme: scheme.toLowerCase(),
-    user: decoded(rawUser, 'user name', form),
+    user: rawUser === undefined ? undefined : decodedPart(rawUser, 'user name', form),
     password,
     rawPassword,
     hosts: at < 0 ? authority : authority.slice(at + 1),
@@ -111,9 +111,8 @@ function splitAuthority(body: string): { authority: string; path: string } {
   return slash < 0 ? { authority: body, path: '' } : { authority: body.slice(0, slash), path: body.slice(slash + 1) };
 }
 
-/** A malformed %-escape is a mistake in the URL, not a URIError to crash on. */
-function decoded(part: string | undefined, what: string, form: StoreUrlForm): string | undefined {
-  if (part === undefined) return undefined;
+/** A %-escaped part of the URL, decoded; a malformed escape is a mistake in the URL, not a URIError to crash on. */
+export function decodedPart(part: string, what: string, form: Pick<StoreUrlForm, 'store' | 'what'>): string {
   try {
     return decodeURIComponent(part);
   } catch {

@@ -1,4 +1,4 @@
-import { badStoreUrl, parseStoreUrl, type StoreUrlForm } from '../../core/store-url';
+import { badStoreUrl, decodedPart, parseStoreUrl, type StoreUrlForm } from '../../core/store-url';
 import { LifespanError, StoreError } from '../../errors';
 import type { OpenedStore } from '../connection-target';
 import { STORE } from './semantics';
@@ -28,12 +28,7 @@ export function parseMongoUrl(url: string): MongoUrlParts {
 
 function readMongoUrl(url: string): { parts: MongoUrlParts; secrets: readonly string[] } {
   const parsed = parseStoreUrl(url, MONGO_URL);
-  let database = '';
-  try {
-    database = decodeURIComponent(parsed.path);
-  } catch {
-    database = '';
-  }
+  const database = decodedPart(parsed.path, 'database', MONGO_URL);
   if (database === '') {
     throw badStoreUrl(STORE, 'the MongoDB URL must name a database', `write it as ${MONGO_URL.example}`);
   }
