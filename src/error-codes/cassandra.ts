@@ -6,10 +6,6 @@ export const CASSANDRA_CODES = {
   CASSANDRA_BAD_JSON: { family: 'LifespanError', exit: 'model' },
   /** A keyspace, table or column name Cassandra does not accept. */
   CASSANDRA_BAD_NAME: { family: 'LifespanError', exit: 'model' },
-  /** A CassandraStore option of the wrong kind. */
-  CASSANDRA_BAD_OPTION: { family: 'LifespanError', exit: 'model' },
-  /** The Cassandra driver could not connect. */
-  CASSANDRA_CONNECT_FAILED: { family: 'StoreError', exit: 'store' },
   /** Counter columns sharing a table with other non-key columns. */
   CASSANDRA_COUNTER_MIXED: { family: 'ModelError', exit: 'model' },
   /** A TTL on an entity with counter columns (Cassandra refuses it). */
@@ -18,12 +14,8 @@ export const CASSANDRA_CODES = {
   CASSANDRA_COUNTER_WRITE: { family: 'LifespanError', exit: 'model' },
   /** A filter CQL cannot express (e.g. equality with null). */
   CASSANDRA_FILTER_UNSUPPORTED: { family: 'LifespanError', exit: 'model' },
-  /** CassandraStore options without a cassandra-driver Client. */
-  CASSANDRA_NO_CLIENT: { family: 'LifespanError', exit: 'model' },
   /** The nodes did not agree on a schema change in time. */
   CASSANDRA_NO_SCHEMA_AGREEMENT: { family: 'StoreError', exit: 'store' },
-  /** The Cassandra driver or node refused a statement; the driver error is the cause. */
-  CASSANDRA_QUERY_FAILED: { family: 'StoreError', exit: 'store' },
   /** Two entities mapped to one Cassandra table. */
   CASSANDRA_SHARED_TABLE: { family: 'ModelError', exit: 'model' },
   /** A TTL whose expiry would be past the node's expiration ceiling (2038-01-19, or 2106 when configured). */
@@ -32,6 +24,4 @@ export const CASSANDRA_CODES = {
   CASSANDRA_TTL_TOO_LARGE: { family: 'TtlError', exit: 'model' },
   /** ttl() of a row whose every non-key column is null (Cassandra keeps no TTL to read). */
   CASSANDRA_TTL_UNREADABLE: { family: 'LifespanError', exit: 'model' },
-  /** A cassandra: URL without hosts or keyspace. */
-  CASSANDRA_URL: { family: 'LifespanError', exit: 'usage' },
 } as const satisfies Record<string, ErrorCodeSpec>;

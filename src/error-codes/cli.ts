@@ -12,8 +12,6 @@ export const CLI_CODES = {
   CLI_BAD_SNAPSHOT: { family: 'LifespanError', exit: 'usage' },
   /** purge --now later than the database clock would delete rows that are still live: needs --yes. */
   CLI_PURGE_LIVE_ROWS: { family: 'LifespanError', exit: 'usage' },
-  /** A mongodb:// URL the driver refuses (unknown option, bad port). */
-  MONGODB_BAD_URL: { family: 'LifespanError', exit: 'usage' },
   /** Two CLI options that cannot be used together (e.g. diff --file with --base). */
   CLI_BAD_OPTIONS: { family: 'LifespanError', exit: 'usage' },
   /** diff: the snapshot was written for other stores or another relational TTL mode than asked for. */

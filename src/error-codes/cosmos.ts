@@ -4,8 +4,6 @@ import type { ErrorCodeSpec } from '../error-codes';
 export const COSMOS_CODES = {
   /** An item id Cosmos DB does not allow. */
   COSMOS_BAD_ID: { family: 'LifespanError', exit: 'model' },
-  /** CosmosStore options without an @azure/cosmos Database. */
-  COSMOS_BAD_OPTIONS: { family: 'LifespanError', exit: 'model' },
   /** A transactional batch of a unit of work failed; the service rolled that batch back. */
   COSMOS_BATCH_FAILED: { family: 'StoreError', exit: 'store' },
   /** An entity with more than one partition key member (Cosmos maps one path). */
@@ -20,22 +18,10 @@ export const COSMOS_CODES = {
   COSMOS_NOT_FOUND: { family: 'StoreError', exit: 'store' },
   /** The container changed after the plan was made. */
   COSMOS_PLAN_STALE: { family: 'StoreError', exit: 'store' },
-  /** The Cosmos DB service refused a request; the SDK error is the cause. */
-  COSMOS_REQUEST_FAILED: { family: 'StoreError', exit: 'store' },
   /** A stored name that Cosmos DB owns or interprets. */
   COSMOS_RESERVED_NAME: { family: 'ModelError', exit: 'model' },
-  /** selfSigned for an endpoint that is not on loopback. */
-  COSMOS_SELF_SIGNED_REMOTE: { family: 'LifespanError', exit: 'usage' },
   /** A TTL Cosmos DB does not accept (whole seconds 1..2^31-1, or -1). */
   COSMOS_TTL_OUT_OF_RANGE: { family: 'TtlError', exit: 'model' },
-  /** COSMOS_ENDPOINT is not an http(s) URL. */
-  COSMOS_URL_BAD_ENDPOINT: { family: 'LifespanError', exit: 'usage' },
-  /** A cosmos: URL without a database. */
-  COSMOS_URL_NO_DATABASE: { family: 'LifespanError', exit: 'usage' },
-  /** A cosmos: URL without COSMOS_ENDPOINT and COSMOS_KEY set. */
-  COSMOS_URL_NO_ENDPOINT: { family: 'LifespanError', exit: 'usage' },
-  /** The Cosmos DB client could not be opened for the URL. */
-  COSMOS_URL_OPEN_FAILED: { family: 'LifespanError', exit: 'usage' },
   /** An item kept changing during every attempt of a conditional write. */
   COSMOS_WRITE_CONTENDED: { family: 'StoreError', exit: 'store' },
 } as const satisfies Record<string, ErrorCodeSpec>;

@@ -4,26 +4,14 @@ import type { ErrorCodeSpec } from '../error-codes';
 export const MONGODB_CODES = {
   /** An expireAfterSeconds outside 0..2^31-1 (refused before sending). */
   MONGO_BAD_EXPIRE_AFTER_SECONDS: { family: 'LifespanError', exit: 'model' },
-  /** A MongoStore option of the wrong kind. */
-  MONGO_BAD_OPTION: { family: 'LifespanError', exit: 'model' },
   /** collMod reported another expireAfterSeconds than the one sent. */
   MONGO_COLLMOD_MISMATCH: { family: 'StoreError', exit: 'store' },
-  /** A schema command failed on the server. */
-  MONGO_COMMAND_FAILED: { family: 'StoreError', exit: 'store' },
-  /** The MongoDB driver could not connect. */
-  MONGO_CONNECT_FAILED: { family: 'StoreError', exit: 'store' },
   /** The TTL index a step changes no longer exists. */
   MONGO_INDEX_GONE: { family: 'StoreError', exit: 'store' },
   /** An index of the same name exists on another key. */
   MONGO_INDEX_NAME_CONFLICT: { family: 'StoreError', exit: 'store' },
   /** An index on the same key exists with other options. */
   MONGO_INDEX_OPTIONS_CONFLICT: { family: 'StoreError', exit: 'store' },
-  /** Reading a collection's indexes failed. */
-  MONGO_INSPECT_FAILED: { family: 'StoreError', exit: 'store' },
-  /** MongoStore options without a mongodb driver Db. */
-  MONGO_NO_DB: { family: 'LifespanError', exit: 'model' },
-  /** A read or write failed on the server; the driver error is the cause. */
-  MONGO_OPERATION_FAILED: { family: 'StoreError', exit: 'store' },
   /** A member stored as '_id', which holds the entity's key. */
   MONGO_RESERVED_FIELD: { family: 'ModelError', exit: 'model' },
   /** Two entities mapped to one collection. */
@@ -45,6 +33,4 @@ export const MONGODB_CODES = {
   MONGO_TTL_ON_KEY: { family: 'ModelError', exit: 'model' },
   /** A TTL member of new Date(0), the unset placeholder the monitor would delete at once. */
   MONGO_TTL_VALUE_PLACEHOLDER: { family: 'LifespanError', exit: 'model' },
-  /** A mongodb: URL without a database. */
-  MONGO_URL_NO_DATABASE: { family: 'LifespanError', exit: 'usage' },
 } as const satisfies Record<string, ErrorCodeSpec>;

@@ -2,14 +2,6 @@ import type { ErrorCodeSpec } from '../error-codes';
 
 /** Codes only the Redis provider raises. Each row's TSDoc is its meaning in docs/errors.md. */
 export const REDIS_CODES = {
-  /** A Redis URL that does not parse. */
-  REDIS_BAD_URL: { family: 'LifespanError', exit: 'usage' },
-  /** A RedisStore option of the wrong kind (a prefix holding { or }). */
-  REDIS_BAD_OPTION: { family: 'LifespanError', exit: 'model' },
-  /** new RedisStore() without a node-redis client. */
-  REDIS_NO_CLIENT: { family: 'LifespanError', exit: 'model' },
-  /** A Redis command failed (connection, ACL, maxmemory, a key of another type). */
-  REDIS_OPERATION_FAILED: { family: 'StoreError', exit: 'store' },
   /** A Redis server older than 7.0 (no EXPIRE … GT). */
   REDIS_SERVER_TOO_OLD: { family: 'StoreError', exit: 'store' },
   /** A key under an entity's prefix whose value is not a record lifespan wrote (not JSON, not an object, no key). */

@@ -6,8 +6,6 @@ export const RELATIONAL_CODES = {
   RELATIONAL_BAD_CLOCK: { family: 'LifespanError', exit: 'model' },
   /** A table or column name that cannot be used in SQL. */
   RELATIONAL_BAD_IDENTIFIER: { family: 'ModelError', exit: 'model' },
-  /** A relational store option of the wrong kind. */
-  RELATIONAL_BAD_OPTION: { family: 'LifespanError', exit: 'model' },
   /** Two entities mapped to one table. */
   RELATIONAL_DUPLICATE_TABLE: { family: 'ModelError', exit: 'model' },
   /** A member stored in the column TTL emulation needs. */
@@ -28,12 +26,4 @@ export const RELATIONAL_CODES = {
   RELATIONAL_TTL_REJECTED: { family: 'ModelError', exit: 'model' },
   /** A knex client lifespan does not support. */
   RELATIONAL_UNSUPPORTED_DRIVER: { family: 'StoreError', exit: 'store' },
-  /** A relational URL that does not parse. */
-  RELATIONAL_URL_INVALID: { family: 'LifespanError', exit: 'usage' },
-  /** A sqlite: URL without a file. */
-  RELATIONAL_URL_NO_FILE: { family: 'LifespanError', exit: 'usage' },
-  /** A URL scheme that is not a relational one. */
-  RELATIONAL_URL_SCHEME: { family: 'LifespanError', exit: 'usage' },
-  /** A ?ttl= URL option that is not a TTL mode. */
-  RELATIONAL_URL_TTL: { family: 'LifespanError', exit: 'usage' },
 } as const satisfies Record<string, ErrorCodeSpec>;

@@ -48,12 +48,23 @@ export const SHARED_CODES = {
   PURGE_INTERRUPTED: { family: 'StoreError', exit: 'store' },
   /** A relational session used after close(). */
   SESSION_CLOSED: { family: 'LifespanError', exit: 'model' },
-  /** The relational driver or server refused a statement; the driver error is the cause. */
-  STORE_QUERY_FAILED: { family: 'StoreError', exit: 'store' },
   /** update() or delete({ ifVersion }) met a live record of another version, or none (version 0): nothing was written. */
   STORE_VERSION_CONFLICT: { family: 'StoreError', exit: 'store' },
   /** update() or delete({ ifVersion }) on an entity without a version member (Version() / .version()). */
   VERSION_NOT_DECLARED: { family: 'LifespanError', exit: 'model' },
   /** patch() changes that name a key member or the version member (the key identifies the record; the version counts its writes). */
   PATCH_MEMBER_REFUSED: { family: 'LifespanError', exit: 'model' },
+
+  // One code per condition on every store; the error's `store` says which (CHANGELOG.md lists the codes they replace).
+  /** A store's constructor option that is missing or of the wrong kind (no driver client, a bad prefix, an unknown ttl mode). */
+  STORE_BAD_OPTION: { family: 'LifespanError', exit: 'model' },
+  /**
+   * A store URL (--url) that lifespan cannot use: it does not parse, names no database, has an
+   * unknown or repeated option or a value the option does not take, or its settings (COSMOS_ENDPOINT) are wrong.
+   */
+  STORE_BAD_URL: { family: 'LifespanError', exit: 'usage' },
+  /** The store's driver could not connect, for a reason other than the STORE_UNREACHABLE / STORE_AUTH_FAILED ones. */
+  STORE_CONNECT_FAILED: { family: 'StoreError', exit: 'store' },
+  /** The driver or server refused a read, write, schema command or inspection; the driver error is the cause. */
+  STORE_OPERATION_FAILED: { family: 'StoreError', exit: 'store' },
 } as const satisfies Record<string, ErrorCodeSpec>;

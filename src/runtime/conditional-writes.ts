@@ -136,7 +136,7 @@ export function versionConflict(facts: VersionConflictFacts): StoreError {
     expected === 0
       ? 'version 0 stands for no record, and update() needs a live one'
       : `the stored live record of '${facts.collection}' is not version ${expected} (another write changed it, or it was deleted or expired)`;
-  return new StoreError(ErrorCodes.VERSION_CONFLICT, `${facts.call}: ${found}; nothing was written`, {
+  return new StoreError(ErrorCodes.STORE_VERSION_CONFLICT, `${facts.call}: ${found}; nothing was written`, {
     entity: entity.name,
     member: entity.version ?? undefined,
     store: facts.store,

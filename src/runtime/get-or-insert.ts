@@ -22,7 +22,7 @@ export async function insertElseGet<T>(
       await insert();
       return { entity, inserted: true };
     } catch (error) {
-      if (!(error instanceof LifespanError) || error.code !== ErrorCodes.DUPLICATE_KEY) throw error;
+      if (!(error instanceof LifespanError) || error.code !== ErrorCodes.STORE_DUPLICATE_KEY) throw error;
       last = error;
     }
     const found = await get();

@@ -95,7 +95,7 @@ export function duplicateKeyParts(facts: DuplicateKeyFacts): { message: string; 
 /** insert() (or a unit of work's write) that met a live key or a unique constraint. */
 export function duplicateKey(facts: DuplicateKeyFacts): StoreError {
   const { message, options } = duplicateKeyParts(facts);
-  return new StoreError(ErrorCodes.DUPLICATE_KEY, message, options);
+  return new StoreError(ErrorCodes.STORE_DUPLICATE_KEY, message, options);
 }
 
 /**

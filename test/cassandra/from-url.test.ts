@@ -3,14 +3,14 @@ import { openCassandraUrl } from '../../src/providers/cassandra/from-url';
 import { cassandraContact } from '../harness/cassandra';
 import { describeStore } from '../harness/stores';
 
-test('a malformed %-escape in the user or password is CASSANDRA_URL, not a URIError', async () => {
+test('a malformed %-escape in the user or password is STORE_BAD_URL, not a URIError', async () => {
   await expect(openCassandraUrl('cassandra://us%zzer:pw@127.0.0.1:9042/ks')).rejects.toMatchObject({
     name: 'LifespanError',
-    code: 'CASSANDRA_URL',
+    code: 'STORE_BAD_URL',
     message: expect.stringContaining('user name'),
   });
   await expect(openCassandraUrl('cassandra://user:p%@127.0.0.1:9042/ks')).rejects.toMatchObject({
-    code: 'CASSANDRA_URL',
+    code: 'STORE_BAD_URL',
     message: expect.stringContaining('password'),
   });
 });

@@ -128,7 +128,7 @@ describeStore('cassandra', 'cassandra repository (live)', () => {
       .insert(reading('s4', 2, 2))
       .upsert(reading('s4', 3, 3))
       .insert(reading('s4', 1, 100));
-    await expect(failing.commit()).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY });
+    await expect(failing.commit()).rejects.toMatchObject({ code: ErrorCodes.STORE_DUPLICATE_KEY });
     expect((await readings.find({ sensorId: 's4' })).map((r) => r.value)).toEqual([1]);
 
     await db
@@ -151,7 +151,7 @@ describeStore('cassandra', 'cassandra repository (live)', () => {
         .insert(reading('s6', 1, 1))
         .insert(reading('s5', 1, 2))
         .commit(),
-    ).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY });
+    ).rejects.toMatchObject({ code: ErrorCodes.STORE_DUPLICATE_KEY });
     expect(await readings.count({ sensorId: 's6' })).toBe(0);
 
     // In a batch every statement shares one timestamp, where a delete would win whatever the order.

@@ -154,14 +154,14 @@ describeStore('cassandra', 'cassandra overwrites and units of work (live)', () =
         .insert(note('p', 1, 'x'))
         .insert(note('p', 2, 'y'))
         .commit(),
-    ).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY });
+    ).rejects.toMatchObject({ code: ErrorCodes.STORE_DUPLICATE_KEY });
     expect((await notes.find({ book: 'p' })).map((n) => n.text)).toEqual(['new', 'two']);
   });
 
   it('runs the operations on one row as if one by one: a second insert of a row it wrote is a duplicate', async () => {
     const sessions = db.repository(Session);
     await sessions.insert(session('kept', 'stored'));
-    const duplicate = { code: ErrorCodes.DUPLICATE_KEY, name: 'StoreError' };
+    const duplicate = { code: ErrorCodes.STORE_DUPLICATE_KEY, name: 'StoreError' };
     // Inserting a stored key and then deleting it fails at the insert: the stored row is not deleted.
     await expect(db.unitOfWork().insert(session('kept', 'x')).delete(Session, 'kept').commit()).rejects.toMatchObject(
       duplicate,

@@ -67,7 +67,7 @@ function withCredentials(url: string, user: string, password: string): string {
 const CASES: StoreCase[] = [
   {
     store: 'sqlite',
-    url: () => `sqlite:${path.join(ROOT, '.test-dist', 'migrate-cli.db')}?ttl=emulate&password=sq1ite-never-printed`,
+    url: () => `sqlite:${path.join(ROOT, '.test-dist', 'migrate-cli.db')}?ttl=emulate`,
     secret: 'sq1ite-never-printed',
     effect: 'new-writes-only',
     command: /300/,

@@ -49,7 +49,10 @@ forEachStore('store contract', contractModel(prefix), prefix, (store, db) => {
       await orders.upsert(order('u3', 'a', 1));
       const duplicate = orders.insert(order('u3', 'a', 9));
       await expect(duplicate).rejects.toBeInstanceOf(StoreError);
-      await expect(duplicate).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY, store: store.can.storeName });
+      await expect(duplicate).rejects.toMatchObject({
+        code: ErrorCodes.STORE_DUPLICATE_KEY,
+        store: store.can.storeName,
+      });
       expect(await orders.get({ userId: 'u3', id: 'a' })).toMatchObject({ total: 1 });
       await expect(orders.get('a' as never)).rejects.toMatchObject({ code: ErrorCodes.KEY_INCOMPLETE });
       await expect(orders.get({ userId: 'u3' } as never)).rejects.toMatchObject({ code: ErrorCodes.KEY_INCOMPLETE });
@@ -166,7 +169,7 @@ forEachStore('store contract', contractModel(prefix), prefix, (store, db) => {
         expect(failure).toMatchObject({ store: store.can.storeName });
         const first = await samples().get('uw-first');
         if (store.can.atomicUnitOfWork) {
-          expect(failure).toMatchObject({ code: ErrorCodes.DUPLICATE_KEY });
+          expect(failure).toMatchObject({ code: ErrorCodes.STORE_DUPLICATE_KEY });
           expect(first).toBeUndefined();
           expect(await db().repository(Order).get({ userId: 'uw', id: 'other-collection' })).toBeUndefined();
         } else if (first !== undefined) {

@@ -95,14 +95,14 @@ forEachStore('conditional writes', model, prefix, (store, db, raw) => {
     second.balance = 99;
     const error = await failure(accounts().update(second));
     expect(error).toBeInstanceOf(StoreError);
-    expect(error).toMatchObject({ code: ErrorCodes.VERSION_CONFLICT, store: store.can.storeName, entity: 'Account' });
+    expect(error).toMatchObject({ code: ErrorCodes.STORE_VERSION_CONFLICT, store: store.can.storeName, entity: 'Account' });
     expect(second.version).toBe(1);
     expect(await accounts().get('u2')).toMatchObject({ version: 2, balance: 30 });
   });
 
   test('update of a key with no record is a conflict and creates nothing', async () => {
     const error = await failure(accounts().update(account('u-none', { version: 1 })));
-    expect(error.code).toBe(ErrorCodes.VERSION_CONFLICT);
+    expect(error.code).toBe(ErrorCodes.STORE_VERSION_CONFLICT);
     expect(await accounts().get('u-none')).toBeUndefined();
   });
 
@@ -117,7 +117,7 @@ forEachStore('conditional writes', model, prefix, (store, db, raw) => {
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
-    expect(lost[0]?.reason).toMatchObject({ code: ErrorCodes.VERSION_CONFLICT });
+    expect(lost[0]?.reason).toMatchObject({ code: ErrorCodes.STORE_VERSION_CONFLICT });
     const stored = (await accounts().get('race')) as Account;
     expect(stored.version).toBe(2);
     expect(stored.balance).toBe(results[0]?.status === 'fulfilled' ? 1 : 2);
@@ -126,7 +126,7 @@ forEachStore('conditional writes', model, prefix, (store, db, raw) => {
   test('delete({ ifVersion }) deletes only that version; another is a conflict', async () => {
     await accounts().insert(account('d1'));
     const error = await failure(accounts().delete('d1', { ifVersion: 5 }));
-    expect(error.code).toBe(ErrorCodes.VERSION_CONFLICT);
+    expect(error.code).toBe(ErrorCodes.STORE_VERSION_CONFLICT);
     expect(await accounts().exists('d1')).toBe(true);
     expect(await accounts().delete('d1', { ifVersion: 1 })).toBe(true);
     expect(await accounts().exists('d1')).toBe(false);
@@ -220,12 +220,12 @@ forEachStore('conditional writes', model, prefix, (store, db, raw) => {
     const stale = account('e-upd', { version: 1, balance: 50 });
     // (A plain get() may still return it where the store shows due records until they are deleted:
     // MongoDB and Cosmos DB without hideExpired; explain() says so.)
-    expect((await failure(accounts().update(stale))).code).toBe(ErrorCodes.VERSION_CONFLICT);
+    expect((await failure(accounts().update(stale))).code).toBe(ErrorCodes.STORE_VERSION_CONFLICT);
     const replaced = await accounts().getOrInsert(account('e-get', { balance: 60 }));
     expect(replaced.inserted).toBe(true);
     expect(await accounts().get('e-get')).toMatchObject({ balance: 60, version: 1 });
     expect(await accounts().patch('e-patch', { balance: 70 })).toBe(false);
-    expect((await failure(accounts().delete('e-del', { ifVersion: 1 }))).code).toBe(ErrorCodes.VERSION_CONFLICT);
+    expect((await failure(accounts().delete('e-del', { ifVersion: 1 }))).code).toBe(ErrorCodes.STORE_VERSION_CONFLICT);
     expect(await accounts().delete('e-del', { ifVersion: 0 })).toBe(false);
   });
 });

@@ -26,7 +26,7 @@ async function failureOf(work: Promise<unknown>): Promise<StoreError> {
 
 forEachStore('duplicate key', contractModel(prefix), prefix, (store, db) => {
   const place = (entity: string) => ({
-    code: ErrorCodes.DUPLICATE_KEY,
+    code: ErrorCodes.STORE_DUPLICATE_KEY,
     entity,
     member: undefined,
     store: store.can.storeName,
@@ -146,7 +146,7 @@ forEachStore(
   (store, db, raw) => {
     const collection = `${uniquePrefix}_sample`;
     const refused = `a unique constraint of '${collection}' refused the write (another record holds a value it must not share)`;
-    const place = { code: ErrorCodes.DUPLICATE_KEY, entity: 'Sample', store: store.can.storeName };
+    const place = { code: ErrorCodes.STORE_DUPLICATE_KEY, entity: 'Sample', store: store.can.storeName };
 
     beforeAll(async () => {
       await addUniqueIndex(raw(), collection, 'count');

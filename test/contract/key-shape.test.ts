@@ -105,7 +105,7 @@ forEachStore('the key shape', model(`${prefix}_orders`), prefix, (_store, db) =>
     expect(await orders.get({ userId: 'u1', id: 'a' })).toMatchObject({ total: 1 });
     expect(await orders.get({ userId: 'u2', id: 'a' })).toMatchObject({ total: 2 });
     expect((await orders.find({ userId: 'u1' })).map((o) => o.id).sort()).toEqual(['a', 'b']);
-    await expect(orders.insert(order('u1', 'a', 9))).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY });
+    await expect(orders.insert(order('u1', 'a', 9))).rejects.toMatchObject({ code: ErrorCodes.STORE_DUPLICATE_KEY });
     await expect(orders.get('a' as never)).rejects.toMatchObject({ code: ErrorCodes.KEY_INCOMPLETE });
     expect((await db().plan()).steps).toEqual([]);
   });

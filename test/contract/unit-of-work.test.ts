@@ -56,7 +56,7 @@ forEachStore('unit of work, once', contractModel(prefix), prefix, (store, db) =>
         .unitOfWork()
         .insert(sample('dup-only', { text: 'clash' }))
         .commit(),
-    ).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY, store: store.can.storeName });
+    ).rejects.toMatchObject({ code: ErrorCodes.STORE_DUPLICATE_KEY, store: store.can.storeName });
     expect(await samples().get('dup-only')).toMatchObject({ text: 'stored' });
   });
 
@@ -72,7 +72,7 @@ forEachStore('unit of work, once', contractModel(prefix), prefix, (store, db) =>
     expect(await samples().get('row-gone')).toBeUndefined();
     await expect(
       db().unitOfWork().insert(sample('row-twice')).insert(sample('row-twice')).commit(),
-    ).rejects.toMatchObject({ code: ErrorCodes.DUPLICATE_KEY, store: store.can.storeName });
+    ).rejects.toMatchObject({ code: ErrorCodes.STORE_DUPLICATE_KEY, store: store.can.storeName });
   });
 
   test('an empty unit commits once too', async () => {

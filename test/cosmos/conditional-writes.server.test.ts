@@ -73,7 +73,7 @@ describeStore('cosmos', 'cosmos conditional writes (in-process server)', () => {
     await sleep(2100);
     expect(await rawItem(database, 'cw_passes', 'due')).toBeDefined();
     await expect(passes.update(Object.assign(pass('due'), { version: 1 }))).rejects.toMatchObject({
-      code: ErrorCodes.VERSION_CONFLICT,
+      code: ErrorCodes.STORE_VERSION_CONFLICT,
     });
     const result = await passes.getOrInsert(pass('due', 'fresh'));
     expect(result.inserted).toBe(true);

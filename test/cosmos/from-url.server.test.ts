@@ -37,7 +37,7 @@ describe('openCosmosUrl without a server', () => {
         openCosmosUrl('cosmos:app'),
       ).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(LifespanError);
-      expect(failure).toMatchObject({ code: 'COSMOS_URL_BAD_ENDPOINT' });
+      expect(failure).toMatchObject({ code: 'STORE_BAD_URL' });
       expect((failure as Error).message).not.toContain(endpoint);
     },
   );

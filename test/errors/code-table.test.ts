@@ -141,7 +141,7 @@ describe("the CLI's exit code comes from the table", () => {
     expect(exitCodeFor(new LifespanError('PLAN_CONFLICT', 'x'))).toBe(EXIT_STORE);
     expect(exitCodeFor(new StoreError('STORE_UNREACHABLE', 'x'))).toBe(EXIT_STORE);
     expect(exitCodeFor(new LifespanError('CLI_LOAD_FAILED', 'x'))).toBe(EXIT_USER_CODE);
-    expect(exitCodeFor(new LifespanError('RELATIONAL_URL_TTL', 'x'))).toBe(EXIT_USAGE);
+    expect(exitCodeFor(new LifespanError('STORE_BAD_URL', 'x'))).toBe(EXIT_USAGE);
     expect(exitCodeFor(new LifespanError('NOT_IN_THE_TABLE' as ErrorCode, 'x'))).toBe(EXIT_INTERNAL);
     expect(exitCodeFor(new Error('x'))).toBe(EXIT_INTERNAL);
   });

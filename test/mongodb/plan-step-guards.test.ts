@@ -46,3 +46,27 @@ describe('MongoDB plan steps with TTL values or command shapes lifespan never se
     );
   });
 });
+
+/**
+ * The guard's own words (its detail) go into the refusal, not its composed message: the place and
+ * the hint are said once.
+ */
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+test.each([
+  ['NaN', { collMod: 'sessions', index: { keyPattern: { createdAt: 1 }, expireAfterSeconds: NaN } }],
+  [
+    'a compound key',
+    { createIndexes: 'sessions', indexes: [{ key: { a: 1, b: 1 }, name: 'a_1_b_1', expireAfterSeconds: 60 }] },
+  ],
+])('a step with %s names its place and its hint once', (_what, command) => {
+  let message = '';
+  try {
+    checkedSteps(planWith(command), { allowRetroactive: true });
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  expect(message).toContain('carries a TTL index value lifespan never sends');
+  expect(occurrences(message, '[mongodb]')).toBe(1);
+  expect(occurrences(message, ' — ')).toBe(1);
+});

@@ -116,7 +116,7 @@ describe('writes: one updateOne with an update pipeline, server clock via $$NOW'
       throw cause;
     });
     await expect(ctx.repository(Session).upsert(session())).rejects.toMatchObject({
-      code: 'MONGO_OPERATION_FAILED',
+      code: 'STORE_OPERATION_FAILED',
       cause,
     });
   });

@@ -60,7 +60,7 @@ describe('plan() against the live store: listIndexes in, steps out', () => {
       return { version: '7.0.2', ok: 1 };
     });
     const ctx = await connect(sessionsOnly, new MongoStore({ db }));
-    await expect(ctx.plan()).rejects.toMatchObject({ code: 'MONGO_INSPECT_FAILED' });
+    await expect(ctx.plan()).rejects.toMatchObject({ code: 'STORE_OPERATION_FAILED' });
     await expect(ctx.plan()).rejects.toThrow('Unauthorized 13');
   });
 

@@ -40,7 +40,7 @@ describe('a unit of work commits once', () => {
       return {};
     });
     const uow = ctx.unitOfWork().insert(session('s1')).upsert(session('s2'));
-    await expect(uow.commit()).rejects.toMatchObject({ code: 'MONGO_OPERATION_FAILED' });
+    await expect(uow.commit()).rejects.toMatchObject({ code: 'STORE_OPERATION_FAILED' });
     fail = false;
     await expect(uow.commit()).rejects.toMatchObject({ code: 'UOW_ALREADY_COMMITTED' });
     expect(bulkWrites(db)).toHaveLength(1);
@@ -94,7 +94,7 @@ describe('a failed commit reports what stays written', () => {
       return {};
     });
     const failure = ctx.unitOfWork().upsert(cart('c1')).insert(session('s1')).insert(session('s2')).commit();
-    await expect(failure).rejects.toMatchObject({ code: 'MONGO_OPERATION_FAILED', committed: null, total: 3 });
+    await expect(failure).rejects.toMatchObject({ code: 'STORE_OPERATION_FAILED', committed: null, total: 3 });
     await expect(failure).rejects.toThrow(
       "operation exceeded time limit; 1 of the 3 operations were written before this batch and stay written; of its 2 on 'sessions' an unknown number were written",
     );

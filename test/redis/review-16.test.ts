@@ -28,11 +28,11 @@ class Memo {
 }
 
 describe('item 1: redis:// URLs name the redis store and a numeric database', () => {
-  test('the database path is a non-negative integer, else REDIS_BAD_URL', () => {
+  test('the database path is a non-negative integer, else STORE_BAD_URL', () => {
     expect(parseRedisUrl('redis://h:6379/0').driverUrl).toBe('redis://h:6379/0');
     expect(parseRedisUrl('redis://h:6379').driverUrl).toBe('redis://h:6379');
     for (const bad of ['redis://h:6379/x', 'redis://h:6379/-1', 'redis://h:6379/1.5']) {
-      expect(() => parseRedisUrl(bad)).toThrow(expect.objectContaining({ code: 'REDIS_BAD_URL', store: 'redis' }));
+      expect(() => parseRedisUrl(bad)).toThrow(expect.objectContaining({ code: 'STORE_BAD_URL', store: 'redis' }));
     }
   });
 
@@ -154,15 +154,15 @@ describe('item 5: an empty partition value still makes a hash tag', () => {
 });
 
 describe('item 6: a node-redis cluster client is refused at once', () => {
-  test('createCluster() is REDIS_NO_CLIENT naming the cluster, not a later "INFO server failed"', () => {
+  test('createCluster() is STORE_BAD_OPTION naming the cluster, not a later "INFO server failed"', () => {
     const { createCluster } = require('redis') as typeof import('redis');
     const cluster = createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:1' }] });
     expect(() => new RedisStore({ client: cluster as never })).toThrow(
-      expect.objectContaining({ code: 'REDIS_NO_CLIENT', message: expect.stringMatching(/Cluster client/) }),
+      expect.objectContaining({ code: 'STORE_BAD_OPTION', message: expect.stringMatching(/Cluster client/) }),
     );
     const shaped = { sendCommand: async (_key: string, _readonly: boolean, _args: string[]) => null };
     expect(() => new RedisStore({ client: shaped as never })).toThrow(
-      expect.objectContaining({ code: 'REDIS_NO_CLIENT' }),
+      expect.objectContaining({ code: 'STORE_BAD_OPTION' }),
     );
   });
 });

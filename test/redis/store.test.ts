@@ -102,7 +102,7 @@ describeStore('redis', 'redis store [redis]', () => {
       .insert(note('dup'))
       .commit()
       .catch((e: unknown) => e);
-    expect(failure).toMatchObject({ code: ErrorCodes.DUPLICATE_KEY, store: 'redis' });
+    expect(failure).toMatchObject({ code: ErrorCodes.STORE_DUPLICATE_KEY, store: 'redis' });
     expect((failure as Error).message).toMatch(/wrote nothing.*operation 3 of 3/);
     expect(await opened.db.repository(Note).get('w1')).toBeUndefined();
     expect(await opened.db.repository(Line).get({ cart: 'cx', sku: 'a' })).toBeUndefined();
@@ -195,9 +195,9 @@ describe('redis refusals without a server', () => {
   });
 
   test('constructor arguments are typed errors', () => {
-    expect(() => new RedisStore({} as never)).toThrow(expect.objectContaining({ code: 'REDIS_NO_CLIENT' }));
+    expect(() => new RedisStore({} as never)).toThrow(expect.objectContaining({ code: 'STORE_BAD_OPTION' }));
     expect(() => new RedisStore({ client: client('7.2.0'), prefix: 'a{b}' })).toThrow(
-      expect.objectContaining({ code: 'REDIS_BAD_OPTION' }),
+      expect.objectContaining({ code: 'STORE_BAD_OPTION' }),
     );
   });
 
@@ -218,6 +218,6 @@ describe('redis refusals without a server', () => {
       prefix: 'app:',
       password: 'p@ss',
     });
-    expect(() => parseRedisUrl('redis://[bad')).toThrow(expect.objectContaining({ code: 'REDIS_BAD_URL' }));
+    expect(() => parseRedisUrl('redis://[bad')).toThrow(expect.objectContaining({ code: 'STORE_BAD_URL' }));
   });
 });

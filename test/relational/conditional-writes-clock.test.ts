@@ -36,10 +36,10 @@ describeEngines('conditional writes over an expired-but-stored row (injected clo
     expect(await tickets.patch('patch', { holder: 'b' })).toBe(true);
     clock.at(start + 10_000);
     await expect(tickets.update(Object.assign(ticket('upd'), { version: 1 }))).rejects.toMatchObject({
-      code: ErrorCodes.VERSION_CONFLICT,
+      code: ErrorCodes.STORE_VERSION_CONFLICT,
     });
     expect(await tickets.patch('patch', { holder: 'c' })).toBe(false);
-    await expect(tickets.delete('del', { ifVersion: 1 })).rejects.toMatchObject({ code: ErrorCodes.VERSION_CONFLICT });
+    await expect(tickets.delete('del', { ifVersion: 1 })).rejects.toMatchObject({ code: ErrorCodes.STORE_VERSION_CONFLICT });
     expect(await count('upd')).toBe(1);
     expect(await count('del')).toBe(1);
     const result = await tickets.getOrInsert(ticket('get', 'new'));

@@ -64,10 +64,10 @@ describe('relational explain (driver-free)', () => {
 
   test('bad options are named', () => {
     expect(() => relationalExplainer.explain(model, { ttl: 'sometimes' as never })).toThrow(
-      expect.objectContaining({ code: 'RELATIONAL_BAD_OPTION', message: expect.stringContaining('"sometimes"') }),
+      expect.objectContaining({ code: 'STORE_BAD_OPTION', message: expect.stringContaining('"sometimes"') }),
     );
     expect(() => relationalExplainer.explain(model, { dialect: 'oracle' as never })).toThrow(
-      expect.objectContaining({ code: 'RELATIONAL_BAD_OPTION' }),
+      expect.objectContaining({ code: 'STORE_BAD_OPTION' }),
     );
   });
 });

@@ -11,15 +11,15 @@ describe('openRelationalUrl', () => {
   ])('%s is refused as an invalid URL, without the password', async (url, scheme) => {
     const error = await openRelationalUrl(url).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LifespanError);
-    expect(error).toMatchObject({ code: 'RELATIONAL_URL_INVALID', store: 'relational' });
+    expect(error).toMatchObject({ code: 'STORE_BAD_URL', store: 'relational' });
     expect((error as Error).message).toContain(scheme);
     expect((error as Error).message).not.toContain('s3cret');
   });
 
   test('scheme, ttl option and sqlite file are checked with their own codes', async () => {
-    await expect(openRelationalUrl('http://x')).rejects.toMatchObject({ code: 'RELATIONAL_URL_SCHEME' });
-    await expect(openRelationalUrl('sqlite::memory:?ttl=bogus')).rejects.toMatchObject({ code: 'RELATIONAL_URL_TTL' });
-    await expect(openRelationalUrl('sqlite:')).rejects.toMatchObject({ code: 'RELATIONAL_URL_NO_FILE' });
+    await expect(openRelationalUrl('http://x')).rejects.toMatchObject({ code: 'STORE_BAD_URL' });
+    await expect(openRelationalUrl('sqlite::memory:?ttl=bogus')).rejects.toMatchObject({ code: 'STORE_BAD_URL' });
+    await expect(openRelationalUrl('sqlite:')).rejects.toMatchObject({ code: 'STORE_BAD_URL' });
   });
 
   test('a valid server URL opens (no connection is made yet) and lists its password as a secret', async () => {

@@ -11,13 +11,13 @@ describe('RelationalStore options', () => {
 
   test('bad options are refused, each named', () => {
     const bad = (options: unknown) => () => new RelationalStore(options as never);
-    expect(bad({})).toThrow(expect.objectContaining({ code: 'RELATIONAL_BAD_OPTION' }));
+    expect(bad({})).toThrow(expect.objectContaining({ code: 'STORE_BAD_OPTION' }));
     expect(bad({ knex: {} })).toThrow(LifespanError);
     expect(bad({ knex: sqlite, ttl: 'expire' })).toThrow(
       expect.objectContaining({ message: expect.stringContaining('"expire"') }),
     );
-    expect(bad({ knex: sqlite, clock: 5 })).toThrow(expect.objectContaining({ code: 'RELATIONAL_BAD_OPTION' }));
-    expect(bad({ knex: sqlite, logger: {} })).toThrow(expect.objectContaining({ code: 'RELATIONAL_BAD_OPTION' }));
+    expect(bad({ knex: sqlite, clock: 5 })).toThrow(expect.objectContaining({ code: 'STORE_BAD_OPTION' }));
+    expect(bad({ knex: sqlite, logger: {} })).toThrow(expect.objectContaining({ code: 'STORE_BAD_OPTION' }));
     expect(new RelationalStore({ knex: sqlite }).ttl).toBe('ignore');
   });
 

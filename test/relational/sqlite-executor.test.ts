@@ -50,7 +50,7 @@ describe('SqliteExecutor.transaction', () => {
       await tx.run(insert(4), []);
       await tx.run(statement('INSERT INTO missing (id) VALUES (1)', false), []);
     });
-    await expect(failing).rejects.toMatchObject({ code: 'STORE_QUERY_FAILED', cause: expect.anything() });
+    await expect(failing).rejects.toMatchObject({ code: 'STORE_OPERATION_FAILED', cause: expect.anything() });
     expect(await executor.rows(count, [])).toEqual([[2]]);
   });
 });

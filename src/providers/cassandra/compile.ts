@@ -1,4 +1,4 @@
-import { ModelError, TtlError, problemOf, type ModelProblem } from '../../errors';
+import { ProblemList, TtlError, problemOf } from '../../errors';
 import type { EntityModel, FieldModel, FieldType, Model } from '../../model/types';
 import { CQL_TYPE_OF } from './column-types';
 import { STORE } from './semantics';
@@ -31,32 +31,28 @@ export interface CompiledModel {
   readonly mappings: readonly EntityMapping[];
 }
 
+/** The problems of a compile, and the TTL errors among them (raised as they are when alone). */
+interface CompileProblems {
+  readonly list: ProblemList;
+  readonly ttlErrors: TtlError[];
+}
+
 /**
- * Model → desired tables, as plain data. Every problem is collected; see throwCompileProblems for
- * how they are raised.
+ * Model → desired tables, as plain data. Every problem is collected: one TTL outside Cassandra's
+ * limits raises that TtlError as is (it names the value); anything else, or several problems,
+ * raises one ModelError listing all of them.
  */
 export function compileModel(model: Model, clock: TtlClock): CompiledModel {
-  const problems: CompileProblem[] = [];
+  const problems: CompileProblems = { list: new ProblemList(), ttlErrors: [] };
   const mappings = model.entities.map((entity) => compileEntity(entity, clock, problems));
-  checkSharedTables(mappings, problems);
-  throwCompileProblems(problems);
+  checkSharedTables(mappings, problems.list);
+  const [soleTtlError] = problems.ttlErrors;
+  if (problems.list.size === 1 && soleTtlError) throw soleTtlError;
+  problems.list.throwIfAny();
   return Object.freeze({ mappings: Object.freeze(mappings) });
 }
 
-type CompileProblem = { readonly problem: ModelProblem; readonly error?: TtlError };
-
-/**
- * One TTL outside Cassandra's limits raises that TtlError as is (it names the value); anything
- * else, or several problems, raises one ModelError listing all of them.
- */
-function throwCompileProblems(problems: readonly CompileProblem[]): void {
-  if (problems.length === 0) return;
-  const only = problems.length === 1 ? problems[0] : undefined;
-  if (only?.error) throw only.error;
-  throw new ModelError(problems.map((p) => p.problem));
-}
-
-function compileEntity(entity: EntityModel, clock: TtlClock, problems: CompileProblem[]): EntityMapping {
+function compileEntity(entity: EntityModel, clock: TtlClock, problems: CompileProblems): EntityMapping {
   const place = { entity: entity.name, store: STORE };
   const fieldOf = (member: string) => entity.fields.find((f) => f.member === member) as FieldModel;
   const partition = entity.key.partition.map((m) => mapColumn(fieldOf(m), 'partition_key'));
@@ -67,26 +63,22 @@ function compileEntity(entity: EntityModel, clock: TtlClock, problems: CompilePr
   const counters = regular.filter((c) => c.fieldType === 'counter');
   const isCounter = counters.length > 0;
   if (isCounter && counters.length !== regular.length) {
-    problems.push({
-      problem: {
-        ...place,
-        member: regular.find((c) => c.fieldType !== 'counter')?.member,
-        code: 'CASSANDRA_COUNTER_MIXED',
-        message: `counter columns (${counters.map((c) => c.member).join(', ')}) cannot share a table with other non-key columns`,
-        hint: 'move the counters to an entity of their own, keyed like this one',
-      },
+    problems.list.add({
+      ...place,
+      member: regular.find((c) => c.fieldType !== 'counter')?.member,
+      code: 'CASSANDRA_COUNTER_MIXED',
+      message: `counter columns (${counters.map((c) => c.member).join(', ')}) cannot share a table with other non-key columns`,
+      hint: 'move the counters to an entity of their own, keyed like this one',
     });
   }
   if (isCounter && entity.ttl) {
-    problems.push({
-      problem: {
-        ...place,
-        code: 'CASSANDRA_COUNTER_TTL',
-        message:
-          'a table with counter columns cannot expire: Cassandra refuses default_time_to_live on counter tables ' +
-          'and USING TTL on counter updates',
-        hint: 'remove the TTL declaration, or keep the counters in an entity without TTL',
-      },
+    problems.list.add({
+      ...place,
+      code: 'CASSANDRA_COUNTER_TTL',
+      message:
+        'a table with counter columns cannot expire: Cassandra refuses default_time_to_live on counter tables ' +
+        'and USING TTL on counter updates',
+      hint: 'remove the TTL declaration, or keep the counters in an entity without TTL',
     });
   }
   const seconds = entity.ttl?.seconds ?? null;
@@ -95,7 +87,8 @@ function compileEntity(entity: EntityModel, clock: TtlClock, problems: CompilePr
       checkTtlLimits(seconds, clock, place, 'default_time_to_live');
     } catch (error) {
       if (!(error instanceof TtlError)) throw error;
-      problems.push({ error, problem: problemOf(error, place) });
+      problems.ttlErrors.push(error);
+      problems.list.add(problemOf(error, place));
     }
   }
 
@@ -133,19 +126,17 @@ function compileEntity(entity: EntityModel, clock: TtlClock, problems: CompilePr
  * Every write INSERTs every column of the entity (that is what keeps expiry row-granular), so two
  * entities on one table would overwrite each other's columns and TTLs.
  */
-function checkSharedTables(mappings: readonly EntityMapping[], problems: CompileProblem[]): void {
+function checkSharedTables(mappings: readonly EntityMapping[], problems: ProblemList): void {
   const seen = new Map<string, string>();
   for (const m of mappings) {
     const other = seen.get(m.table.name.toLowerCase());
     if (other !== undefined) {
-      problems.push({
-        problem: {
-          entity: m.entity.name,
-          store: STORE,
-          code: 'CASSANDRA_SHARED_TABLE',
-          message: `table '${m.table.name}' is also the table of ${other}`,
-          hint: "give each entity its own table with @Entity('name') or .toCollection()",
-        },
+      problems.add({
+        entity: m.entity.name,
+        store: STORE,
+        code: 'CASSANDRA_SHARED_TABLE',
+        message: `table '${m.table.name}' is also the table of ${other}`,
+        hint: "give each entity its own table with @Entity('name') or .toCollection()",
       });
     }
     seen.set(m.table.name.toLowerCase(), m.entity.name);

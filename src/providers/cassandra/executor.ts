@@ -109,7 +109,7 @@ function wrap(error: unknown, place: ErrorPlace, what: string, query: string): E
       hint: "use a shorter TTL; lifespan's own check uses this machine's clock and expirationCeiling",
     });
   }
-  return new StoreError('CASSANDRA_QUERY_FAILED', `${what} failed: ${message}`, {
+  return new StoreError('STORE_OPERATION_FAILED', `${what} failed: ${message}`, {
     ...place,
     store: STORE,
     cause: error,

@@ -1,27 +1,40 @@
 import type { Client } from 'cassandra-driver';
 import { ErrorCodes } from '../../error-codes';
-import { LifespanError, StoreError } from '../../errors';
+import { badStoreUrl, parseStoreUrl, type StoreUrlForm, type UrlOptions } from '../../core/store-url';
+import { StoreError } from '../../errors';
 import type { OpenedStore } from '../connection-target';
 import { CassandraStore } from './store';
 
 const STORE = 'cassandra';
+
+/** The options of a cassandra:// URL, all lifespan's own: `?dc=` is the driver's localDataCenter. */
+export const CASSANDRA_URL_OPTIONS: UrlOptions = {
+  dc: { owner: 'lifespan' },
+};
+
+const CASSANDRA_URL: StoreUrlForm = {
+  store: STORE,
+  what: 'the Cassandra URL',
+  example: 'cassandra://127.0.0.1:9042/my_keyspace (add ?dc=<datacenter> when not datacenter1)',
+  authority: true,
+  options: CASSANDRA_URL_OPTIONS,
+};
 
 /**
  * Opens `cassandra://[user:password@]host[:port][,host2…]/keyspace[?dc=datacenter1]` for the CLI.
  * The keyspace must exist: its replication is the operator's choice, not lifespan's.
  */
 export async function openCassandraUrl(url: string): Promise<OpenedStore> {
-  const match = /^cassandra:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/?]+)\/([A-Za-z0-9_]+)(?:\?(.*))?$/.exec(url);
-  if (!match?.[3] || !match[4]) {
-    throw new LifespanError('CASSANDRA_URL', 'the Cassandra URL must name hosts and a keyspace', {
-      store: STORE,
-      hint: 'write it as cassandra://127.0.0.1:9042/my_keyspace (add ?dc=<datacenter> when not datacenter1)',
-    });
+  const parsed = parseStoreUrl(url, CASSANDRA_URL);
+  const { hosts, path: keyspace, user, password, rawPassword } = parsed;
+  if (hosts === '' || !/^[A-Za-z0-9_]+$/.test(keyspace)) {
+    throw badStoreUrl(
+      STORE,
+      'the Cassandra URL must name hosts and a keyspace',
+      `write it as ${CASSANDRA_URL.example}`,
+    );
   }
-  const [, rawUser, rawPassword, hosts, keyspace, query] = match;
-  const user = rawUser ? decoded(rawUser, 'user name') : undefined;
-  const password = rawPassword ? decoded(rawPassword, 'password') : undefined;
-  const dc = new URLSearchParams(query ?? '').get('dc') ?? 'datacenter1';
+  const dc = parsed.own.get('dc') ?? 'datacenter1';
   const contactPoints = hosts.split(',');
   const { Client: DriverClient, auth } = require('cassandra-driver') as typeof import('cassandra-driver');
   const client: Client = new DriverClient({
@@ -34,7 +47,7 @@ export async function openCassandraUrl(url: string): Promise<OpenedStore> {
   } catch (error) {
     await client.shutdown().catch(() => undefined);
     throw new StoreError(
-      'CASSANDRA_CONNECT_FAILED',
+      'STORE_CONNECT_FAILED',
       `cannot connect to Cassandra at ${hosts}: ${(error as Error).message}`,
       {
         store: STORE,
@@ -56,16 +69,4 @@ export async function openCassandraUrl(url: string): Promise<OpenedStore> {
     secrets: rawPassword && password ? [...new Set([rawPassword, password])] : [],
     dispose: () => client.shutdown(),
   };
-}
-
-/** A malformed %-escape is a mistake in the URL, not a URIError to crash on. */
-function decoded(part: string, what: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    throw new LifespanError('CASSANDRA_URL', `the ${what} in the Cassandra URL has a malformed %-escape`, {
-      store: STORE,
-      hint: 'percent-encode reserved characters, e.g. %40 for @ and %25 for %',
-    });
-  }
 }

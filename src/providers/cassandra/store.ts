@@ -40,7 +40,7 @@ export class CassandraStore implements Store {
       (client) => typeof client.execute === 'function' && typeof client.batch === 'function',
       {
         store: STORE,
-        code: 'CASSANDRA_NO_CLIENT',
+        code: 'STORE_BAD_OPTION',
         message: 'options.client is not a cassandra-driver Client',
         hint: "pass new Client({ contactPoints, localDataCenter }) from 'cassandra-driver'",
       },
@@ -99,5 +99,5 @@ function checkCeilingOption(value: unknown): void {
 }
 
 function badOption(message: string, hint: string): LifespanError {
-  return new LifespanError('CASSANDRA_BAD_OPTION', message, { store: STORE, hint });
+  return new LifespanError('STORE_BAD_OPTION', message, { store: STORE, hint });
 }

@@ -25,7 +25,7 @@ export function wrapDriverError(error: unknown, action: string, place: ErrorPlac
       cause: error,
     });
   }
-  return new StoreError('COSMOS_REQUEST_FAILED', `${action} failed${status ? ` (HTTP ${status})` : ''}: ${reason}`, {
+  return new StoreError('STORE_OPERATION_FAILED', `${action} failed${status ? ` (HTTP ${status})` : ''}: ${reason}`, {
     ...place,
     store: STORE,
     cause: error,

@@ -1,10 +1,24 @@
 import { ErrorCodes } from '../../error-codes';
+import { badStoreUrl, parseStoreUrl, type StoreUrlForm, type UrlOptions } from '../../core/store-url';
 import { LifespanError, StoreError } from '../../errors';
 import type { OpenedStore } from '../connection-target';
 import { STORE } from './semantics';
 import { CosmosStore } from './store';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The options of a cosmos: URL, all lifespan's own (the endpoint and key come from the environment). */
+export const COSMOS_URL_OPTIONS: UrlOptions = {
+  selfSigned: { owner: 'lifespan', values: ['true', 'false', '1', '0'] },
+};
+
+const COSMOS_URL: StoreUrlForm = {
+  store: STORE,
+  what: 'the Cosmos URL',
+  example: 'cosmos:<database id>[?selfSigned=true]',
+  authority: false,
+  options: COSMOS_URL_OPTIONS,
+};
 
 /**
  * Opens `cosmos:<database>` for the CLI. The endpoint and key come from COSMOS_ENDPOINT and
@@ -14,31 +28,31 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  * 'create-database' step, which apply() (and ensureCollections()) runs.
  */
 export async function openCosmosUrl(url: string): Promise<OpenedStore> {
-  const match = /^cosmos:(?:\/\/)?([A-Za-z0-9_-]+)(?:\?(.*))?$/.exec(url);
+  const parsed = parseStoreUrl(url, COSMOS_URL);
+  const database = parsed.path;
   const endpoint = process.env.COSMOS_ENDPOINT;
   const key = process.env.COSMOS_KEY;
-  if (!match?.[1]) {
-    throw new LifespanError('COSMOS_URL_NO_DATABASE', 'the Cosmos URL must name a database', {
-      store: STORE,
-      hint: 'write it as cosmos:<database id>, with COSMOS_ENDPOINT and COSMOS_KEY set',
-    });
+  if (!/^[A-Za-z0-9_-]+$/.test(database)) {
+    throw badStoreUrl(
+      STORE,
+      'the Cosmos URL must name a database',
+      'write it as cosmos:<database id>, with COSMOS_ENDPOINT and COSMOS_KEY set',
+    );
   }
   if (!endpoint || !key) {
-    throw new LifespanError('COSMOS_URL_NO_ENDPOINT', 'COSMOS_ENDPOINT and COSMOS_KEY must be set for a cosmos: URL', {
-      store: STORE,
-      hint: 'export COSMOS_ENDPOINT=https://<account>.documents.azure.com:443/ and COSMOS_KEY=<key>',
-    });
+    throw badStoreUrl(
+      STORE,
+      'COSMOS_ENDPOINT and COSMOS_KEY must be set for a cosmos: URL',
+      'export COSMOS_ENDPOINT=https://<account>.documents.azure.com:443/ and COSMOS_KEY=<key>',
+    );
   }
   const host = endpointHost(endpoint);
-  const selfSigned = /(^|&)selfSigned=(true|1)(&|$)/.test(match[2] ?? '');
+  const selfSigned = ['true', '1'].includes(parsed.own.get('selfSigned') ?? '');
   if (selfSigned && !LOOPBACK.has(host)) {
-    throw new LifespanError(
-      'COSMOS_SELF_SIGNED_REMOTE',
+    throw badStoreUrl(
+      STORE,
       `selfSigned is only allowed for a loopback endpoint, not ${host}`,
-      {
-        store: STORE,
-        hint: 'remove ?selfSigned=true; a real account has a valid certificate',
-      },
+      'remove ?selfSigned=true; a real account has a valid certificate',
     );
   }
   const { CosmosClient } = loadDriver();
@@ -56,12 +70,12 @@ export async function openCosmosUrl(url: string): Promise<OpenedStore> {
       ...(agent ? { agent, connectionPolicy: { enableEndpointDiscovery: false } } : {}),
     });
     // A reference only: the database is read (and created, by apply) when the plan needs it.
-    return { store: new CosmosStore({ database: client.database(match[1]) }), secrets: [key], dispose };
+    return { store: new CosmosStore({ database: client.database(database) }), secrets: [key], dispose };
   } catch (error) {
     await dispose();
     throw error instanceof LifespanError
       ? error
-      : new LifespanError('COSMOS_URL_OPEN_FAILED', `could not open the Cosmos DB client for ${host}`, {
+      : new LifespanError('STORE_BAD_URL', `could not open the Cosmos DB client for ${host}`, {
           store: STORE,
           hint: 'check COSMOS_ENDPOINT and COSMOS_KEY',
           cause: error,
@@ -79,7 +93,7 @@ function endpointHost(endpoint: string): string {
   }
   if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || !parsed.hostname) {
     // The value is not echoed: a key pasted into the wrong variable must not end up in a log.
-    throw new LifespanError('COSMOS_URL_BAD_ENDPOINT', 'COSMOS_ENDPOINT is not an http(s) URL', {
+    throw new LifespanError('STORE_BAD_URL', 'COSMOS_ENDPOINT is not an http(s) URL', {
       store: STORE,
       hint: 'export COSMOS_ENDPOINT=https://<account>.documents.azure.com:443/ (the URI on the Keys page of the account)',
     });

@@ -20,7 +20,7 @@ export interface CosmosStoreOptions {
   readonly hideExpired?: boolean;
 }
 
-const BAD_OPTIONS = { store: STORE, code: 'COSMOS_BAD_OPTIONS' } as const;
+const BAD_OPTIONS = { store: STORE, code: 'STORE_BAD_OPTION' } as const;
 
 /** `new CosmosStore({ database })`: the Cosmos DB store of lifespan. */
 export class CosmosStore implements Store {

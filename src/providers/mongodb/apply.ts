@@ -62,7 +62,7 @@ function stepError(step: MongoPlanStep, error: unknown): StoreError {
       hint: 'the collection changed after the plan was made; plan again',
     });
   }
-  return new StoreError('MONGO_COMMAND_FAILED', `${step.summary}: ${said}`, {
+  return new StoreError('STORE_OPERATION_FAILED', `${step.summary}: ${said}`, {
     ...where,
     hint: 'check the user has the privileges for createIndexes/collMod/dropIndexes on the collection',
   });

@@ -1,41 +1,53 @@
+import { badStoreUrl, decodedPart, parseStoreUrl, type StoreUrlForm } from '../../core/store-url';
 import { LifespanError, StoreError } from '../../errors';
 import type { OpenedStore } from '../connection-target';
 import { STORE } from './semantics';
 import { MongoStore } from './store';
+import { MONGO_URL_OPTIONS } from './url-options';
 
-/** lifespan's own URL option: `mongodb://host/app?hideExpired=true` (removed before the driver sees the URL). */
-const HIDE_EXPIRED = 'hideExpired';
+const MONGO_URL: StoreUrlForm = {
+  store: STORE,
+  what: 'the MongoDB URL',
+  example: 'mongodb://user:password@host:27017/app (the path is the database)',
+  authority: true,
+  options: MONGO_URL_OPTIONS,
+  caseInsensitiveOptions: true,
+};
 
-/** The parts of a MongoDB connection string lifespan needs; hosts may be a list, so no WHATWG URL. */
-export function parseMongoUrl(url: string): {
+interface MongoUrlParts {
   driverUrl: string;
   database: string;
   password: string | null;
   hideExpired: boolean;
-} {
-  const match = /^(mongodb(?:\+srv)?:\/\/)(?:([^:@/]*)(?::([^@/]*))?@)?([^/?]+)(?:\/([^?]*))?(?:\?(.*))?$/.exec(url);
-  const database = match?.[5] ? decodeURIComponent(match[5]) : '';
-  if (!match || database === '') {
-    throw new LifespanError('MONGO_URL_NO_DATABASE', 'the MongoDB URL must name a database', {
-      store: STORE,
-      hint: 'write it as mongodb://user:password@host:27017/app (the path is the database)',
-    });
+}
+
+/** The parts of a MongoDB connection string lifespan needs; hosts may be a list, so no WHATWG URL. */
+export function parseMongoUrl(url: string): MongoUrlParts {
+  return readMongoUrl(url).parts;
+}
+
+function readMongoUrl(url: string): { parts: MongoUrlParts; secrets: readonly string[] } {
+  const parsed = parseStoreUrl(url, MONGO_URL);
+  const database = decodedPart(parsed.path, 'database', MONGO_URL);
+  if (database === '') {
+    throw badStoreUrl(STORE, 'the MongoDB URL must name a database', `write it as ${MONGO_URL.example}`);
   }
-  const params = (match[6] ?? '').split('&').filter((p) => p !== '');
-  const hide = params.find((p) => p.split('=')[0] === HIDE_EXPIRED);
-  const rest = params.filter((p) => p !== hide);
-  const driverUrl = url.replace(/\?.*$/, '') + (rest.length > 0 ? `?${rest.join('&')}` : '');
+  const hideExpired = parsed.own.get('hideExpired');
   return {
-    driverUrl,
-    database,
-    password: match[3] !== undefined ? decodeURIComponent(match[3]) : null,
-    hideExpired: hide !== undefined && /^hideExpired=(true|1)$/.test(hide),
+    parts: {
+      driverUrl: parsed.driverUrl,
+      database,
+      password: parsed.password ?? null,
+      hideExpired: hideExpired === 'true' || hideExpired === '1',
+    },
+    secrets: parsed.secrets,
   };
 }
 
 /** Opens `mongodb://…/db` for the CLI; loads the driver only here. */
 export async function openMongoUrl(url: string): Promise<OpenedStore> {
-  const { driverUrl, database, password, hideExpired } = parseMongoUrl(url);
+  const { parts, secrets } = readMongoUrl(url);
+  const { driverUrl, database, hideExpired } = parts;
   const { MongoClient } = require('mongodb') as typeof import('mongodb');
   // A CLI run should fail in seconds, not the driver's default 30 s, unless the URL says otherwise.
   const timeout = /[?&]serverSelectionTimeoutMS=/i.test(driverUrl) ? {} : { serverSelectionTimeoutMS: 10_000 };
@@ -44,7 +56,7 @@ export async function openMongoUrl(url: string): Promise<OpenedStore> {
     client = new MongoClient(driverUrl, timeout);
   } catch (error) {
     // The driver parses the URL here: an unknown option or a bad port is a mistake in the URL.
-    throw new LifespanError('MONGODB_BAD_URL', `the MongoDB URL is not valid: ${(error as Error).message}`, {
+    throw new LifespanError('STORE_BAD_URL', `the MongoDB URL is not valid: ${(error as Error).message}`, {
       store: STORE,
       cause: error,
       hint: 'check the host, port and options of the URL (https://www.mongodb.com/docs/manual/reference/connection-string/)',
@@ -54,7 +66,7 @@ export async function openMongoUrl(url: string): Promise<OpenedStore> {
     await client.connect();
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw new StoreError('MONGO_CONNECT_FAILED', `cannot connect to MongoDB: ${(error as Error).message}`, {
+    throw new StoreError('STORE_CONNECT_FAILED', `cannot connect to MongoDB: ${(error as Error).message}`, {
       store: STORE,
       cause: error,
       hint: 'check the host, port, credentials and that the server is running',
@@ -62,7 +74,7 @@ export async function openMongoUrl(url: string): Promise<OpenedStore> {
   }
   return {
     store: new MongoStore({ db: client.db(database), hideExpired }),
-    secrets: password ? [password] : [],
+    secrets,
     dispose: () => client.close(),
   };
 }

@@ -50,7 +50,7 @@ export async function inspectCollection(db: MongoDbLike, name: string): Promise<
     reply = await db.command(listIndexesCommand(name));
   } catch (error) {
     if (serverCode(error) === ERROR_CODES.namespaceNotFound) return { name, exists: false, indexes: [] };
-    throw new StoreError('MONGO_INSPECT_FAILED', `listIndexes on '${name}' failed: ${serverMessage(error)}`, {
+    throw new StoreError('STORE_OPERATION_FAILED', `listIndexes on '${name}' failed: ${serverMessage(error)}`, {
       store: STORE,
       cause: error,
       hint: 'the user needs the listIndexes privilege on the collection',
@@ -84,7 +84,7 @@ export async function holdsDocuments(
     return (await db.collection(collection).countDocuments({}, { limit: 1 })) > 0;
   } catch (error) {
     throw new StoreError(
-      'MONGO_OPERATION_FAILED',
+      'STORE_OPERATION_FAILED',
       `counting documents in '${collection}' failed: ${serverMessage(error)}`,
       {
         store: STORE,

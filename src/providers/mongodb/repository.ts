@@ -236,7 +236,7 @@ export class MongoRepository<T> implements Repository<T> {
 export function wrap(error: unknown, mapping: CollectionMapping, operation: string): unknown {
   if (error instanceof LifespanError) return error;
   return new StoreError(
-    'MONGO_OPERATION_FAILED',
+    'STORE_OPERATION_FAILED',
     `${operation} on '${mapping.collection}' failed: ${serverMessage(error)}`,
     {
       entity: mapping.entity.name,

@@ -47,7 +47,7 @@ function ttlRefusal(command: Doc): string | null {
     }
     return null;
   } catch (error) {
-    if (error instanceof LifespanError) return `carries a TTL index value lifespan never sends: ${error.message}`;
+    if (error instanceof LifespanError) return `carries a TTL index value lifespan never sends: ${error.detail}`;
     throw error;
   }
 }

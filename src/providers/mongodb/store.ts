@@ -18,7 +18,7 @@ export interface MongoStoreOptions {
 
 const HIDE_EXPIRED = {
   store: STORE,
-  code: 'MONGO_BAD_OPTION',
+  code: 'STORE_BAD_OPTION',
   hint: 'new MongoStore({ db, hideExpired: true })',
 } as const;
 
@@ -33,7 +33,7 @@ export class MongoStore implements Store {
   constructor(options: MongoStoreOptions) {
     this.db = driverOption<MongoDbLike>(options, 'db', (d) => isFunction(d.command) && isFunction(d.collection), {
       store: STORE,
-      code: 'MONGO_NO_DB',
+      code: 'STORE_BAD_OPTION',
       message: 'new MongoStore({ db }) needs a mongodb driver Db',
       hint: "const client = new MongoClient(uri); new MongoStore({ db: client.db('app') })",
     });

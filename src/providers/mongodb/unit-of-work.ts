@@ -180,11 +180,11 @@ function commitError(
         written: `${stop?.operation ? `stopped at ${stop.operation}; ` : ''}${progress}${shownCounts}`,
       },
     });
-    return new MongoCommitError(ErrorCodes.DUPLICATE_KEY, message, committed, total, options);
+    return new MongoCommitError(ErrorCodes.STORE_DUPLICATE_KEY, message, committed, total, options);
   }
   const failed = stop?.operation ? ` at ${stop.operation}` : '';
   return new MongoCommitError(
-    'MONGO_OPERATION_FAILED',
+    'STORE_OPERATION_FAILED',
     `commit failed on '${mapping.collection}': ${serverMessage(error)}${failed}; ${progress}${shownCounts}`,
     committed,
     total,

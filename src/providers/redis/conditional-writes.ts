@@ -100,7 +100,7 @@ export class RedisConditionalWrites<T> {
       const done = await runScript(this.ctx.client, COMPARE_AND_SET_SCRIPT, [name], args, this.place('patch'));
       if (done !== -1) return done === 1;
     }
-    throw new StoreError('REDIS_OPERATION_FAILED', `patch on '${mapping.collection}': the record kept changing`, {
+    throw new StoreError('STORE_OPERATION_FAILED', `patch on '${mapping.collection}': the record kept changing`, {
       entity: mapping.entity.name,
       store: STORE,
       hint: `other writers changed it ${PATCH_ATTEMPTS} times while it was patched; retry later`,

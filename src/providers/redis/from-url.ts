@@ -1,35 +1,43 @@
-import { LifespanError } from '../../errors';
+import { badStoreUrl, parseStoreUrl, type StoreUrlForm, type UrlOptions } from '../../core/store-url';
 import type { OpenedStore } from '../connection-target';
 import { STORE } from './semantics';
 import { RedisStore } from './store';
 
-/** lifespan's own URL option: `redis://host:6379/0?prefix=app:` (removed before the driver sees the URL). */
-const PREFIX = 'prefix';
+/**
+ * The options of a redis:// URL, all lifespan's own (node-redis reads none from the query):
+ * `?prefix=app:` puts every key under that prefix. Taken off before the driver sees the URL.
+ */
+export const REDIS_URL_OPTIONS: UrlOptions = {
+  prefix: { owner: 'lifespan' },
+};
+
+const REDIS_URL: StoreUrlForm = {
+  store: STORE,
+  what: 'the Redis URL',
+  example: 'redis://[user:password@]host:6379[/db][?prefix=app:] (rediss:// for TLS)',
+  authority: true,
+  options: REDIS_URL_OPTIONS,
+};
 
 /** The parts of a redis:// or rediss:// URL lifespan needs. */
 export function parseRedisUrl(url: string): { driverUrl: string; prefix: string; password: string | null } {
-  let parsed: URL;
+  const parsed = parseStoreUrl(url, REDIS_URL);
   try {
-    parsed = new URL(url);
+    new URL(parsed.driverUrl);
   } catch {
-    throw new LifespanError('REDIS_BAD_URL', 'the Redis URL does not parse', {
-      store: STORE,
-      hint: 'write it as redis://[user:password@]host:6379[/db][?prefix=app:] (rediss:// for TLS)',
-    });
+    throw badStoreUrl(STORE, `${REDIS_URL.what} does not parse`, `write it as ${REDIS_URL.example}`);
   }
-  const db = parsed.pathname.replace(/^\//, '');
-  if (db !== '' && !/^\d+$/.test(db)) {
-    throw new LifespanError('REDIS_BAD_URL', `the database of the Redis URL is '${db}', not a number`, {
-      store: STORE,
-      hint: 'write the database as a non-negative integer after the port: redis://host:6379/0',
-    });
+  if (parsed.path !== '' && !/^\d+$/.test(parsed.path)) {
+    throw badStoreUrl(
+      STORE,
+      `the database of the Redis URL is '${parsed.path}', not a number`,
+      'write the database as a non-negative integer after the port: redis://host:6379/0',
+    );
   }
-  const prefix = parsed.searchParams.get(PREFIX) ?? '';
-  parsed.searchParams.delete(PREFIX);
   return {
-    driverUrl: parsed.toString(),
-    prefix,
-    password: parsed.password ? decodeURIComponent(parsed.password) : null,
+    driverUrl: parsed.driverUrl,
+    prefix: parsed.own.get('prefix') ?? '',
+    password: parsed.password || null,
   };
 }
 

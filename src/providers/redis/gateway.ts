@@ -26,7 +26,7 @@ export async function call<R>(client: RedisClientLike, args: readonly string[], 
 
 export function operationFailed(error: unknown, place: CallPlace): unknown {
   if (error instanceof LifespanError) return error;
-  return new StoreError('REDIS_OPERATION_FAILED', `${place.operation} failed: ${serverMessage(error)}`, {
+  return new StoreError('STORE_OPERATION_FAILED', `${place.operation} failed: ${serverMessage(error)}`, {
     entity: place.entity,
     store: STORE,
     cause: error,

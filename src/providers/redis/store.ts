@@ -24,7 +24,7 @@ export class RedisStore implements Store {
   constructor(options: RedisStoreOptions) {
     const client = driverOption<RedisClientLike>(options, 'client', (c) => typeof c.sendCommand === 'function', {
       store: STORE,
-      code: 'REDIS_NO_CLIENT',
+      code: 'STORE_BAD_OPTION',
       message: 'new RedisStore({ client }) needs a connected node-redis client',
       hint: "const client = await createClient({ url: 'redis://localhost:6379' }).connect(); new RedisStore({ client })",
     });
@@ -32,7 +32,7 @@ export class RedisStore implements Store {
     // lifespan's command for a key and fail later as an unrelated "INFO server failed".
     if ('slots' in client || client.sendCommand.length >= 3) {
       throw new LifespanError(
-        'REDIS_NO_CLIENT',
+        'STORE_BAD_OPTION',
         'new RedisStore({ client }) got a Redis Cluster client, which lifespan does not support yet',
         {
           store: STORE,
@@ -42,7 +42,7 @@ export class RedisStore implements Store {
     }
     const prefix = options.prefix ?? '';
     if (typeof prefix !== 'string' || /[{}]/.test(prefix)) {
-      throw new LifespanError('REDIS_BAD_OPTION', `prefix must be a string without { or }, got ${showValue(prefix)}`, {
+      throw new LifespanError('STORE_BAD_OPTION', `prefix must be a string without { or }, got ${showValue(prefix)}`, {
         store: STORE,
         hint: "braces would become the keys' cluster hash tag: use e.g. prefix: 'app:'",
       });

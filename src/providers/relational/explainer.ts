@@ -29,7 +29,7 @@ function checkDialect(value: unknown): RelationalDialect {
   if (typeof value === 'string' && (RELATIONAL_DIALECTS as readonly string[]).includes(value)) {
     return value as RelationalDialect;
   }
-  throw new LifespanError('RELATIONAL_BAD_OPTION', `dialect ${showValue(value)} is not a relational dialect`, {
+  throw new LifespanError('STORE_BAD_OPTION', `dialect ${showValue(value)} is not a relational dialect`, {
     store: RELATIONAL_STORE,
     hint: `use one of ${RELATIONAL_DIALECTS.join(', ')}`,
   });

@@ -1,19 +1,35 @@
 import type { Knex } from 'knex';
-import { LifespanError } from '../../errors';
+import { badStoreUrl, parseStoreUrl, type StoreUrlForm } from '../../core/store-url';
 import type { OpenedStore } from '../connection-target';
-import { RELATIONAL_TTL_MODES, type RelationalTtlMode } from './options';
+import type { RelationalTtlMode } from './options';
 import { RelationalStore } from './store';
+import { MYSQL_URL_OPTIONS, PG_URL_OPTIONS, TTL_URL_OPTION } from './url-options';
 
 const STORE = 'relational';
 
 /** knex client per URL scheme; mariadb speaks the MySQL protocol through mysql2. */
-const CLIENTS: Record<string, string> = {
+const CLIENTS: Record<string, 'better-sqlite3' | 'pg' | 'mysql2'> = {
   'sqlite:': 'better-sqlite3',
   'postgres:': 'pg',
   'postgresql:': 'pg',
   'mysql:': 'mysql2',
   'mariadb:': 'mysql2',
 };
+
+/** The form of each client's URLs: what the opener reads, what it passes on. */
+function formOf(scheme: string, client: 'better-sqlite3' | 'pg' | 'mysql2'): StoreUrlForm {
+  const what = `the ${scheme} URL`;
+  if (client === 'better-sqlite3') {
+    return { store: STORE, what, example: 'sqlite:./dev.db?ttl=emulate', authority: false, options: TTL_URL_OPTION };
+  }
+  return {
+    store: STORE,
+    what,
+    example: `${scheme}//user:password@host:port/database`,
+    authority: true,
+    options: { ...TTL_URL_OPTION, ...(client === 'pg' ? PG_URL_OPTIONS : MYSQL_URL_OPTIONS) },
+  };
+}
 
 /**
  * knex logs a failed connection attempt with the driver's stack to the console; the CLI reports
@@ -26,72 +42,62 @@ const QUIET = { warn: () => undefined, error: () => undefined, deprecate: () => 
  * lifespan's own `?ttl=ignore|emulate|reject` option taken off before knex sees the URL.
  */
 export async function openRelationalUrl(url: string): Promise<OpenedStore> {
-  const { base, ttl } = splitTtlOption(url);
-  const scheme = /^[a-z]+:/i.exec(base)?.[0].toLowerCase() ?? '';
+  const scheme = /^[a-z]+:/i.exec(url)?.[0].toLowerCase() ?? '';
   const client = CLIENTS[scheme];
   if (!client) {
-    throw new LifespanError('RELATIONAL_URL_SCHEME', `'${scheme}' is not a relational URL`, {
-      store: STORE,
-      hint: 'use sqlite:./file.db, postgres://user@host/db or mysql://user@host/db',
-    });
+    throw badStoreUrl(
+      STORE,
+      `'${scheme}' is not a relational URL`,
+      'use sqlite:./file.db, postgres://user@host/db or mysql://user@host/db',
+    );
   }
+  const form = formOf(scheme, client);
+  const parsed = parseStoreUrl(url, form);
+  const ttl = parsed.own.get('ttl') as RelationalTtlMode | undefined;
   // Everything is checked before knex is made: a failure leaves no pool behind.
-  const filename = client === 'better-sqlite3' ? sqliteFile(base) : '';
-  const password = client === 'better-sqlite3' ? '' : serverPassword(base, scheme);
   const makeKnex = require('knex') as (config: Knex.Config) => Knex;
-  const knex =
-    client === 'better-sqlite3'
-      ? makeKnex({ client, connection: { filename }, useNullAsDefault: true, log: QUIET })
-      : makeKnex({ client, connection: mysqlUrl(base, client), pool: { min: 0, max: 4 }, log: QUIET });
+  let knex: Knex;
+  if (client === 'better-sqlite3') {
+    knex = makeKnex({ client, connection: { filename: sqliteFile(parsed.path) }, useNullAsDefault: true, log: QUIET });
+  } else {
+    checkServerUrl(parsed.driverUrl, parsed.path, form);
+    knex = makeKnex({ client, connection: mysqlUrl(parsed.driverUrl, client), pool: { min: 0, max: 4 }, log: QUIET });
+  }
   return {
     store: new RelationalStore({ knex, ...(ttl ? { ttl } : {}) }),
-    secrets: password ? [password] : [],
+    secrets: parsed.secrets,
     dispose: () => knex.destroy(),
   };
 }
 
-function splitTtlOption(url: string): { base: string; ttl: RelationalTtlMode | undefined } {
-  const [base = url, query = ''] = url.split('?', 2) as [string, string | undefined];
-  const params = new URLSearchParams(query);
-  const ttl = params.get('ttl');
-  params.delete('ttl');
-  if (ttl !== null && !(RELATIONAL_TTL_MODES as readonly string[]).includes(ttl)) {
-    throw new LifespanError('RELATIONAL_URL_TTL', `?ttl=${ttl} is not a TTL mode`, {
-      store: STORE,
-      hint: `use one of: ${RELATIONAL_TTL_MODES.join(', ')}`,
-    });
+/** The file of a sqlite: URL (`sqlite:./dev.db`, `sqlite://./dev.db`, `sqlite::memory:`). */
+function sqliteFile(path: string): string {
+  if (path === '') {
+    throw badStoreUrl(STORE, 'the sqlite: URL names no file', 'write sqlite:./dev.db (or sqlite::memory:)');
   }
-  const rest = params.toString();
-  return { base: rest ? `${base}?${rest}` : base, ttl: (ttl ?? undefined) as RelationalTtlMode | undefined };
-}
-
-/** The file of a sqlite: URL; query parameters configure nothing in SQLite and never become part of the name. */
-function sqliteFile(url: string): string {
-  const file = url.replace(/^sqlite:(\/\/)?/i, '').replace(/\?.*$/, '');
-  if (file === '') {
-    throw new LifespanError('RELATIONAL_URL_NO_FILE', 'the sqlite: URL names no file', {
-      store: STORE,
-      hint: 'write sqlite:./dev.db (or sqlite::memory:)',
-    });
-  }
-  return file;
+  return path;
 }
 
 /**
- * The decoded password of a server URL. A URL that does not parse is a LifespanError that does
- * not repeat the URL (it may hold the password), never the TypeError of `new URL`.
+ * A server URL the drivers can read, naming its database: without one, PostgreSQL and MariaDB
+ * would pick the server's default database (or none) silently. The URL is not repeated in a
+ * message: it may hold a password.
  */
-function serverPassword(url: string, scheme: string): string {
+function checkServerUrl(driverUrl: string, path: string, form: StoreUrlForm): void {
   try {
-    return decodeURIComponent(new URL(url).password);
+    new URL(driverUrl);
   } catch {
-    throw new LifespanError(
-      'RELATIONAL_URL_INVALID',
-      `the ${scheme} URL does not parse (the URL is not repeated here: it may hold a password)`,
-      {
-        store: STORE,
-        hint: `write it as ${scheme}//user:password@host:port/database, with special characters in the password percent-encoded`,
-      },
+    throw badStoreUrl(
+      STORE,
+      `${form.what} does not parse (the URL is not repeated here: it may hold a password)`,
+      `write it as ${form.example}, with special characters in the password percent-encoded`,
+    );
+  }
+  if (path === '') {
+    throw badStoreUrl(
+      STORE,
+      `${form.what} names no database, so the server's default one would be used`,
+      `add the database after the host: ${form.example}`,
     );
   }
 }

@@ -35,7 +35,7 @@ export function checkTtlMode(value: unknown): RelationalTtlMode {
   if (typeof value === 'string' && (RELATIONAL_TTL_MODES as readonly string[]).includes(value)) {
     return value as RelationalTtlMode;
   }
-  throw new LifespanError('RELATIONAL_BAD_OPTION', `ttl ${showValue(value)} is not a relational TTL mode`, {
+  throw new LifespanError('STORE_BAD_OPTION', `ttl ${showValue(value)} is not a relational TTL mode`, {
     store: RELATIONAL_STORE,
     hint: "use ttl: 'ignore' (default), 'emulate' or 'reject'",
   });
@@ -52,20 +52,20 @@ export function checkStoreOptions(options: RelationalStoreOptions | undefined): 
   const given = (options ?? {}) as Partial<RelationalStoreOptions>;
   const knex = given.knex as unknown;
   if (typeof knex !== 'function' || typeof (knex as { client?: unknown }).client !== 'object') {
-    throw new LifespanError('RELATIONAL_BAD_OPTION', 'the knex option is missing or is not a knex instance', {
+    throw new LifespanError('STORE_BAD_OPTION', 'the knex option is missing or is not a knex instance', {
       store: RELATIONAL_STORE,
       hint: "pass your knex instance: new RelationalStore({ knex: knex({ client: 'better-sqlite3', ... }) })",
     });
   }
   if (given.clock !== undefined && typeof given.clock !== 'function') {
-    throw new LifespanError('RELATIONAL_BAD_OPTION', `clock ${showValue(given.clock)} is not a function`, {
+    throw new LifespanError('STORE_BAD_OPTION', `clock ${showValue(given.clock)} is not a function`, {
       store: RELATIONAL_STORE,
       hint: 'pass a function returning the current Date, e.g. clock: () => new Date()',
     });
   }
   const logger = given.logger ?? console;
   if (typeof (logger as Partial<RelationalLogger>).warn !== 'function') {
-    throw new LifespanError('RELATIONAL_BAD_OPTION', 'logger has no warn(message) method', {
+    throw new LifespanError('STORE_BAD_OPTION', 'logger has no warn(message) method', {
       store: RELATIONAL_STORE,
       hint: 'pass an object with a warn method, e.g. logger: console',
     });

@@ -80,7 +80,7 @@ export class UniqueViolation extends StoreError {
     cause: unknown,
     readonly keyHit?: true,
   ) {
-    super(ErrorCodes.DUPLICATE_KEY, 'unique violation (worded by EntityTable.duplicateOf)', {
+    super(ErrorCodes.STORE_DUPLICATE_KEY, 'unique violation (worded by EntityTable.duplicateOf)', {
       entity,
       store: RELATIONAL_STORE,
       cause,
@@ -94,7 +94,7 @@ export function wrapDriverError(error: unknown, entity: string | undefined, doin
   if (entity !== undefined && isUniqueViolation(error)) return new UniqueViolation(entity, error);
   const message = (error as DriverError | undefined)?.message;
   return new StoreError(
-    'STORE_QUERY_FAILED',
+    'STORE_OPERATION_FAILED',
     `${doing} failed: ${typeof message === 'string' ? message : String(error)}`,
     {
       entity,
