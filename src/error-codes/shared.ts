@@ -50,4 +50,8 @@ export const SHARED_CODES = {
   SESSION_CLOSED: { family: 'LifespanError', exit: 'model' },
   /** The relational driver or server refused a statement; the driver error is the cause. */
   STORE_QUERY_FAILED: { family: 'StoreError', exit: 'store' },
+
+  // findPage() / iterate() / deleteMany() (issue 26)
+  /** findPage() got a cursor it did not make for this call: garbage, changed after it was returned, or made for another store, entity or filter. */
+  CURSOR_INVALID: { family: 'LifespanError', exit: 'usage' },
 } as const satisfies Record<string, ErrorCodeSpec>;

@@ -11,6 +11,10 @@ import { fromDocument, idOf, idText, whereFilter } from './documents';
 import { expiredFilter, remainingMsExpression, withLive } from './expiry-expressions';
 import { duplicateOnId, serverCode, serverMessage, type MongoCollectionLike, type MongoDbLike } from './gateway';
 import { ERROR_CODES, STORE } from './semantics';
+import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../contract';
+import { deleteManyRequest } from '../../runtime/delete-many';
+import { iteratePages } from '../../runtime/pages';
+import { mongoDeleteMany, mongoPage, type MongoPages } from './pages';
 import { entityWrite, setTtlWrite, type WriteSpec } from './writes';
 
 export interface MongoContext {
@@ -152,6 +156,23 @@ export class MongoRepository<T> implements Repository<T> {
       this.collection.updateOne(write.filter, write.update, { upsert: false }),
     );
     return result.matchedCount > 0;
+  }
+
+  // findPage / iterate / deleteMany (issue 26): ./pages.ts
+  findPage(where?: Partial<T>, options?: PageOptions): Promise<Page<T>> {
+    return mongoPage<T>(this.pages(), where, options);
+  }
+
+  iterate(where?: Partial<T>, options?: IterateOptions): AsyncIterable<T> {
+    return iteratePages<T>((w, o) => this.findPage(w, o), where, options, this.place);
+  }
+
+  async deleteMany(where: Partial<T>, options?: DeleteManyOptions): Promise<number> {
+    return mongoDeleteMany(this.pages(), deleteManyRequest(where, options, this.place));
+  }
+
+  private pages(): MongoPages {
+    return { mapping: this.mapping, collection: this.collection, guard: (op, fn) => this.guard(op, fn) };
   }
 
   private get place() {

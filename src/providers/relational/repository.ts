@@ -3,6 +3,10 @@ import { LifespanError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, unknownMember } from '../../runtime/arguments';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
+import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../contract';
+import { deleteManyRequest } from '../../runtime/delete-many';
+import { iteratePages } from '../../runtime/pages';
+import { relationalDeleteMany, relationalPage } from './pages';
 import { keyText } from './codec';
 import type { EntityTable } from './entity-table';
 import type { BatchOp, Executor } from './drivers/executor';
@@ -157,6 +161,21 @@ export class RelationalRepository<T> implements Repository<T> {
     return runSetTtl(this.t, this.executor, encodeKey(this.t, key), ttl).catch((error: unknown) =>
       Promise.reject(this.t.duplicateOf(error)),
     );
+  }
+
+  // findPage / iterate / deleteMany (issue 26): ./pages.ts
+  findPage(where?: Partial<T>, options?: PageOptions): Promise<Page<T>> {
+    return relationalPage<T>(this.t, this.executor, where, options, (w) => this.filters(w, 'findPage()'));
+  }
+
+  iterate(where?: Partial<T>, options?: IterateOptions): AsyncIterable<T> {
+    return iteratePages<T>((w, o) => this.findPage(w, o), where, options, this.place);
+  }
+
+  async deleteMany(where: Partial<T>, options?: DeleteManyOptions): Promise<number> {
+    const request = deleteManyRequest(where, options, this.place);
+    const built = this.filters(request.where as Partial<T>, 'deleteMany()');
+    return relationalDeleteMany(this.t, this.executor, request, built);
   }
 
   /**
