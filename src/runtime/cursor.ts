@@ -67,7 +67,8 @@ export function invalidCursor(why: string, place: ErrorPlace, hint?: string): Li
   return new LifespanError(ErrorCodes.CURSOR_INVALID, `findPage() cursor ${why}`, {
     ...place,
     hint:
-      hint ?? 'pass the cursor exactly as the previous page of this same call returned it, or leave it out to start over',
+      hint ??
+      'pass the cursor exactly as the previous page of this same call returned it, or leave it out to start over',
   });
 }
 

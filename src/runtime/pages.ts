@@ -30,13 +30,22 @@ export function knownOptions<T extends object>(
 }
 
 /** A page size: a whole number from 1 to MAX_PAGE_SIZE (the store's own ceiling where lower). */
-export function sizeArgument(value: unknown, name: string, call: string, place: ErrorPlace, max: number): number | undefined {
+export function sizeArgument(
+  value: unknown,
+  name: string,
+  call: string,
+  place: ErrorPlace,
+  max: number,
+): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= max) return value;
   throw new LifespanError(
     ErrorCodes.BAD_ARGUMENT,
     `${call} got ${name} ${showValue(value)}, not a whole number from 1 to ${max}`,
-    { ...place, hint: `pass { ${name}: n } with 1 <= n <= ${max}, or leave ${name} out (default ${DEFAULT_PAGE_SIZE})` },
+    {
+      ...place,
+      hint: `pass { ${name}: n } with 1 <= n <= ${max}, or leave ${name} out (default ${DEFAULT_PAGE_SIZE})`,
+    },
   );
 }
 
@@ -77,11 +86,7 @@ export function pageRequest<Position>(
 }
 
 /** A page from its items and the position after them (undefined: nothing follows). */
-export function pageOf<T, Position>(
-  items: T[],
-  next: Position | undefined,
-  request: PageRequest<Position>,
-): Page<T> {
+export function pageOf<T, Position>(items: T[], next: Position | undefined, request: PageRequest<Position>): Page<T> {
   return next === undefined ? { items } : { items, cursor: request.cursorAt(next) };
 }
 

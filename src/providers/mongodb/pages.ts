@@ -34,9 +34,7 @@ function after(filter: Doc, id: unknown): Doc {
 }
 
 function readPage(p: MongoPages, filter: Doc, limit: number): Promise<Doc[]> {
-  return p.guard('findPage', () =>
-    p.collection.find(filter, { useBigInt64: true, limit, sort: BY_ID }).toArray(),
-  );
+  return p.guard('findPage', () => p.collection.find(filter, { useBigInt64: true, limit, sort: BY_ID }).toArray());
 }
 
 /** findPage(): live documents in `_id` order, one more than asked read to know whether a page follows. */

@@ -17,11 +17,14 @@ function afterKey(t: TableSql, w: SqlWriter, first: number): string {
   if (cols.length === 1) return `${cols[0]} > ${arg(0)}`;
   if (t.family.name !== 'mysql') return `(${cols.join(', ')}) > (${cols.map((_, i) => arg(i)).join(', ')})`;
   // MariaDB does not turn a row-value comparison into an index range; the leading `k1 >=` bounds it.
+  // Placeholders are `?` here, bound in the order they are written: each is made where it is written.
+  const lead = `${cols[0]} >= ${arg(0)}`;
   const terms = cols.map((_, i) => {
     const equal = cols.slice(0, i).map((c, j) => `${c} = ${arg(j)}`);
-    return `(${[...equal, `${cols[i]} > ${arg(i)}`].join(' AND ')})`;
+    const greater = `${cols[i]} > ${arg(i)}`;
+    return `(${[...equal, greater].join(' AND ')})`;
   });
-  return `${cols[0]} >= ${arg(0)} AND (${terms.join(' OR ')})`;
+  return `${lead} AND (${terms.join(' OR ')})`;
 }
 
 function keyOrder(t: TableSql): string {
@@ -58,7 +61,9 @@ const EXPIRY_TEXT: Record<DialectFamily, { read(e: string): string; same(e: stri
 export function deleteSelect(t: TableSql, mode: NowMode, filters: readonly Filter[], after: boolean): Statement {
   const w = t.writer();
   const { where, next } = pageWhere(t, w, filters, mode, after);
-  const expiry = t.expiryColumn ? `, ${EXPIRY_TEXT[t.family.name].read(t.q(t.expiryColumn))}` : '';
+  // Named by its position, as every column a read selects (MariaDB/MySQL rows are read by those names).
+  const position = t.q(String(t.keyColumns.length));
+  const expiry = t.expiryColumn ? `, ${EXPIRY_TEXT[t.family.name].read(t.q(t.expiryColumn))} AS ${position}` : '';
   const limit = w.param({ kind: 'arg', index: next });
   const sql = `SELECT ${t.keySelectList()}${expiry} FROM ${t.table}${where} ORDER BY ${keyOrder(t)} LIMIT ${limit}`;
   return t.finish(w, sql, true);
