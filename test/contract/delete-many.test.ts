@@ -56,7 +56,7 @@ forEachStore('deleteMany', pageModel(prefix), prefix, (store, db) => {
       // Still a match: only the re-check of the selected record can spare it.
       await repo.upsert(item('r01', 'r', 99), { ttl: 7200 });
     };
-    const options = { [AFTER_SELECT]: rewrite };
+    const options = { batchSize: 10, [AFTER_SELECT]: rewrite };
     expect(await repo.deleteMany({ group: 'r' }, options)).toBe(3);
     expect(await repo.get('r01')).toMatchObject({ group: 'r', n: 99 });
     expect(await repo.count({ group: 'r' })).toBe(1);
