@@ -3,7 +3,7 @@ import { invalidCursor } from '../../runtime/cursor';
 import { runDeleteMany, type DeleteManyRequest } from '../../runtime/delete-many';
 import { pageOf, pageRequest, type PageRequest } from '../../runtime/pages';
 import type { Page } from '../contract';
-import { decodeRecord, parseStored } from './codec';
+import { decodeRecord, parseStored, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { call, type CallPlace, type RedisClientLike } from './gateway';
 import { collectionPrefix, scanPattern } from './keys';
@@ -35,11 +35,15 @@ export interface RedisPages {
 /** SCAN steps one page may take before it returns short: a sparse match does not hold a call forever. */
 const MAX_STEPS_PER_PAGE = 64;
 
-interface Match {
+interface Read {
   readonly key: string;
   readonly text: string;
   /** Absolute expiry in ms (-1: none), read with the value in one script (deleteMany only). */
   readonly expiresAt?: string;
+}
+
+interface Match extends Read {
+  readonly stored: StoredRecord;
 }
 
 interface Walk {
@@ -56,7 +60,7 @@ async function walk(
   where: Record<string, unknown>,
   from: ScanPosition | undefined,
   limit: number,
-  read: (keys: string[]) => Promise<Array<Match | null>>,
+  read: (keys: string[]) => Promise<Array<Read | null>>,
 ): Promise<Walk> {
   const { values, forms } = whereForms(p.mapping, where);
   const pattern = scanPattern(p.prefix, p.mapping, values);
@@ -66,17 +70,23 @@ async function walk(
   let cursor = from?.c ?? '0';
   let skip = new Set(from?.s ?? []);
   for (let step = 0; step < MAX_STEPS_PER_PAGE; step++) {
-    const args = ['SCAN', cursor, 'MATCH', pattern, 'COUNT', String(Math.max(limit, 10)), 'TYPE', 'string'];
+    // COUNT asks for what the page still lacks, so a step seldom overshoots it (COUNT is a hint).
+    const count = String(Math.max(limit - matched.length, 10));
+    const args = ['SCAN', cursor, 'MATCH', pattern, 'COUNT', count, 'TYPE', 'string'];
     const [next, keys] = await call<[string, string[]]>(p.client, args, place);
-    const fresh = [...new Set(keys)].filter((k) => !skip.has(k.slice(head.length)));
+    const fresh = skip.size === 0 ? keys : keys.filter((k) => !skip.has(k.slice(head.length)));
     const found = fresh.length === 0 ? [] : await read(fresh);
-    const taken = [...skip];
+    const stepStart = matched.length;
     for (const hit of found) {
       // Null: expired or deleted between SCAN and the read.
-      if (hit === null || !matches(parseStored(p.mapping, hit.key, hit.text), forms)) continue;
-      if (matched.length === limit) return { matched, next: { c: cursor, s: taken } };
-      matched.push(hit);
-      taken.push(hit.key.slice(head.length));
+      if (hit === null) continue;
+      const stored = parseStored(p.mapping, hit.key, hit.text);
+      if (!matches(stored, forms)) continue;
+      if (matched.length === limit) {
+        const taken = matched.slice(stepStart).map((m) => m.key.slice(head.length));
+        return { matched, next: { c: cursor, s: [...skip, ...taken] } };
+      }
+      matched.push({ ...hit, stored });
     }
     if (next === '0') return { matched, next: undefined };
     cursor = next;
@@ -117,9 +127,7 @@ export async function redisPage<T>(p: RedisPages, where: unknown, options: unkno
     return texts.map((text, i) => (text === null ? null : { key: keys[i] as string, text }));
   };
   const { matched, next } = await walk(p, req.where, req.position, req.limit, mget);
-  const items = matched.map((m) =>
-    instanceOf<T>(p.mapping.entity, decodeRecord(p.mapping, m.key, parseStored(p.mapping, m.key, m.text))),
-  );
+  const items = matched.map((m) => instanceOf<T>(p.mapping.entity, decodeRecord(p.mapping, m.key, m.stored)));
   return pageOf(items, next, req);
 }
 
