@@ -10,14 +10,18 @@ import type { SqlWriter, Statement } from './statement';
  * then the row count.
  */
 
-/** `(k1, k2) > (?, ?)` where the engine walks an index range by a row value; spelled out on MariaDB/MySQL. */
-function afterKey(t: TableSql, w: SqlWriter, first: number): string {
-  const cols = t.keyColumns.map((k) => t.q(k));
-  const arg = (i: number) => w.param({ kind: 'arg', index: first + i });
-  if (cols.length === 1) return `${cols[0]} > ${arg(0)}`;
-  if (t.family.name !== 'mysql') return `(${cols.join(', ')}) > (${cols.map((_, i) => arg(i)).join(', ')})`;
-  // MariaDB does not turn a row-value comparison into an index range; the leading `k1 >=` bounds it.
-  // Placeholders are `?` here, bound in the order they are written: each is made where it is written.
+type Arg = (i: number) => string;
+
+function rowValueAfter(cols: readonly string[], arg: Arg): string {
+  return `(${cols.join(', ')}) > (${cols.map((_, i) => arg(i)).join(', ')})`;
+}
+
+/**
+ * MariaDB does not turn a row-value comparison into an index range; spelled out, with a leading
+ * `k1 >=` that bounds it. Placeholders are `?` there, bound in the order they are written: each is
+ * made where it is written.
+ */
+function spelledOutAfter(cols: readonly string[], arg: Arg): string {
   const lead = `${cols[0]} >= ${arg(0)}`;
   const terms = cols.map((_, i) => {
     const equal = cols.slice(0, i).map((c, j) => `${c} = ${arg(j)}`);
@@ -25,6 +29,21 @@ function afterKey(t: TableSql, w: SqlWriter, first: number): string {
     return `(${[...equal, greater].join(' AND ')})`;
   });
   return `${lead} AND (${terms.join(' OR ')})`;
+}
+
+/** A compound key's "after the last key", as each family's index range scan takes it. */
+const AFTER_COMPOUND: Record<DialectFamily, (cols: readonly string[], arg: Arg) => string> = {
+  sqlite: rowValueAfter,
+  postgres: rowValueAfter,
+  mysql: spelledOutAfter,
+};
+
+/** Rows after the last key of the previous page (args from `first` on, key order). */
+function afterKey(t: TableSql, w: SqlWriter, first: number): string {
+  const cols = t.keyColumns.map((k) => t.q(k));
+  const arg: Arg = (i) => w.param({ kind: 'arg', index: first + i });
+  if (cols.length === 1) return `${cols[0]} > ${arg(0)}`;
+  return AFTER_COMPOUND[t.family.name](cols, arg);
 }
 
 function keyOrder(t: TableSql): string {
