@@ -141,7 +141,9 @@ async function rssRow(ctx, store, job, reference) {
       const walk = await runWalk({ ...job, side });
       walks[side].push(walk);
       const points = walk.at.map((a) => a.peakMb.toFixed(0)).join(' / ');
-      ctx.log(`${side} walk ${round + 1}/${rounds}: ${walk.n} rows in ${(walk.ms / 1000).toFixed(1)} s, peak RSS at 10/50/100 %: ${points} MiB`);
+      ctx.log(
+        `${side} walk ${round + 1}/${rounds}: ${walk.n} rows in ${(walk.ms / 1000).toFixed(1)} s, peak RSS at 10/50/100 %: ${points} MiB`,
+      );
     }
   }
   const median = (side, i, field) => summarize(walks[side].map((w) => w.at[i][field])).median.toFixed(0);
@@ -266,7 +268,12 @@ async function redis(ctx) {
     for (let start = 0; start < rows; start += 1000) {
       const batch = [];
       for (let i = start; i < Math.min(rows, start + 1000); i++) {
-        const s = Object.assign(new BenchSession(), { id: `s${i}`, owner: `o${i % 1000}`, payload: `${PAYLOAD}${i}`, hits: i });
+        const s = Object.assign(new BenchSession(), {
+          id: `s${i}`,
+          owner: `o${i % 1000}`,
+          payload: `${PAYLOAD}${i}`,
+          hits: i,
+        });
         batch.push(repo.upsert(s, { ttl: 3600 }));
       }
       await Promise.all(batch);
