@@ -23,6 +23,7 @@ const { openBenchStore } = require('../lib/bench-store');
 const { timing, interleave, compareRow, atMost } = require('../lib/measure');
 const { summarize, pairedRatios } = require('../lib/stats');
 const { driverLabel } = require('../lib/versions');
+const { deleteKeys } = require('../lib/redis-keys');
 
 const PAGE_TARGET = 1.2;
 const FLAT_TARGET = 1.2;
@@ -306,15 +307,6 @@ function redisRawPager(client, prefix) {
     },
     close: async () => undefined,
   };
-}
-
-async function deleteKeys(client, prefix) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.sendCommand(['SCAN', cursor, 'MATCH', `${prefix}*`, 'COUNT', '1000']);
-    cursor = next;
-    if (keys.length > 0) await client.sendCommand(['UNLINK', ...keys]);
-  } while (cursor !== '0');
 }
 
 if (require.main === module) {
