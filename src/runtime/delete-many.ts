@@ -2,8 +2,8 @@ import { ErrorCodes } from '../error-codes';
 import { LifespanError, type ErrorPlace } from '../errors';
 import { showValue } from '../model/show-value';
 import type { DeleteManyOptions } from '../providers/contract';
-import { filterArgument } from './arguments';
-import { knownOptions, sizeArgument, MAX_PAGE_SIZE } from './pages';
+import { filterArgument, knownOptions } from './arguments';
+import { sizeArgument, MAX_PAGE_SIZE } from './pages';
 
 /** Records one deleteMany() batch selects and deletes when the caller sets no batchSize. */
 export const DEFAULT_DELETE_BATCH = 500;

@@ -2,32 +2,12 @@ import { ErrorCodes } from '../error-codes';
 import { LifespanError, type ErrorPlace } from '../errors';
 import { showValue } from '../model/show-value';
 import type { IterateOptions, Page, PageOptions } from '../providers/contract';
-import { filterArgument, optionsArgument } from './arguments';
+import { filterArgument, knownOptions } from './arguments';
 import { decodeCursor, encodeCursor, type CursorScope } from './cursor';
 
 /** The most records one page (or one deleteMany batch) holds: memory stays bounded by it. */
 export const MAX_PAGE_SIZE = 10_000;
 export const DEFAULT_PAGE_SIZE = 100;
-
-/** An options object whose keys must all be known: an unknown option is bad input, not ignored. */
-export function knownOptions<T extends object>(
-  value: unknown,
-  call: string,
-  place: ErrorPlace,
-  known: readonly string[],
-  example: string,
-): T {
-  const options = optionsArgument<T>(value, call, place, example);
-  for (const name of Object.keys(options)) {
-    if (!known.includes(name)) {
-      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} has no option ${showValue(name)}`, {
-        ...place,
-        hint: `its options are ${known.join(', ')}, e.g. ${example}`,
-      });
-    }
-  }
-  return options;
-}
 
 /** A page size: a whole number from 1 to MAX_PAGE_SIZE (the store's own ceiling where lower). */
 export function sizeArgument(
