@@ -29,6 +29,8 @@ const CASE_STORES = {
   redis: ['none'],
   memory: ['sqlite'],
   versions: ['sqlite', 'postgres'],
+  // Redis runs as the store-less job (its server is not one of --stores), as case 9 does.
+  iterate: ['sqlite', 'postgres', 'none'],
 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
@@ -100,6 +102,7 @@ function meta(options, servers, seconds, code) {
     `purge SQLite ${options.purgeSqlite} rows / PostgreSQL ${options.purgePostgres} rows (half expired)`,
     `model ${options.modelSizes.join('/')} entities`,
     `plan ${options.planTables.join('/')} tables`,
+    `iterate SQLite ${options.iterateSqlite} / PostgreSQL ${options.iteratePostgres} / Redis ${options.iterateRedis} rows, pages of ${options.pageSize}`,
   ].join('; ');
   return {
     date: new Date().toISOString(),

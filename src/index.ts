@@ -67,6 +67,11 @@ export type {
   PurgeResult,
   DeleteOptions,
   GetOrInsertResult,
+  // findPage / iterate / deleteMany (issue 26)
+  Page,
+  PageOptions,
+  IterateOptions,
+  DeleteManyOptions,
 } from './providers/contract';
 export { STORE_NAMES, type StoreName } from './providers/registry';
 export { ErrorCodes, type ErrorCode } from './error-codes';

@@ -9,17 +9,9 @@ const lifespan = require('../lib/lifespan');
 const { benchModel, BenchSession } = require('../lib/entities');
 const { insertThenGet, insertGetRows } = require('../lib/insert-get');
 const { driverLabel } = require('../lib/versions');
+const { deleteKeys } = require('../lib/redis-keys');
 
 const TARGET = 1.2;
-
-async function deleteKeys(client, prefix) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.sendCommand(['SCAN', cursor, 'MATCH', `${prefix}*`, 'COUNT', '1000']);
-    cursor = next;
-    if (keys.length > 0) await client.sendCommand(['UNLINK', ...keys]);
-  } while (cursor !== '0');
-}
 
 async function none(ctx) {
   const { options } = ctx;

@@ -17,6 +17,7 @@ const CASES = {
   redis: () => require('../cases/redis'),
   memory: () => require('../cases/memory'),
   versions: () => require('../cases/versions'),
+  iterate: () => require('../cases/iterate'),
 };
 
 async function runJob({ caseName, store, options, info }) {

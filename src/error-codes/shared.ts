@@ -67,4 +67,8 @@ export const SHARED_CODES = {
   STORE_CONNECT_FAILED: { family: 'StoreError', exit: 'store' },
   /** The driver or server refused a read, write, schema command or inspection; the driver error is the cause. */
   STORE_OPERATION_FAILED: { family: 'StoreError', exit: 'store' },
+
+  // findPage() / iterate() / deleteMany() (issue 26)
+  /** findPage() got a cursor it did not make for this call: garbage, changed after it was returned, or made for another store, entity or filter. */
+  CURSOR_INVALID: { family: 'LifespanError', exit: 'usage' },
 } as const satisfies Record<string, ErrorCodeSpec>;

@@ -57,6 +57,24 @@ export interface Repository<T> {
    * `ttl` defaults to 'keep' where the store keeps the expiry exactly; explain() says per store.
    */
   patch(key: KeyInput<T>, changes: Partial<T>, options?: WriteOptions): Promise<boolean>;
+  // Pages, streams and delete by filter (issue 26; docs/reading-and-writing.md).
+  /**
+   * One page of the live records matching `where` (equality filters, as find()), on the store's own
+   * paging: `cursor` absent means the last page. Expired records are left out as judged at this
+   * page's own "now". Pages are ordered by key and full (but the last) on relational stores and
+   * MongoDB; Cassandra (a filtered scan), Cosmos DB and Redis (SCAN: unordered, a record may repeat
+   * on a later page) may return short or empty pages with a cursor. A cursor this call did not make
+   * (changed, another store, entity or filter) is a CURSOR_INVALID error.
+   */
+  findPage(where?: Partial<T>, options?: PageOptions): Promise<Page<T>>;
+  /** Every live match, page by page (findPage underneath): memory is bounded by `pageSize`. */
+  iterate(where?: Partial<T>, options?: IterateOptions): AsyncIterable<T>;
+  /**
+   * Deletes the live records matching `where`, in batches, and returns how many it deleted. A
+   * record rewritten after a batch selected it is spared (each store's re-check: see
+   * docs/reading-and-writing.md). An empty filter deletes nothing unless `{ all: true }` is given.
+   */
+  deleteMany(where: Partial<T>, options?: DeleteManyOptions): Promise<number>;
 }
 
 export interface DeleteOptions {
@@ -68,6 +86,31 @@ export interface GetOrInsertResult<T> {
   readonly entity: T;
   /** True when this call inserted `entity`; false when a live record was there. */
   readonly inserted: boolean;
+}
+
+/** findPage()'s options: `limit` 1..10,000 (default 100) and the previous page's `cursor`. */
+export interface PageOptions {
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+/** One page: its records, and the cursor of the next page (absent: this was the last). */
+export interface Page<T> {
+  readonly items: T[];
+  readonly cursor?: string;
+}
+
+/** iterate()'s options: records read per page, 1..10,000 (default 100). */
+export interface IterateOptions {
+  readonly pageSize?: number;
+}
+
+/** deleteMany()'s options. */
+export interface DeleteManyOptions {
+  /** Records selected (and deleted) per batch, 1..10,000 (default 500). */
+  readonly batchSize?: number;
+  /** Consent to an empty filter: delete every live record of the entity. */
+  readonly all?: boolean;
 }
 
 export interface UnitOfWork {

@@ -176,3 +176,24 @@ export function unknownMember(
     hint: `use one of ${members.join(', ')}`,
   });
 }
+
+// findPage / iterate / deleteMany (issue 26)
+/** An options object whose keys must all be known: an unknown option is bad input, not ignored. */
+export function knownOptions<T extends object>(
+  value: unknown,
+  call: string,
+  place: ErrorPlace,
+  known: readonly string[],
+  example: string,
+): T {
+  const options = optionsArgument<T>(value, call, place, example);
+  for (const name of Object.keys(options)) {
+    if (!known.includes(name)) {
+      throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} has no option ${showValue(name)}`, {
+        ...place,
+        hint: `its options are ${known.join(', ')}, e.g. ${example}`,
+      });
+    }
+  }
+  return options;
+}

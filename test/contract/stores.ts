@@ -16,6 +16,7 @@ import { RedisStore } from '../../src/providers/redis';
 import { RelationalStore } from '../../src/providers/relational';
 import { liveCosmosClient } from '../harness/cosmos';
 import { describeLive, describeStore, type LocalStoreName } from '../harness/stores';
+import { knexFor } from '../harness/relational';
 import { MemoryDb } from '../mongodb/fake/memory-db';
 import { openStore, type OpenedStore } from '../harness/open-store';
 
@@ -36,6 +37,11 @@ export interface Capabilities {
   readonly storeName: string;
   /** The explain entry's mechanism for an entity with a declared TTL. */
   readonly mechanism: Mechanism;
+  // findPage / iterate / deleteMany (issue 26)
+  /** findPage() pages come in key order and are full but the last (a keyset walk); else short/unordered pages are allowed. */
+  readonly orderedPages: boolean;
+  /** A record written with a 1 s TTL is gone for the store a few seconds later in this test bed (not the Cosmos server, not the fake). */
+  readonly realTimeExpiry: boolean;
 }
 
 export interface ContractStore {
@@ -64,6 +70,8 @@ const relational: Capabilities = {
   ttlChangeEffect: 'new-writes-only',
   storeName: 'relational',
   mechanism: 'emulated',
+  orderedPages: true,
+  realTimeExpiry: false,
 };
 
 /**
@@ -135,6 +143,9 @@ const cosmos: Capabilities = {
   ttlChangeEffect: 'retroactive',
   storeName: 'cosmos',
   mechanism: 'container-ttl',
+  // The Cosmos protocol server never expires items (a real account does).
+  orderedPages: false,
+  realTimeExpiry: false,
 };
 
 const mongodb: Capabilities = {
@@ -146,6 +157,9 @@ const mongodb: Capabilities = {
   ttlChangeEffect: 'retroactive',
   storeName: 'mongodb',
   mechanism: 'ttl-index',
+  orderedPages: true,
+  // The fake's clock moves only when a test moves it (clocked stores below).
+  realTimeExpiry: false,
 };
 
 export const CONTRACT_STORES: readonly ContractStore[] = [
@@ -162,6 +176,8 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     ttlChangeEffect: 'new-writes-only',
     storeName: 'cassandra',
     mechanism: 'table-default-ttl',
+    orderedPages: false,
+    realTimeExpiry: true,
   }),
   local('cosmos', cosmos),
   local('redis', {
@@ -174,6 +190,8 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     ttlChangeEffect: 'new-writes-only',
     storeName: 'redis',
     mechanism: 'key-expiry',
+    orderedPages: false,
+    realTimeExpiry: true,
   }),
   {
     name: 'mongodb-fake',
@@ -272,4 +290,104 @@ export function forEachStore(
  */
 export function testUnlessDrifting(store: ContractStore, drifting: readonly string[]): jest.It {
   return drifting.includes(store.name) ? test.failing : test;
+}
+
+// findPage / iterate / deleteMany (issue 26): stores whose "now" a test sets.
+
+/** A settable instant: the relational store's injected clock, the MongoDB fake's `now`. */
+export interface ContractClock {
+  readonly nowMs: number;
+  at(ms: number): void;
+}
+
+export interface ClockedContract {
+  readonly db: StoreContext;
+  readonly clock: ContractClock;
+  readonly raw: { readonly knex?: Knex; readonly memory?: MemoryDb };
+  close(): Promise<void>;
+}
+
+interface ClockedStore {
+  readonly name: string;
+  describe(title: string, fn: () => void): void;
+  open(model: Model): Promise<ClockedContract>;
+}
+
+const START_MS = Date.UTC(2030, 0, 1, 12, 0, 0);
+
+function clockedRelational(name: 'sqlite' | 'postgres' | 'mariadb'): ClockedStore {
+  return {
+    name,
+    describe: (title, fn) => describeStore(name, `${title} [${name}]`, fn),
+    async open(model) {
+      const knex = knexFor(name);
+      for (const e of model.entities) await knex.schema.dropTableIfExists(e.collection);
+      let nowMs = START_MS;
+      const clock: ContractClock = {
+        get nowMs() {
+          return nowMs;
+        },
+        at: (ms) => void (nowMs = ms),
+      };
+      const store = new RelationalStore({ knex, ttl: 'emulate', clock: () => new Date(nowMs), logger: QUIET });
+      const db = await connect(model, store);
+      return {
+        db,
+        clock,
+        raw: { knex },
+        async close() {
+          await db.close();
+          for (const e of model.entities) await knex.schema.dropTableIfExists(e.collection);
+          await knex.destroy();
+        },
+      };
+    },
+  };
+}
+
+const QUIET = { warn: () => undefined };
+
+const CLOCKED_STORES: readonly ClockedStore[] = [
+  clockedRelational('sqlite'),
+  clockedRelational('postgres'),
+  clockedRelational('mariadb'),
+  {
+    name: 'mongodb-fake',
+    describe: (title, fn) => describe(`${title} [mongodb-fake]`, fn),
+    async open(model) {
+      const memory = new MemoryDb(new Date(START_MS));
+      const clock: ContractClock = {
+        get nowMs() {
+          return memory.now.getTime();
+        },
+        at: (ms) => void (memory.now = new Date(ms)),
+      };
+      const db = await connect(model, new MongoStore({ db: memory }));
+      return { db, clock, raw: { memory }, close: () => db.close() };
+    },
+  },
+];
+
+/** Runs `fn` on every store whose clock a test controls, each with its own opened context. */
+export function forEachClockedStore(
+  title: string,
+  model: Model,
+  fn: (store: ClockedStore, opened: () => ClockedContract) => void,
+): void {
+  for (const store of CLOCKED_STORES) {
+    store.describe(title, () => {
+      let opened: ClockedContract | undefined;
+      beforeAll(async () => {
+        opened = await store.open(model);
+        await opened.db.ensureCollections();
+      });
+      afterAll(async () => {
+        await opened?.close();
+      });
+      fn(store, () => {
+        if (!opened) throw new Error(`${store.name} did not open`);
+        return opened;
+      });
+    });
+  }
 }

@@ -53,6 +53,27 @@ export class Executor {
     return limit === undefined ? rows : rows.slice(0, limit);
   }
 
+  // findPage / deleteMany (issue 26)
+  /** One page of a paged query: at most `fetchSize` rows, resumed from the driver's paging state. */
+  async page(
+    query: string,
+    params: Params,
+    place: ErrorPlace,
+    what: string,
+    fetchSize: number,
+    pageState: string | undefined,
+  ): Promise<types.ResultSet> {
+    try {
+      return await this.client.execute(query, params, {
+        prepare: true,
+        fetchSize,
+        ...(pageState === undefined ? {} : { pageState }),
+      });
+    } catch (error) {
+      throw wrap(error, place, what, query);
+    }
+  }
+
   async batch(
     statements: readonly { query: string; params: Params }[],
     place: ErrorPlace,

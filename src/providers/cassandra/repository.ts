@@ -20,6 +20,10 @@ import type { Params, Row } from './executor';
 import { keyParams, rowParams, rowToEntity, ttlParams } from './rows';
 import { MAX_LIMIT, STORE } from './semantics';
 import { ttlClause } from './write-ttl';
+import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../contract';
+import { deleteManyRequest } from '../../runtime/delete-many';
+import { iteratePages } from '../../runtime/pages';
+import { cassandraDeleteMany, cassandraPage, type CassandraPages } from './pages';
 
 /** One entity's table: every write is an INSERT of every column with one TTL (row-granular expiry). */
 export class CassandraRepository<T> implements Repository<T> {
@@ -164,6 +168,29 @@ export class CassandraRepository<T> implements Repository<T> {
 
   patch(key: KeyInput<T>, changes: Partial<T>, options?: WriteOptions): Promise<boolean> {
     return this.conditional.patch(key, changes, options);
+  }
+
+  // findPage / iterate / deleteMany (issue 26): ./pages.ts
+  /** Cassandra's paging state: pages hold at most `limit` rows, fewer (even none) where the node filters. */
+  findPage(where?: Partial<T>, options?: PageOptions): Promise<Page<T>> {
+    return cassandraPage<T>(this.pages(), where, options);
+  }
+
+  iterate(where?: Partial<T>, options?: IterateOptions): AsyncIterable<T> {
+    return iteratePages<T>((w, o) => this.findPage(w, o), where, options, this.place);
+  }
+
+  async deleteMany(where: Partial<T>, options?: DeleteManyOptions): Promise<number> {
+    return cassandraDeleteMany(this.pages(), deleteManyRequest(where, options, this.place));
+  }
+
+  private pages(): CassandraPages {
+    return {
+      ctx: this.ctx,
+      mapping: this.mapping,
+      place: this.place,
+      filter: (where) => this.filter(where),
+    };
   }
 
   private remaining(row: Row): number | null {

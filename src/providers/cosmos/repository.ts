@@ -16,6 +16,10 @@ import { readItem, type StoredItem } from './item-reader';
 import { itemWrite, needsCurrentItem, ttlPatch, type CurrentItem, type ItemWrite } from './item-writes';
 import { entityQuery } from './query';
 import { STORE } from './semantics';
+import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../contract';
+import { deleteManyRequest } from '../../runtime/delete-many';
+import { iteratePages } from '../../runtime/pages';
+import { cosmosDeleteMany, cosmosPage, type CosmosPages } from './pages';
 
 /** Reads and writes after a concurrent change (etag mismatch, a create race) retry this often. */
 const WRITE_ATTEMPTS = 5;
@@ -143,6 +147,24 @@ export class CosmosRepository<T> implements Repository<T> {
 
   patch(key: KeyInput<T>, changes: Partial<T>, options?: WriteOptions): Promise<boolean> {
     return this.conditional.patch(key, changes, options);
+  }
+
+  // findPage / iterate / deleteMany (issue 26): ./pages.ts
+  /** The query's continuation token: a page may hold fewer items than asked (see ./pages.ts). */
+  findPage(where?: Partial<T>, options?: PageOptions): Promise<Page<T>> {
+    return cosmosPage<T>(this.pages(), where, options);
+  }
+
+  iterate(where?: Partial<T>, options?: IterateOptions): AsyncIterable<T> {
+    return iteratePages<T>((w, o) => this.findPage(w, o), where, options, this.place);
+  }
+
+  async deleteMany(where: Partial<T>, options?: DeleteManyOptions): Promise<number> {
+    return cosmosDeleteMany(this.pages(), deleteManyRequest(where, options, this.place));
+  }
+
+  private pages(): CosmosPages {
+    return { access: this.access, hidden: () => this.hiddenFilter() };
   }
 
   private async write(mode: 'insert' | 'upsert', instance: T, requested: PerWriteTtl | undefined): Promise<void> {

@@ -34,6 +34,8 @@ export interface ReadOptionsLike {
 
 export interface FindOptionsLike extends ReadOptionsLike {
   readonly limit?: number;
+  /** findPage / deleteMany walk `_id` in index order (issue 26). */
+  readonly sort?: Doc;
 }
 
 export interface UpdateResultLike {

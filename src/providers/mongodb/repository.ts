@@ -13,6 +13,10 @@ import { fromDocument, idOf, idText, whereFilter } from './documents';
 import { expiredFilter, remainingMsExpression, withLive } from './expiry-expressions';
 import { duplicateOnId, serverCode, serverMessage, type MongoCollectionLike, type MongoDbLike } from './gateway';
 import { ERROR_CODES, STORE } from './semantics';
+import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../contract';
+import { deleteManyRequest } from '../../runtime/delete-many';
+import { iteratePages } from '../../runtime/pages';
+import { mongoDeleteMany, mongoPage, type MongoPages } from './pages';
 import { entityWrite, setTtlWrite, type WriteSpec } from './writes';
 
 export interface MongoContext {
@@ -185,6 +189,23 @@ export class MongoRepository<T> implements Repository<T> {
   private duplicateError(error: unknown): unknown {
     if (serverCode(error) !== ERROR_CODES.duplicateKey) return wrap(error, this.mapping, 'insert');
     return this.duplicate(duplicateOnId(error) ? 'key' : 'unique-constraint', error);
+  }
+
+  // findPage / iterate / deleteMany (issue 26): ./pages.ts
+  findPage(where?: Partial<T>, options?: PageOptions): Promise<Page<T>> {
+    return mongoPage<T>(this.pages(), where, options);
+  }
+
+  iterate(where?: Partial<T>, options?: IterateOptions): AsyncIterable<T> {
+    return iteratePages<T>((w, o) => this.findPage(w, o), where, options, this.place);
+  }
+
+  async deleteMany(where: Partial<T>, options?: DeleteManyOptions): Promise<number> {
+    return mongoDeleteMany(this.pages(), deleteManyRequest(where, options, this.place));
+  }
+
+  private pages(): MongoPages {
+    return { mapping: this.mapping, collection: this.collection, guard: (op, fn) => this.guard(op, fn) };
   }
 
   private get place() {

@@ -15,6 +15,10 @@ import { encodeEntity, matches, whereForms } from './records';
 import { scanKeys } from './scan';
 import { runScript, SET_TTL_SCRIPT, WRITE_SCRIPT } from './scripts';
 import { STORE } from './semantics';
+import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../contract';
+import { deleteManyRequest } from '../../runtime/delete-many';
+import { iteratePages } from '../../runtime/pages';
+import { redisDeleteMany, redisPage, type RedisPages } from './pages';
 import { createdAtPattern, insertCommand, plainUpsertCommand, redisTtl, scriptArgs, type RedisTtl } from './writes';
 
 export interface RedisContext {
@@ -142,6 +146,24 @@ export class RedisRepository<T> implements Repository<T> {
 
   patch(key: KeyInput<T>, changes: Partial<T>, options?: WriteOptions): Promise<boolean> {
     return this.conditional.patch(key, changes, options);
+  }
+
+  // findPage / iterate / deleteMany (issue 26): ./pages.ts
+  /** A SCAN walk resumed from its cursor: unordered, pages may be short, a record may repeat (see ./pages.ts). */
+  findPage(where?: Partial<T>, options?: PageOptions): Promise<Page<T>> {
+    return redisPage<T>(this.pages(), where, options);
+  }
+
+  iterate(where?: Partial<T>, options?: IterateOptions): AsyncIterable<T> {
+    return iteratePages<T>((w, o) => this.findPage(w, o), where, options, this.argumentPlace());
+  }
+
+  async deleteMany(where: Partial<T>, options?: DeleteManyOptions): Promise<number> {
+    return redisDeleteMany(this.pages(), deleteManyRequest(where, options, this.argumentPlace()));
+  }
+
+  private pages(): RedisPages {
+    return { client: this.ctx.client, prefix: this.ctx.prefix, mapping: this.mapping };
   }
 
   /** find() and count() read the same records: a key that is not lifespan's record fails both alike. */

@@ -6,6 +6,10 @@ import { conditionalWriteOptions, setVersion } from '../../runtime/conditional-w
 import { insertElseGet } from '../../runtime/get-or-insert';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { RelationalConditionalWrites } from './conditional-writes';
+import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../contract';
+import { deleteManyRequest } from '../../runtime/delete-many';
+import { iteratePages } from '../../runtime/pages';
+import { relationalDeleteMany, relationalPage } from './pages';
 import { keyText } from './codec';
 import type { EntityTable } from './entity-table';
 import type { BatchOp, Executor } from './drivers/executor';
@@ -199,6 +203,21 @@ export class RelationalRepository<T> implements Repository<T> {
   private keyOf(instance: T): KeyInput<T> {
     const values = instance as Record<string, unknown>;
     return Object.fromEntries(this.t.keyMembers.map((m) => [m, values[m]])) as KeyInput<T>;
+  }
+
+  // findPage / iterate / deleteMany (issue 26): ./pages.ts
+  findPage(where?: Partial<T>, options?: PageOptions): Promise<Page<T>> {
+    return relationalPage<T>(this.t, this.executor, where, options, (w) => this.filters(w, 'findPage()'));
+  }
+
+  iterate(where?: Partial<T>, options?: IterateOptions): AsyncIterable<T> {
+    return iteratePages<T>((w, o) => this.findPage(w, o), where, options, this.place);
+  }
+
+  async deleteMany(where: Partial<T>, options?: DeleteManyOptions): Promise<number> {
+    const request = deleteManyRequest(where, options, this.place);
+    const built = this.filters(request.where as Partial<T>, 'deleteMany()');
+    return relationalDeleteMany(this.t, this.executor, request, built);
   }
 
   /**

@@ -52,7 +52,7 @@ export function ttlByKey(t: TableSql, mode: NowMode, expiryColumn: string): Stat
   return t.finish(w, `SELECT ${remaining} FROM ${t.table} WHERE ${where}`, true);
 }
 
-function filterWhere(t: TableSql, w: ReturnType<TableSql['writer']>, filters: readonly Filter[], mode: NowMode) {
+export function filterWhere(t: TableSql, w: ReturnType<TableSql['writer']>, filters: readonly Filter[], mode: NowMode) {
   let arg = 0;
   const parts = filters.map((f) =>
     f.isNull ? `${t.q(f.column)} IS NULL` : `${t.q(f.column)} = ${w.param({ kind: 'arg', index: arg++ })}`,

@@ -15,7 +15,9 @@ describe('MongoDB in-memory fake', () => {
     db.seed('c', [{ _id: 'b' }, { _id: 'a' }]);
     const c = db.collection('c');
     expect(await c.find({}, { useBigInt64: true, limit: 1 }).toArray()).toHaveLength(1);
-    for (const extra of [{ sort: { _id: 1 } }, { projection: { _id: 1 } }, { skip: 1 }]) {
+    // sort is modelled (findPage / deleteMany walk _id in order): applied before limit, as the server does.
+    expect(await c.find({}, { useBigInt64: true, sort: { _id: 1 }, limit: 1 }).toArray()).toEqual([{ _id: 'a' }]);
+    for (const extra of [{ projection: { _id: 1 } }, { skip: 1 }]) {
       expect(() => c.find({}, { useBigInt64: true, ...extra })).toThrow(/does not model/);
     }
   });

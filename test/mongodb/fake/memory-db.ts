@@ -24,7 +24,7 @@ interface Collection {
 }
 
 /** find() options the fake applies (useBigInt64: values are kept as stored, bigints included). */
-const FIND_OPTIONS = new Set(['limit', 'useBigInt64']);
+const FIND_OPTIONS = new Set(['limit', 'sort', 'useBigInt64']);
 
 export class MemoryDb implements MongoDbLike {
   readonly calls: Call[] = [];
@@ -132,11 +132,14 @@ export class MemoryDb implements MongoDbLike {
       },
       find: (filter, options) => {
         record('find', filter, options);
-        // The fake models limit alone: another option (sort, projection, skip …) would be silently ignored.
+        // The fake models limit and sort alone: another option (projection, skip …) would be silently ignored.
         const unsupported = Object.keys(options).filter((k) => !FIND_OPTIONS.has(k));
         if (unsupported.length > 0)
           throw new Error(`the in-memory fake's find() does not model ${unsupported.join(', ')}`);
-        const found = docs().filter(this.matcher(filter));
+        // mingo orders sub-documents by their sorted field names, not in stored order as the server
+        // does; its $gt/$lt use the same order, so a keyset walk on _id is still exact here.
+        const matched = docs().filter(this.matcher(filter));
+        const found = options.sort ? (new Query({}).find(matched).sort(options.sort).all() as Doc[]) : matched;
         return { toArray: async () => copies(options.limit === undefined ? found : found.slice(0, options.limit)) };
       },
       aggregate: (pipeline) => {

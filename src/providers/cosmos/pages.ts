@@ -1,0 +1,90 @@
+import type { SqlQuerySpec } from '@azure/cosmos';
+import { instanceOf } from '../../runtime/entity-values';
+import { invalidCursor } from '../../runtime/cursor';
+import { runDeleteMany, type DeleteManyRequest } from '../../runtime/delete-many';
+import { pageOf, pageRequest } from '../../runtime/pages';
+import type { Page } from '../contract';
+import type { EntityAccess } from './context';
+import { driverCall, NOT_FOUND, PRECONDITION_FAILED, statusOf, wrapDriverError } from './driver-errors';
+import type { SqlFilter } from './item-expiry';
+import { entityQuery } from './query';
+import { STORE } from './semantics';
+
+/** What findPage / deleteMany need of a repository: the entity's container and its expiry filter. */
+export interface CosmosPages {
+  readonly access: EntityAccess;
+  /** hideExpired: the items to leave out, judged by the server clock now (null: none). */
+  hidden(): Promise<SqlFilter | null>;
+}
+
+/** The SDK's continuation token is text (JSON for cross-partition queries); a longer one is no token of a page. */
+const MAX_TOKEN = 16_384;
+
+type RawItem = Record<string, unknown> & { readonly _etag?: string };
+
+async function queryPage(p: CosmosPages, where: Record<string, unknown>, limit: number, token: string | undefined) {
+  const spec: SqlQuerySpec = entityQuery(p.access.codec, where, { exclude: await p.hidden() });
+  const name = p.access.entity.name;
+  const response = await driverCall(`querying ${name}`, { entity: name }, () =>
+    p.access.container.items
+      .query<RawItem>(spec, { maxItemCount: limit, ...(token === undefined ? {} : { continuationToken: token }) })
+      .fetchNext(),
+  );
+  return { items: response.resources, next: response.continuationToken ?? undefined };
+}
+
+/**
+ * findPage(): one page of the query's own continuation (maxItemCount = limit). The service leaves
+ * expired items out (with hideExpired lifespan also does, by the server clock of this page). A
+ * page across partitions may hold fewer items than asked, even none, and still have a cursor.
+ */
+export async function cosmosPage<T>(p: CosmosPages, where: unknown, options: unknown): Promise<Page<T>> {
+  const { entity, codec } = p.access;
+  const scope = { store: STORE, entity: entity.name, collection: codec.layout.container };
+  const request = pageRequest(where, options, scope, (raw) => {
+    if (typeof raw === 'string' && raw.length > 0 && raw.length <= MAX_TOKEN) return raw;
+    throw invalidCursor('does not hold a Cosmos DB continuation token', { entity: entity.name, store: STORE });
+  });
+  const { items, next } = await queryPage(p, request.where, request.limit, request.position);
+  return pageOf(
+    items.map((raw) => instanceOf<T>(entity, codec.decode(raw))),
+    next,
+    request,
+  );
+}
+
+/**
+ * deleteMany(): pages of the matching items, each deleted If-Match its `_etag` as selected: an
+ * item rewritten after the selection has a new etag, the service answers 412 and it survives.
+ * Only deletes the service confirmed are counted.
+ */
+export function cosmosDeleteMany(p: CosmosPages, request: DeleteManyRequest): Promise<number> {
+  const { entity, codec, container } = p.access;
+  return runDeleteMany<RawItem, string>(
+    {
+      select: async (after, size) => {
+        const { items, next } = await queryPage(p, request.where, size, after);
+        return { picked: items, next };
+      },
+      async remove(picked) {
+        const done = await Promise.all(
+          picked.map(async (raw) => {
+            const address = codec.address(codec.decode(raw));
+            try {
+              await container.item(address.id, address.partition).delete({
+                accessCondition: { type: 'IfMatch', condition: String(raw._etag) },
+              });
+              return 1;
+            } catch (error) {
+              const status = statusOf(error);
+              if (status === NOT_FOUND || status === PRECONDITION_FAILED) return 0;
+              throw wrapDriverError(error, `deleting ${entity.name} '${address.id}'`, { entity: entity.name });
+            }
+          }),
+        );
+        return done.reduce<number>((sum, n) => sum + n, 0);
+      },
+    },
+    request,
+  );
+}

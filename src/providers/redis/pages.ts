@@ -1,0 +1,182 @@
+import { instanceOf } from '../../runtime/entity-values';
+import { invalidCursor } from '../../runtime/cursor';
+import { runDeleteMany, type DeleteManyRequest } from '../../runtime/delete-many';
+import { pageOf, pageRequest, type PageRequest } from '../../runtime/pages';
+import type { Page } from '../contract';
+import { decodeRecord, parseStored, type StoredRecord } from './codec';
+import type { KeyspaceMapping } from './compile';
+import { call, type CallPlace, type RedisClientLike } from './gateway';
+import { collectionPrefix, scanPattern } from './keys';
+import { matches, whereForms } from './records';
+import { runScript, type Script } from './scripts';
+import { STORE } from './semantics';
+import { createHash } from 'node:crypto';
+
+/**
+ * findPage / deleteMany on Redis: one SCAN walk, resumed from its own cursor. SCAN is unordered,
+ * its steps return as many keys as they find (COUNT is a hint), and a key may come twice in one
+ * walk, so a page is cut inside a step: the position is the step's SCAN cursor plus the keys of
+ * that step already handed out (at most one step's worth). A page may be short or empty with a
+ * cursor; expired keys are gone for Redis itself (a GET of one is nil).
+ */
+interface ScanPosition {
+  /** The SCAN cursor of the step the page stopped in. */
+  readonly c: string;
+  /** Keys (after the collection prefix) of that step already returned. */
+  readonly s: readonly string[];
+}
+
+export interface RedisPages {
+  readonly client: RedisClientLike;
+  readonly prefix: string;
+  readonly mapping: KeyspaceMapping;
+}
+
+/** SCAN steps one page may take before it returns short: a sparse match does not hold a call forever. */
+const MAX_STEPS_PER_PAGE = 64;
+
+interface Read {
+  readonly key: string;
+  readonly text: string;
+  /** Absolute expiry in ms (-1: none), read with the value in one script (deleteMany only). */
+  readonly expiresAt?: string;
+}
+
+interface Match extends Read {
+  readonly stored: StoredRecord;
+}
+
+interface Walk {
+  readonly matched: Match[];
+  readonly next: ScanPosition | undefined;
+}
+
+/**
+ * Up to `limit` matching records from `from` on: SCAN steps, each step's keys read with MGET (or,
+ * for deleteMany, value and expiry together), kept when they hold the filtered values.
+ */
+async function walk(
+  p: RedisPages,
+  where: Record<string, unknown>,
+  from: ScanPosition | undefined,
+  limit: number,
+  read: (keys: string[]) => Promise<Array<Read | null>>,
+): Promise<Walk> {
+  const { values, forms } = whereForms(p.mapping, where);
+  const pattern = scanPattern(p.prefix, p.mapping, values);
+  const head = collectionPrefix(p.prefix, p.mapping);
+  const place = placeOf(p, 'findPage (SCAN)');
+  const matched: Match[] = [];
+  let cursor = from?.c ?? '0';
+  let skip = new Set(from?.s ?? []);
+  for (let step = 0; step < MAX_STEPS_PER_PAGE; step++) {
+    // COUNT asks for what the page still lacks, so a step seldom overshoots it (COUNT is a hint).
+    const count = String(Math.max(limit - matched.length, 10));
+    const args = ['SCAN', cursor, 'MATCH', pattern, 'COUNT', count, 'TYPE', 'string'];
+    const [next, keys] = await call<[string, string[]]>(p.client, args, place);
+    const fresh = skip.size === 0 ? keys : keys.filter((k) => !skip.has(k.slice(head.length)));
+    const found = fresh.length === 0 ? [] : await read(fresh);
+    const stepStart = matched.length;
+    for (const hit of found) {
+      // Null: expired or deleted between SCAN and the read.
+      if (hit === null) continue;
+      const stored = parseStored(p.mapping, hit.key, hit.text);
+      if (!matches(stored, forms)) continue;
+      if (matched.length === limit) {
+        const taken = matched.slice(stepStart).map((m) => m.key.slice(head.length));
+        return { matched, next: { c: cursor, s: [...skip, ...taken] } };
+      }
+      matched.push({ ...hit, stored });
+    }
+    if (next === '0') return { matched, next: undefined };
+    cursor = next;
+    skip = new Set();
+    if (matched.length === limit) break;
+  }
+  return { matched, next: { c: cursor, s: [] } };
+}
+
+function checkedPosition(p: RedisPages, raw: unknown): ScanPosition {
+  const r = raw as Partial<ScanPosition> | null;
+  const ok =
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.c === 'string' &&
+    /^\d{1,20}$/.test(r.c) &&
+    Array.isArray(r.s) &&
+    r.s.every((k) => typeof k === 'string');
+  if (!ok) throw invalidCursor('does not hold a SCAN position', { entity: p.mapping.entity.name, store: STORE });
+  return { c: r.c as string, s: r.s as string[] };
+}
+
+function placeOf(p: RedisPages, operation: string): CallPlace {
+  return { entity: p.mapping.entity.name, operation: `${operation} on '${p.mapping.collection}'` };
+}
+
+function request(p: RedisPages, where: unknown, options: unknown): PageRequest<ScanPosition> {
+  const scope = { store: STORE, entity: p.mapping.entity.name, collection: p.mapping.collection };
+  return pageRequest(where, options, scope, (raw) => checkedPosition(p, raw));
+}
+
+/** findPage(): the records of SCAN steps from the cursor on, up to `limit` (unordered; see above). */
+export async function redisPage<T>(p: RedisPages, where: unknown, options: unknown): Promise<Page<T>> {
+  const req = request(p, where, options);
+  const place = placeOf(p, 'findPage (MGET)');
+  const mget = async (keys: string[]) => {
+    const texts = await call<Array<string | null>>(p.client, ['MGET', ...keys], place);
+    return texts.map((text, i) => (text === null ? null : { key: keys[i] as string, text }));
+  };
+  const { matched, next } = await walk(p, req.where, req.position, req.limit, mget);
+  const items = matched.map((m) => instanceOf<T>(p.mapping.entity, decodeRecord(p.mapping, m.key, m.stored)));
+  return pageOf(items, next, req);
+}
+
+function script(source: string): Script {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+/** A key's value and absolute expiry (PEXPIRETIME, Redis 7.0+) read together. */
+const READ_SOURCE = `return { redis.call('GET', KEYS[1]), redis.call('PEXPIRETIME', KEYS[1]) }`;
+
+/** Deletes the key only while it holds the value and expiry deleteMany selected: a rewrite survives. */
+const DELETE_IF_SAME = script(`#!lua
+if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('PEXPIRETIME', KEYS[1]) == tonumber(ARGV[2]) then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`);
+
+/**
+ * deleteMany(): SCAN steps as findPage, each matching key deleted by a script that first checks
+ * the value and expiry are still the ones selected. One script per key (a cluster keeps each key
+ * on its own slot), sent together.
+ */
+export function redisDeleteMany(p: RedisPages, req: DeleteManyRequest): Promise<number> {
+  const place = placeOf(p, 'deleteMany');
+  const readBoth = (keys: string[]) =>
+    Promise.all(
+      keys.map(async (key) => {
+        const [text, at] = await call<[string | null, number]>(p.client, ['EVAL', READ_SOURCE, '1', key], place);
+        return text === null || text === undefined ? null : { key, text, expiresAt: String(at) };
+      }),
+    );
+  // SCAN may return a key again later in the walk: one rewritten after its selection stays spared.
+  const spared = new Set<string>();
+  return runDeleteMany<Match, ScanPosition>(
+    {
+      async select(after, size) {
+        const { matched, next } = await walk(p, req.where, after, size, readBoth);
+        return { picked: matched.filter((m) => !spared.has(m.key)), next };
+      },
+      async remove(picked) {
+        const done = await Promise.all(
+          picked.map((m) => runScript(p.client, DELETE_IF_SAME, [m.key], [m.text, m.expiresAt ?? '-1'], place)),
+        );
+        done.forEach((n, i) => {
+          if (n === 0) spared.add((picked[i] as Match).key);
+        });
+        return done.reduce((sum, n) => sum + n, 0);
+      },
+    },
+    req,
+  );
+}
