@@ -145,12 +145,20 @@ async function upPeers(host) {
 }
 
 /**
- * The cluster's nodes when all three already serve CQL: [{ host, owner }] with owner.json's content
- * for nodes of this test bed (null for a cluster started some other way), or null when any is missing.
+ * The cluster's nodes when all three already serve CQL: [{ host, version, owner }] with owner.json's
+ * content for nodes of this test bed (null for a cluster started some other way); null when none
+ * answers. Some answering and some not is an error: a start would clash with the ones that answer.
  */
 async function clusterAnswers() {
   const versions = await Promise.all(HOSTS.map((host) => cassandraAnswers(host, NATIVE_PORT)));
-  if (versions.some((v) => !v)) return null;
+  if (versions.every((v) => !v)) return null;
+  if (versions.some((v) => !v)) {
+    const up = HOSTS.filter((_, i) => versions[i]);
+    throw new Error(
+      `only ${up.join(', ')} of the cluster's ${HOSTS.join(', ')} answer CQL on port ${NATIVE_PORT}: ` +
+        'stop the stray nodes (pgrep -af CassandraDaemon) or start the missing ones',
+    );
+  }
   return HOSTS.map((host, i) => ({ host, version: versions[i], owner: nodeOwner(NATIVE_PORT, host) }));
 }
 
