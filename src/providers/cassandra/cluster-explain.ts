@@ -70,12 +70,12 @@ export function clusterWarnings(mapping: EntityMapping, view: ClusterView): stri
     out.push(
       `${mapping.table.name}: gc_grace_seconds = 0 disables hints for this table: a replica that is down ` +
         `during a write never gets it by hint, and a TTL overwrite it missed leaves its older value readable ` +
-        `there until repair; raise gc_grace_seconds to at least max_hint_window (${hintWindow(node)})`,
+        `there until repair; raise gc_grace_seconds to at least the hint window, ${hintWindow(node)}`,
     );
   } else if (gc.seconds < node.maxHintWindowSeconds) {
     out.push(
-      `${mapping.table.name}: gc_grace_seconds = ${gc.seconds} is shorter than the hint window ` +
-        `max_hint_window = ${hintWindow(node)}: hints for this table die after ${gc.seconds} s, so a replica ` +
+      `${mapping.table.name}: gc_grace_seconds = ${gc.seconds} is shorter than the hint window, ` +
+        `${hintWindow(node)}: hints for this table die after ${gc.seconds} s, so a replica ` +
         `down longer than that misses TTL writes (and keeps the values they overwrote) until repair`,
     );
   }
