@@ -47,7 +47,7 @@ describe('consistency: what it refuses, naming the value and the levels it knows
   test('an unknown level', () => {
     const error = refusal({ read: 'QUORUMM' });
     expect(error.detail).toBe(
-      'consistency.read must be one of ONE, TWO, THREE, QUORUM, ALL, LOCAL_QUORUM, EACH_QUORUM, LOCAL_ONE, SERIAL, LOCAL_SERIAL, got "QUORUMM"',
+      'consistency.read must be one of ONE, TWO, THREE, QUORUM, ALL, LOCAL_QUORUM, EACH_QUORUM, SERIAL, LOCAL_SERIAL, LOCAL_ONE, got "QUORUMM"',
     );
     expect(error.hint).toBe("read: 'LOCAL_QUORUM'");
   });

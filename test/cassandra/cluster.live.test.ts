@@ -115,61 +115,10 @@ describeCluster('cassandra cluster, replication factor 3 (live)', () => {
     for (const client of [viaCoordinator, ...node.values()]) await client?.shutdown();
   });
 
-  test("lifespan's writes never tear a row's expiry: TTL() and WRITETIME() of every column agree on every replica", async () => {
-    const db = await open({ consistency: { write: 'ALL', read: 'ONE' } });
-    const sessions = db.repository(Session);
-    await sessions.insert(session('inserted'), { ttl: 600 });
-    await sessions.upsert(session('upserted'), { ttl: 900 });
-    await sessions.upsert(session('retimed'));
-    expect(await sessions.setTtl('retimed', 1200)).toBe(true);
-    await db.unitOfWork().upsert(session('batched-a')).upsert(session('batched-b')).commit({ ttl: 1500 });
-    const expected = { inserted: 600, upserted: 900, retimed: 1200, 'batched-a': 1500, 'batched-b': 1500 };
-    for (const [id, ttl] of Object.entries(expected)) {
-      const before = Math.floor(Date.now() / 1000);
-      const perNode = await Promise.all(cluster.hosts.map((host) => cells(host, 'sessions', id)));
-      const crossed = Math.floor(Date.now() / 1000) - before; // second boundaries passed while reading
-      const first = perNode[0]!;
-      for (const row of perNode) {
-        expect(row).toBeDefined();
-        // One write stamps every column: the same TTL and write time on a node...
-        expect(row!['ttl_note']).toBe(row!['ttl_user']);
-        expect(String(row!['wt_note'])).toBe(String(row!['wt_user']));
-        // ...and on every replica (TTL() counts down, so reads a second apart may differ by one).
-        expect(String(row!['wt_user'])).toBe(String(first['wt_user']));
-        expect(Math.abs(Number(row!['ttl_user']) - Number(first['ttl_user']))).toBeLessThanOrEqual(crossed);
-        expect(Number(row!['ttl_user'])).toBeGreaterThan(ttl - 30);
-        expect(Number(row!['ttl_user'])).toBeLessThanOrEqual(ttl);
-      }
-    }
-    await db.close();
-  });
-
-  test("explain() reports each live table's gc_grace_seconds and warns where it is shorter than the hint window", async () => {
-    let db = await open({ consistency: { read: 'LOCAL_QUORUM', write: 'QUORUM', serial: 'LOCAL_SERIAL' } });
-    let [entry] = db.explain().entries;
-    expect(entry?.text).toContain(
-      'In a cluster: reads run at LOCAL_QUORUM, writes and batches at QUORUM, the Paxos phase of lightweight transactions',
-    );
-    expect(entry?.text).toContain('kept gc_grace_seconds = 864000 s = 10 days (read from the live table)');
-    expect(entry?.text).toContain("at most 3 h (max_hint_window, the connected node's setting)");
-    expect(entry?.warnings).toEqual([]);
-    await db.close();
-
-    await viaCoordinator.execute(`ALTER TABLE ${keyspace}.sessions WITH gc_grace_seconds = 3600`);
-    db = await open();
-    [entry] = db.explain().entries;
-    expect(entry?.text).toContain('kept gc_grace_seconds = 3600 s (read from the live table)');
-    expect(entry?.warnings).toEqual([
-      expect.stringMatching(/^sessions: gc_grace_seconds = 3600 is shorter than the hint window, 3 h/),
-    ]);
-    await db.close();
-    await viaCoordinator.execute(`ALTER TABLE ${keyspace}.sessions WITH gc_grace_seconds = 864000`);
-  });
+  let quorumWriteAt = 0;
+  let overwriteAt = 0;
 
   describe(`${PAUSED} paused (SIGSTOP) while lifespan writes`, () => {
-    let quorumWriteAt = 0;
-    let overwriteAt = 0;
-
     test('writes at QUORUM succeed with one node down; at ALL they are refused, and nothing is written', async () => {
       for (const table of ['hinted', 'unhinted']) {
         await viaCoordinator.execute(`INSERT INTO ${keyspace}.${table} (k, v) VALUES ('z', 'old')`, [], {
@@ -234,7 +183,61 @@ describeCluster('cassandra cluster, replication factor 3 (live)', () => {
       expect(String(paused?.['wt_note'])).toBe(String(coordinator?.['wt_note']));
       expect(Math.abs(Number(paused?.['ttl_note']) - Number(coordinator?.['ttl_note']))).toBeLessThanOrEqual(1);
     }, 180_000);
+  });
 
+  // While the QUORUM write waits out its TTL, with every node up again:
+  test("lifespan's writes never tear a row's expiry: TTL() and WRITETIME() of every column agree on every replica", async () => {
+    const db = await open({ consistency: { write: 'ALL', read: 'ONE' } });
+    const sessions = db.repository(Session);
+    await sessions.insert(session('inserted'), { ttl: 600 });
+    await sessions.upsert(session('upserted'), { ttl: 900 });
+    await sessions.upsert(session('retimed'));
+    expect(await sessions.setTtl('retimed', 1200)).toBe(true);
+    await db.unitOfWork().upsert(session('batched-a')).upsert(session('batched-b')).commit({ ttl: 1500 });
+    const expected = { inserted: 600, upserted: 900, retimed: 1200, 'batched-a': 1500, 'batched-b': 1500 };
+    for (const [id, ttl] of Object.entries(expected)) {
+      const before = Math.floor(Date.now() / 1000);
+      const perNode = await Promise.all(cluster.hosts.map((host) => cells(host, 'sessions', id)));
+      const crossed = Math.floor(Date.now() / 1000) - before; // second boundaries passed while reading
+      const first = perNode[0]!;
+      for (const row of perNode) {
+        expect(row).toBeDefined();
+        // One write stamps every column: the same TTL and write time on a node...
+        expect(row!['ttl_note']).toBe(row!['ttl_user']);
+        expect(String(row!['wt_note'])).toBe(String(row!['wt_user']));
+        // ...and on every replica (TTL() counts down, so reads a second apart may differ by one).
+        expect(String(row!['wt_user'])).toBe(String(first['wt_user']));
+        expect(Math.abs(Number(row!['ttl_user']) - Number(first['ttl_user']))).toBeLessThanOrEqual(crossed);
+        expect(Number(row!['ttl_user'])).toBeGreaterThan(ttl - 30);
+        expect(Number(row!['ttl_user'])).toBeLessThanOrEqual(ttl);
+      }
+    }
+    await db.close();
+  });
+
+  test("explain() reports each live table's gc_grace_seconds and warns where it is shorter than the hint window", async () => {
+    let db = await open({ consistency: { read: 'LOCAL_QUORUM', write: 'QUORUM', serial: 'LOCAL_SERIAL' } });
+    let [entry] = db.explain().entries;
+    expect(entry?.text).toContain(
+      'In a cluster: reads run at LOCAL_QUORUM, writes and batches at QUORUM, the Paxos phase of lightweight transactions',
+    );
+    expect(entry?.text).toContain('kept gc_grace_seconds = 864000 s = 10 days (read from the live table)');
+    expect(entry?.text).toContain("at most 3 h (max_hint_window, the connected node's setting)");
+    expect(entry?.warnings).toEqual([]);
+    await db.close();
+
+    await viaCoordinator.execute(`ALTER TABLE ${keyspace}.sessions WITH gc_grace_seconds = 3600`);
+    db = await open();
+    [entry] = db.explain().entries;
+    expect(entry?.text).toContain('kept gc_grace_seconds = 3600 s (read from the live table)');
+    expect(entry?.warnings).toEqual([
+      expect.stringMatching(/^sessions: gc_grace_seconds = 3600 is shorter than the hint window, 3 h/),
+    ]);
+    await db.close();
+    await viaCoordinator.execute(`ALTER TABLE ${keyspace}.sessions WITH gc_grace_seconds = 864000`);
+  });
+
+  describe(`after the TTL of the write made while ${PAUSED} was paused`, () => {
     test('the QUORUM write expires on every replica, read node by node at ONE', async () => {
       await sleep(Math.max(0, quorumWriteAt + SESSION_TTL * 1000 + 1200 - Date.now()));
       for (const host of cluster.hosts) expect(await cells(host, 'sessions', 'q')).toBeUndefined();

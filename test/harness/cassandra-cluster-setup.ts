@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { clusterAnswers, startCluster } from '../servers/cassandra/cluster';
+import { type CassandraCluster, clusterAnswers, startCluster } from '../servers/cassandra/cluster';
 import type { HarnessState } from './harness-state';
 import type { StoreStatus } from './stores';
 
@@ -53,12 +53,13 @@ export async function startClusterInBackground(
   }
   const starting = 'three nodes on 127.0.0.2-127.0.0.4 starting in the background (the cluster suites wait for them)';
   write(file, { state: 'starting', detail: starting, hosts: [], port: 9042, pids: [] });
-  const onExit = (): void => {
-    void state.cassandraCluster?.then((cluster) => cluster?.terminate());
-  };
-  process.on('exit', onExit);
+  // An 'exit' handler runs nothing asynchronous: it stops the cluster once started (each node's
+  // watchdog stops a node still starting when this process is gone).
+  let started: CassandraCluster | undefined;
+  process.on('exit', () => started?.terminate());
   state.cassandraCluster = startCluster({ log }).then(
     (cluster) => {
+      started = cluster;
       const detail =
         `Cassandra ${cluster.version} on ${cluster.hosts.join(', ')}:${cluster.port}, ring of 3 formed in ` +
         `${cluster.seconds.toFixed(1)}s (pids ${cluster.nodes.map((n) => n.pid).join(', ')})`;

@@ -23,39 +23,21 @@ export const CONSISTENCY_CODES = {
 
 export type ConsistencyLevel = keyof typeof CONSISTENCY_CODES;
 
-/** ANY is for writes only ("ANY ConsistencyLevel is only supported for writes", ConsistencyLevel.validateForRead). */
-export const READ_LEVELS = [
-  'ONE',
-  'TWO',
-  'THREE',
-  'QUORUM',
-  'ALL',
-  'LOCAL_QUORUM',
-  'EACH_QUORUM',
-  'LOCAL_ONE',
-  'SERIAL',
-  'LOCAL_SERIAL',
-] as const satisfies readonly ConsistencyLevel[];
-
-/** SERIAL levels are refused for plain writes ("You must use conditional updates for serializable writes"). */
-export const WRITE_LEVELS = [
-  'ANY',
-  'ONE',
-  'TWO',
-  'THREE',
-  'QUORUM',
-  'ALL',
-  'LOCAL_QUORUM',
-  'EACH_QUORUM',
-  'LOCAL_ONE',
-] as const satisfies readonly ConsistencyLevel[];
+const LEVELS = Object.keys(CONSISTENCY_CODES) as ConsistencyLevel[];
 
 /** The Paxos phase of a lightweight transaction (IF NOT EXISTS, IF col = ?) runs at one of these. */
 export const SERIAL_LEVELS = ['SERIAL', 'LOCAL_SERIAL'] as const satisfies readonly ConsistencyLevel[];
 
-export type ReadLevel = (typeof READ_LEVELS)[number];
-export type WriteLevel = (typeof WRITE_LEVELS)[number];
 export type SerialLevel = (typeof SERIAL_LEVELS)[number];
+/** ANY is for writes only ("ANY ConsistencyLevel is only supported for writes", ConsistencyLevel.validateForRead). */
+export type ReadLevel = Exclude<ConsistencyLevel, 'ANY'>;
+/** SERIAL levels are refused for plain writes ("You must use conditional updates for serializable writes"). */
+export type WriteLevel = Exclude<ConsistencyLevel, SerialLevel>;
+
+export const READ_LEVELS: readonly ReadLevel[] = LEVELS.filter((l): l is ReadLevel => l !== 'ANY');
+export const WRITE_LEVELS: readonly WriteLevel[] = LEVELS.filter(
+  (l): l is WriteLevel => !(SERIAL_LEVELS as readonly string[]).includes(l),
+);
 
 /** `consistency: { read, write, serial }` of new CassandraStore(...): each omitted level is the client's own. */
 export interface CassandraConsistency {
