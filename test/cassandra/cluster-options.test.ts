@@ -68,6 +68,13 @@ describe('consistency: what it refuses, naming the value and the levels it knows
     expect(serial.hint).toBe("serial: 'LOCAL_SERIAL'");
   });
 
+  test("names an object's own properties only: 'toString' is neither a key nor a level", () => {
+    expect(refusal({ toString: 'ONE' }).detail).toBe(
+      "consistency has unknown key 'toString'; it takes read, write and serial",
+    );
+    expect(refusal({ read: 'toString' }).detail).toMatch(/got "toString"$/);
+  });
+
   test('an unknown key', () => {
     expect(refusal({ reads: 'ONE', writes: 'ALL' }).detail).toBe(
       "consistency has unknown keys 'reads', 'writes'; it takes read, write and serial",

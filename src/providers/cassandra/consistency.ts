@@ -66,7 +66,7 @@ export function checkConsistency(value: unknown): CassandraConsistency {
     throw badConsistency(`consistency must be an object { read?, write?, serial? }, got ${showValue(value)}`, EXAMPLE);
   }
   const given = value as Record<string, unknown>;
-  const unknownKeys = Object.keys(given).filter((key) => !(key in KINDS));
+  const unknownKeys = Object.keys(given).filter((key) => !Object.hasOwn(KINDS, key));
   if (unknownKeys.length > 0) {
     throw badConsistency(
       `consistency has unknown key${unknownKeys.length > 1 ? 's' : ''} ${unknownKeys.map((k) => `'${k}'`).join(', ')}; ` +
@@ -90,7 +90,7 @@ export function checkConsistency(value: unknown): CassandraConsistency {
 
 /** Levels that exist but not for this kind get the server's reason, so the fix is obvious. */
 function whyRefused(kind: Kind, level: unknown): string {
-  if (typeof level !== 'string' || !(level in CONSISTENCY_CODES)) return '';
+  if (typeof level !== 'string' || !Object.hasOwn(CONSISTENCY_CODES, level)) return '';
   if (kind === 'read') return ' (ANY is for writes only)';
   if (kind === 'write') return ' (SERIAL levels are for the Paxos phase of conditional writes: set them as serial)';
   return ' (serial takes a SERIAL level; the commit of a conditional write runs at consistency.write)';
