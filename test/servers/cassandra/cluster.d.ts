@@ -13,6 +13,8 @@ export interface StartClusterOptions {
   owner?: 'hand' | 'run';
   log?: (message: string) => void;
   timeoutMs?: number;
+  /** JVM flags of every node (default: -XX:TieredStopAtLevel=1). */
+  jvmOptions?: string[];
 }
 
 export interface CassandraCluster {

@@ -27,6 +27,8 @@ export interface StartNodeOptions {
   systemProperties?: Record<string, string> | ((workDir: string) => Record<string, string>);
   /** Files (name → text) written into the node's folder before it starts. */
   files?: Record<string, string>;
+  /** More JVM flags, after the heap and GC flags. */
+  jvmOptions?: string[];
   /** The cluster's name, recorded in owner.json. */
   cluster?: string;
 }

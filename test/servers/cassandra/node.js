@@ -101,7 +101,7 @@ async function javaBinary(log = () => {}) {
 }
 
 /** JVM options for Cassandra 5.0 on Java 17, after conf/jvm17-server.options and bin/cassandra. */
-function jvmArgs({ workDir, heapMin, heapMax, port, storagePort, configFile, systemProperties }) {
+function jvmArgs({ workDir, heapMin, heapMax, port, storagePort, configFile, systemProperties, jvmOptions = [] }) {
   const jamm = fs.readdirSync(LIB_DIR).find((f) => /^jamm-.*\.jar$/.test(f));
   const exportsList = [
     'java.base/jdk.internal.misc',
@@ -139,6 +139,7 @@ function jvmArgs({ workDir, heapMin, heapMax, port, storagePort, configFile, sys
     '-XX:+UseG1GC',
     '-XX:+ExitOnOutOfMemoryError',
     '-XX:+PerfDisableSharedMem',
+    ...jvmOptions,
     '-Djava.net.preferIPv4Stack=true',
     '-Dchronicle.analytics.disable=true',
     '-Djdk.attach.allowAttachSelf=true',
@@ -255,8 +256,8 @@ async function cassandraAnswers(host = '127.0.0.1', port = 9042, timeoutMs = 500
  *            host = '127.0.0.1' (listen and rpc address), yaml = {} (keys of conf/cassandra.yaml
  *            to replace or add, for cluster nodes), systemProperties = {} (or a function of the
  *            node's folder returning them), files = {} (name → text,
- *            written into the node's folder before it starts), cluster = undefined (recorded in
- *            owner.json) }
+ *            written into the node's folder before it starts), jvmOptions = [] (more JVM flags),
+ *            cluster = undefined (recorded in owner.json) }
  * Resolves { pid, port, host, version, workDir, seconds, stop(), stopSync(), lastLines() }.
  */
 async function startNode(options = {}) {
@@ -273,6 +274,7 @@ async function startNode(options = {}) {
     yaml = {},
     systemProperties = {},
     files = {},
+    jvmOptions = [],
     cluster,
   } = options;
   const started = Date.now();
@@ -292,7 +294,16 @@ async function startNode(options = {}) {
     fs.writeFileSync(configFile, nodeYaml({ listen_address: host, rpc_address: host, ...yaml }));
 
   const properties = typeof systemProperties === 'function' ? systemProperties(workDir) : systemProperties;
-  const args = jvmArgs({ workDir, heapMin, heapMax, port, storagePort, configFile, systemProperties: properties });
+  const args = jvmArgs({
+    workDir,
+    heapMin,
+    heapMax,
+    port,
+    storagePort,
+    configFile,
+    systemProperties: properties,
+    jvmOptions,
+  });
   const child = spawn(java, args, {
     cwd: workDir,
     detached: true,
