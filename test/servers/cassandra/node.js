@@ -68,7 +68,25 @@ function jarsPresent(version = cassandraVersion()) {
  * .cassandra/lib with Maven's dependency plugin. Idempotent: returns at once when the jar of the
  * pinned version is there (and the previous copy completed). Returns { skipped, seconds }.
  */
-async function ensureJars(log = () => {}) {
+function ensureJars(log = () => {}) {
+  return oneAtATime('jars', () => resolveJars(log));
+}
+
+/**
+ * The single node and the cluster's three nodes start at the same moment in one process: they share
+ * one jar resolution (and one Java install) instead of racing to empty .cassandra/lib under each other.
+ */
+const inFlight = new Map();
+function oneAtATime(key, run) {
+  if (!inFlight.has(key))
+    inFlight.set(
+      key,
+      run().finally(() => inFlight.delete(key)),
+    );
+  return inFlight.get(key);
+}
+
+async function resolveJars(log) {
   const version = cassandraVersion();
   if (jarsPresent(version)) return { skipped: true, seconds: 0, version };
   const started = Date.now();
@@ -90,7 +108,11 @@ async function ensureJars(log = () => {}) {
 }
 
 /** The Java 17 binary (Cassandra 5.0 runs on 11 and 17 only; never pick up a newer JAVA_HOME). */
-async function javaBinary(log = () => {}) {
+function javaBinary(log = () => {}) {
+  return oneAtATime('java', () => findJava(log));
+}
+
+async function findJava(log) {
   const java = process.env.LIFESPAN_CASSANDRA_JAVA || DEFAULT_JAVA;
   if (fs.existsSync(java)) return java;
   if (java === DEFAULT_JAVA) {
