@@ -131,6 +131,8 @@ function sameDatabase(name: LocalStoreName, raw: OpenedStore['raw']): Store {
       return new CosmosStore({ database: raw.cosmos!.client.database(raw.databaseId as string) });
     case 'redis':
       return new RedisStore({ client: raw.redis!, prefix: raw.prefix as string });
+    case 'cassandra-cluster':
+      throw new Error('the Cassandra cluster is not in the contract table (test/cassandra/cluster.live.test.ts)');
   }
 }
 

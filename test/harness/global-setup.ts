@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import Database from 'better-sqlite3';
 import { type CassandraNode, cassandraAnswers, nodeOwner, startNode } from '../servers/cassandra/node';
+import { startClusterInBackground } from './cassandra-cluster-setup';
 import { DEFAULT_MYSQL_URL, DEFAULT_PG_URL, prepareMariadb, preparePostgres } from '../servers/relational';
 import { tcpOpen } from '../servers/system';
 import { launchCosmosServer } from './cosmos';
@@ -189,13 +190,14 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as Record<string, unknown>)[HARNESS_STATE_KEY] = state;
   say(`starting ${selected.join(', ')}`);
 
-  const tasks: Record<LocalStoreName, () => Promise<string>> = {
+  const tasks: Record<LocalStoreName, () => Promise<string | StoreStatus>> = {
     sqlite: setupSqlite,
     postgres: () => setupPostgres(state),
     mariadb: () => setupMariadb(state),
     cassandra: () => setupCassandra(state),
     cosmos: setupCosmos,
     redis: () => prepareRedis((m) => say(`redis: ${m}`)),
+    'cassandra-cluster': () => startClusterInBackground(state, (m) => say(`cassandra-cluster: ${m}`)),
   };
   const results = await Promise.allSettled(selected.map((name) => tasks[name]()));
 
@@ -204,8 +206,9 @@ export default async function globalSetup(): Promise<void> {
   selected.forEach((name, i) => {
     const result = results[i];
     if (result?.status === 'fulfilled') {
-      status[name] = { state: 'up', detail: result.value };
-      say(`${name}: up: ${result.value}`);
+      const value = result.value;
+      status[name] = typeof value === 'string' ? { state: 'up', detail: value } : value;
+      say(`${name}: ${status[name]?.state}: ${status[name]?.detail}`);
     } else {
       const reason = result?.reason instanceof Error ? result.reason.message : String(result?.reason);
       status[name] = { state: 'failed', detail: reason };

@@ -2,6 +2,8 @@
  * What globalSetup started, kept on globalThis for globalTeardown (both run in jest's parent
  * process), and how to release it.
  */
+import fs from 'node:fs';
+import type { CassandraCluster } from '../servers/cassandra/cluster';
 import type { CassandraNode } from '../servers/cassandra/node';
 import { dropMariadbDatabase, dropPostgresDatabase, type PreparedDatabase } from '../servers/relational';
 
@@ -13,6 +15,13 @@ export interface HarnessState {
   postgres?: PreparedDatabase;
   mariadb?: PreparedDatabase;
   removeHandlers?: () => void;
+  /**
+   * The three-node cluster's start, still running or done: resolves the cluster when this run started
+   * it (stopped at the end), null when it reused one (left running) or the start failed.
+   */
+  cassandraCluster?: Promise<CassandraCluster | null>;
+  /** The file that tells test workers how the cluster's start went (removed at the end). */
+  cassandraClusterFile?: string;
 }
 
 /**
@@ -23,6 +32,8 @@ export async function releaseHarness(state: HarnessState): Promise<string[]> {
   const keepDb = process.env['LIFESPAN_KEEP_DB'] === '1';
   const jobs: Array<Promise<void>> = [];
   if (state.cassandra) jobs.push(state.cassandra.stop());
+  if (state.cassandraCluster) jobs.push(state.cassandraCluster.then((cluster) => cluster?.stop()));
+  if (state.cassandraClusterFile) fs.rmSync(state.cassandraClusterFile, { force: true });
   if (state.postgres && !keepDb) jobs.push(dropPostgresDatabase(state.postgres.adminUrl, state.postgres.database));
   if (state.mariadb && !keepDb) jobs.push(dropMariadbDatabase(state.mariadb.adminUrl, state.mariadb.database));
   const results = await Promise.allSettled(jobs);
@@ -31,5 +42,7 @@ export async function releaseHarness(state: HarnessState): Promise<string[]> {
   delete state.postgres;
   delete state.mariadb;
   delete state.removeHandlers;
+  delete state.cassandraCluster;
+  delete state.cassandraClusterFile;
   return results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
 }

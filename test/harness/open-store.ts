@@ -100,5 +100,7 @@ export async function openStore(
         },
       };
     }
+    case 'cassandra-cluster':
+      throw new Error('the Cassandra cluster is opened by its own suite (test/cassandra/cluster.live.test.ts)');
   }
 }

@@ -12,7 +12,15 @@
  * variables are set; otherwise their suite prints one line saying why it skipped.
  */
 
-export type LocalStoreName = 'sqlite' | 'postgres' | 'mariadb' | 'cassandra' | 'cosmos' | 'redis';
+export type LocalStoreName =
+  | 'sqlite'
+  | 'postgres'
+  | 'mariadb'
+  | 'cassandra'
+  | 'cosmos'
+  | 'redis'
+  // Cassandra with replicas (test/servers/cassandra/cluster.js):
+  | 'cassandra-cluster';
 export type LiveStoreName = 'mongodb' | 'cosmos-live';
 export type StoreName = LocalStoreName | LiveStoreName;
 
@@ -79,6 +87,16 @@ export const STORES: readonly StoreInfo[] = [
     required: true,
   },
   {
+    name: 'cassandra-cluster',
+    kind: 'local',
+    description:
+      'three Apache Cassandra 5.0 nodes on 127.0.0.2-127.0.0.4 (test/servers/cassandra/cluster.js), started in ' +
+      'the background while the other suites run',
+    reachedBy: 'awaitCassandraCluster(), clusterClient(host) (test/harness/cassandra-cluster.ts)',
+    env: ['LIFESPAN_CASSANDRA_CLUSTER_FILE'],
+    required: true,
+  },
+  {
     name: 'mongodb',
     kind: 'live',
     description: 'a real MongoDB server (none can run on the CI machine)',
@@ -103,6 +121,7 @@ export const LOCAL_STORES: readonly LocalStoreName[] = [
   'cassandra',
   'cosmos',
   'redis',
+  'cassandra-cluster',
 ];
 
 export function storeInfo(name: StoreName): StoreInfo {
@@ -113,7 +132,8 @@ export function storeInfo(name: StoreName): StoreInfo {
 
 /** What globalSetup found for one store; passed to the workers as JSON in LIFESPAN_STORE_STATUS. */
 export interface StoreStatus {
-  state: 'up' | 'not-selected' | 'failed' | 'skipped';
+  /** 'starting': still coming up in the background (the cassandra cluster); its suites wait for it. */
+  state: 'up' | 'not-selected' | 'failed' | 'skipped' | 'starting';
   /** One line: version and address when up, the reason otherwise. */
   detail: string;
 }
@@ -177,7 +197,7 @@ export function unavailableReason(name: StoreName): string | undefined {
   }
   const s = status[name];
   if (!s) return `globalSetup reported nothing for '${name}'`;
-  return s.state === 'up' ? undefined : s.detail;
+  return s.state === 'up' || s.state === 'starting' ? undefined : s.detail;
 }
 
 /** True when the store is up (local) or configured (live) for this run. */

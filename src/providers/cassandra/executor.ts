@@ -1,5 +1,6 @@
 import type { Client, types } from 'cassandra-driver';
 import { StoreError, TtlError, type ErrorPlace } from '../../errors';
+import { driverConsistency, type CassandraConsistency } from './consistency';
 import { OVERFLOW_REJECT_PATTERN, STORE } from './semantics';
 
 /** The part of a cassandra-driver Client lifespan uses. */
@@ -14,21 +15,41 @@ export type Row = types.Row;
 export type Params = unknown[];
 
 const PAGE_SIZE = 1000;
+const READ = /^\s*SELECT\b/i;
 const AGREEMENT_TIMEOUT_MS = 30_000;
 const AGREEMENT_POLL_MS = 200;
 
 /**
  * Runs statements prepared with bound values and turns driver failures into the error family:
  * a TTL the node rejects as past its expiration ceiling becomes a TtlError, anything else a StoreError.
+ *
+ * Every data statement passes through here, so this is where the store's consistency levels are
+ * applied: a SELECT at the read level, anything else (INSERT, UPDATE, DELETE, a batch) at the write
+ * level, and the serial level on each of them (Cassandra uses it only for lightweight transactions).
  */
 export class Executor {
-  constructor(private readonly client: CqlClient) {}
+  constructor(
+    private readonly client: CqlClient,
+    private readonly consistency: CassandraConsistency = {},
+  ) {}
 
   async execute(query: string, params: Params, place: ErrorPlace, what: string): Promise<types.ResultSet> {
     try {
-      return await this.client.execute(query, params, { prepare: true });
+      return await this.client.execute(query, params, { prepare: true, ...this.levels(query) });
     } catch (error) {
       throw wrap(error, place, what, query);
+    }
+  }
+
+  /**
+   * A read of the node's own tables (system_schema, system_views): local to the coordinator, so
+   * the store's levels do not apply (a SERIAL or EACH_QUORUM read of them would only fail).
+   */
+  async metadata(query: string, params: Params, what: string): Promise<types.ResultSet> {
+    try {
+      return await this.client.execute(query, params, { prepare: true });
+    } catch (error) {
+      throw wrap(error, { store: STORE }, what, query);
     }
   }
 
@@ -41,6 +62,7 @@ export class Executor {
       try {
         result = await this.client.execute(query, params, {
           prepare: true,
+          ...this.levels(query),
           fetchSize: PAGE_SIZE,
           ...(pageState === undefined ? {} : { pageState }),
         });
@@ -82,11 +104,15 @@ export class Executor {
     try {
       return await this.client.batch(
         statements.map((s) => ({ query: s.query, params: s.params })),
-        { prepare: true, logged: true },
+        { prepare: true, logged: true, ...driverConsistency(this.consistency, 'write') },
       );
     } catch (error) {
       throw wrap(error, place, what, statements.map((s) => s.query).join('; '));
     }
+  }
+
+  private levels(query: string): ReturnType<typeof driverConsistency> {
+    return driverConsistency(this.consistency, READ.test(query) ? 'read' : 'write');
   }
 
   /** A schema statement, then a wait until every live node agrees on the new schema version. */

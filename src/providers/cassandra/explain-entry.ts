@@ -2,6 +2,7 @@ import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
 import { cassandraConditionalWrites } from './conditional-writes-explain';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
+import { clusterText, clusterWarnings, gcGraceOf, type ClusterView } from './cluster-explain';
 import type { EntityMapping } from './compile';
 import { createTable, primaryKey } from './ddl';
 import { CASSANDRA_MAX_TTL_SECONDS, SAY, STORE, ceilingText, isoSeconds } from './semantics';
@@ -10,7 +11,8 @@ import type { TtlClock } from './ttl-limits';
 export interface ExplainContext {
   readonly clock: TtlClock;
   readonly keyspace: string | null;
-  readonly gcGraceSeconds: number;
+  /** Consistency levels and the live table and node settings (defaults offline). */
+  readonly cluster: ClusterView;
 }
 
 /** Defaults closer than this to the ceiling get a warning that writes will start failing. */
@@ -38,10 +40,10 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
       warnings: [],
       text:
         `${table.name}: counters do not expire (a counter table; Cassandra refuses default_time_to_live on it ` +
-        `and USING TTL on counter updates).`,
+        `and USING TTL on counter updates). ${clusterText(mapping, ctx.cluster)}`,
     };
   }
-  const gc = SAY.purge(ctx.gcGraceSeconds);
+  const gc = SAY.purge(gcGraceOf(table.name, ctx.cluster).seconds);
   const lifetime = seconds !== null ? lifetimeSentence(mapping, seconds) : perWriteOnlySentence(mapping);
   const text = [
     `${table.name}: ${lifetime}`,
@@ -56,6 +58,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
       `setTtl rewrites the whole row USING TTL.`,
     `Changing the TTL (ALTER TABLE … WITH default_time_to_live) affects new writes only; ` +
       `existing cells keep the expiry stamped when they were written.`,
+    clusterText(mapping, ctx.cluster),
   ].join(' ');
   return {
     ...head,
@@ -75,7 +78,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
     deletion: { by: 'compaction', lag: `invisible at expiry; purged by ${gc}` },
     changeEffect: { kind: 'new-writes-only', text: `${SAY.changeEffect}.` },
     limits: limits(ctx),
-    warnings: warnings(mapping, seconds, ctx),
+    warnings: [...warnings(mapping, seconds, ctx), ...clusterWarnings(mapping, ctx.cluster)],
     text,
   };
 }

@@ -3,7 +3,7 @@ import type { Model } from '../../model/types';
 import type { StoreExplainer } from '../contract';
 import { compileModel } from './compile';
 import { explainMapping } from './explain-entry';
-import { CEILING_2038, DEFAULT_GC_GRACE_SECONDS } from './semantics';
+import { CEILING_2038 } from './semantics';
 
 /** Driver-free options of the Cassandra explainer (explain(model, { cassandra: { … } })). */
 export interface CassandraExplainOptions {
@@ -17,7 +17,10 @@ export interface CassandraExplainOptions {
   readonly now?: () => Date;
   /** Keyspace to qualify the commands with (default: unqualified). */
   readonly keyspace?: string;
-  /** gc_grace_seconds to report (default 864000, Cassandra's default). */
+  /**
+   * gc_grace_seconds to report for every table (default 864000, Cassandra's default); db.explain()
+   * reports each live table's own value instead.
+   */
   readonly gcGraceSeconds?: number;
 }
 
@@ -32,7 +35,11 @@ export const cassandraExplainer: StoreExplainer<CassandraExplainOptions> = {
     const ctx = {
       clock,
       keyspace: options.keyspace ?? null,
-      gcGraceSeconds: options.gcGraceSeconds ?? DEFAULT_GC_GRACE_SECONDS,
+      cluster: {
+        consistency: null,
+        settings: null,
+        ...(options.gcGraceSeconds === undefined ? {} : { givenGcGrace: options.gcGraceSeconds }),
+      },
     };
     return compiled.mappings.map((m) => explainMapping(m, ctx));
   },

@@ -15,21 +15,18 @@ export async function inspectKeyspace(
   keyspace: string,
   tableNames: readonly string[],
 ): Promise<KeyspaceSchema> {
-  const place = { store: STORE };
   if (tableNames.length === 0) return { keyspace, tables: [] };
   const [tables, columns] = await Promise.all([
-    executor.execute(
+    executor.metadata(
       'SELECT table_name, default_time_to_live, gc_grace_seconds FROM system_schema.tables ' +
         'WHERE keyspace_name = ? AND table_name IN ?',
       [keyspace, [...tableNames]],
-      place,
       'reading system_schema.tables',
     ),
-    executor.execute(
+    executor.metadata(
       'SELECT table_name, column_name, kind, position, clustering_order, type FROM system_schema.columns ' +
         'WHERE keyspace_name = ? AND table_name IN ?',
       [keyspace, [...tableNames]],
-      place,
       'reading system_schema.columns',
     ),
   ]);
@@ -59,10 +56,9 @@ function toColumn(row: Record<string, unknown>): ColumnSpec {
 }
 
 async function requireKeyspace(executor: Executor, keyspace: string): Promise<void> {
-  const found = await executor.execute(
+  const found = await executor.metadata(
     'SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?',
     [keyspace],
-    { store: STORE },
     'reading system_schema.keyspaces',
   );
   if (found.rows.length === 0) {

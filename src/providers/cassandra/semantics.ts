@@ -21,6 +21,22 @@ export const CEILING_2106 = new Date('2106-02-07T06:28:13Z');
 /** Table option default [V ddl.adoc]. */
 export const DEFAULT_GC_GRACE_SECONDS = 864_000;
 
+/** max_hint_window default, 3h [V cassandra.yaml; Cassandra hints doc]. */
+export const DEFAULT_MAX_HINT_WINDOW_SECONDS = 10_800;
+
+/** tombstone_warn_threshold / tombstone_failure_threshold defaults [V cassandra.yaml]. */
+export const TOMBSTONE_WARN = 1_000;
+export const TOMBSTONE_FAIL = 100_000;
+
+/** Where explain()'s cluster sentences come from (public pages). */
+export const CLUSTER_SOURCES = {
+  tombstones: 'https://cassandra.apache.org/doc/latest/cassandra/managing/operating/compaction/tombstones.html',
+  hints: 'https://cassandra.apache.org/doc/latest/cassandra/managing/operating/hints.html',
+  hintLifetime: 'https://thelastpickle.com/blog/2018/03/21/hinted-handoff-gc-grace-demystified.html',
+  gcGraceZero: 'https://github.com/palantir/atlasdb/pull/3513',
+  thresholds: 'https://cassandra.apache.org/doc/latest/cassandra/managing/configuration/cass_yaml_file.html',
+} as const;
+
 /** How the node rejects a TTL past its ceiling (policy REJECT, the default) [V]. */
 export const OVERFLOW_REJECT_PATTERN = /exceeds maximum supported expiration date/;
 

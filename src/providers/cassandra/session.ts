@@ -14,25 +14,39 @@ import { diffSchema, type CassandraPlanStep, type CassandraStepPayload } from '.
 import { CassandraRepository } from './repository';
 import { runStatements } from './steps';
 import type { KeyspaceSchema } from './schema';
-import { DEFAULT_GC_GRACE_SECONDS, STORE } from './semantics';
+import { STORE } from './semantics';
+import { readClusterSettings, type ClusterSettings } from './cluster-settings';
+import type { CassandraConsistency } from './consistency';
 import { qualified } from './cql';
 import { CassandraUnitOfWork } from './unit-of-work';
 
 export class CassandraSession implements StoreSession {
   readonly store = 'cassandra' as const;
+  private settings: ClusterSettings | null = null;
 
   constructor(
     private readonly ctx: SessionContext,
     private readonly target: string,
+    private readonly consistency: CassandraConsistency = {},
   ) {}
 
   explain(): ExplainEntry[] {
     const explainCtx = {
       clock: this.ctx.clock(),
       keyspace: this.ctx.keyspace,
-      gcGraceSeconds: DEFAULT_GC_GRACE_SECONDS,
+      cluster: { consistency: this.consistency, settings: this.settings },
     };
     return this.ctx.compiled.mappings.map((m) => explainMapping(m, explainCtx));
+  }
+
+  /**
+   * Reads each table's gc_grace_seconds and the node's hint and tombstone settings for explain()
+   * (which is synchronous): when the store connects, and again after ensureCollections() and
+   * apply(), which may create tables.
+   */
+  async readClusterSettings(): Promise<void> {
+    const names = this.ctx.compiled.mappings.map((m) => m.table.name);
+    this.settings = await readClusterSettings(this.ctx.executor, this.ctx.keyspace, names);
   }
 
   /**
@@ -44,7 +58,13 @@ export class CassandraSession implements StoreSession {
    * so no step ensureCollections() runs (a new table or column, a new default_time_to_live) can make
    * a row already stored expire sooner.
    */
-  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+  async ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+    const result = await this.ensure(options);
+    await this.readClusterSettings();
+    return result;
+  }
+
+  private ensure(options?: EnsureOptions): Promise<ApplyResult> {
     // A failed ADD of a column another process added first: the other steps still run, then the
     // keyspace is inspected again (the column is found there, or the failure was real).
     const races = new WeakSet<object>();
@@ -92,8 +112,10 @@ export class CassandraSession implements StoreSession {
     checkedSteps(plan, options);
   }
 
-  apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
-    return applyPlan(this.ctx.executor, plan, options);
+  async apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
+    const result = await applyPlan(this.ctx.executor, plan, options);
+    await this.readClusterSettings();
+    return result;
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {

@@ -5,6 +5,7 @@ import type { Model } from '../../model/types';
 import { driverOption } from '../../runtime/store-options';
 import type { Store, StoreSession } from '../contract';
 import { compileModel } from './compile';
+import { checkConsistency, checkCounterConsistency, type CassandraConsistency } from './consistency';
 import { SessionContext } from './context';
 import { checkName } from './cql';
 import { Executor } from './executor';
@@ -25,15 +26,26 @@ export interface CassandraStoreOptions {
   readonly expirationCeiling?: Date | null | 'detect';
   /** The clock TTLs are checked against and @CreatedAt/@UpdatedAt are stamped with (default: the current time). */
   readonly now?: () => Date;
+  /**
+   * Consistency levels of every statement lifespan sends: `read` for SELECTs, `write` for INSERT,
+   * UPDATE, DELETE and batches, `serial` for the Paxos phase of lightweight transactions
+   * (insert's IF NOT EXISTS). Each omitted level is the client's own default (LOCAL_ONE in
+   * cassandra-driver 4.x). E.g. `{ read: 'LOCAL_QUORUM', write: 'LOCAL_QUORUM', serial: 'LOCAL_SERIAL' }`.
+   */
+  readonly consistency?: CassandraConsistency;
 }
+
+const KNOWN_OPTIONS = ['client', 'keyspace', 'expirationCeiling', 'now', 'consistency'];
 
 /** `new CassandraStore({ client, keyspace })`: Cassandra tables with default_time_to_live and USING TTL. */
 export class CassandraStore implements Store {
   readonly name = 'cassandra' as const;
   private readonly client: Client;
   private readonly keyspace: string;
+  private readonly consistency: CassandraConsistency;
 
   constructor(private readonly options: CassandraStoreOptions) {
+    refuseUnknownOptions(options);
     this.client = driverOption<Client>(
       options,
       'client',
@@ -46,6 +58,7 @@ export class CassandraStore implements Store {
       },
     );
     this.keyspace = checkName(options.keyspace, 'keyspace');
+    this.consistency = checkConsistency(options.consistency);
     checkCeilingOption(options.expirationCeiling);
     if (options.now !== undefined && typeof options.now !== 'function') {
       throw badOption(
@@ -62,22 +75,27 @@ export class CassandraStore implements Store {
   }
 
   async open(model: Model): Promise<StoreSession> {
-    const executor = new Executor(this.client);
+    const executor = new Executor(this.client, this.consistency);
     const now = this.options.now ?? (() => new Date());
     const ceiling = await this.ceiling(executor);
     const compiled = compileModel(model, { now: now(), ceiling });
+    checkCounterConsistency(
+      this.consistency,
+      compiled.mappings.filter((m) => m.isCounter).map((m) => m.table.name),
+    );
     const ctx = new SessionContext(executor, this.keyspace, compiled, now, ceiling);
-    return new CassandraSession(ctx, this.describe());
+    const session = new CassandraSession(ctx, this.describe(), this.consistency);
+    await session.readClusterSettings();
+    return session;
   }
 
   private async ceiling(executor: Executor): Promise<Date | null> {
     const option = this.options.expirationCeiling;
     if (option !== undefined && option !== 'detect') return option;
     try {
-      const result = await executor.execute(
+      const result = await executor.metadata(
         "SELECT value FROM system_views.settings WHERE name = 'storage_compatibility_mode'",
         [],
-        { store: STORE },
         'reading storage_compatibility_mode',
       );
       const mode = result.rows[0]?.['value'];
@@ -87,6 +105,17 @@ export class CassandraStore implements Store {
       return CEILING_2038;
     }
   }
+}
+
+/** An option this store does not know is a mistake (a misspelt consistency, say), never ignored. */
+function refuseUnknownOptions(options: unknown): void {
+  if (options === null || typeof options !== 'object') return;
+  const unknown = Object.keys(options).filter((key) => !KNOWN_OPTIONS.includes(key));
+  if (unknown.length === 0) return;
+  throw badOption(
+    `unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}`,
+    `new CassandraStore({ ${KNOWN_OPTIONS.join(', ')} })`,
+  );
 }
 
 function checkCeilingOption(value: unknown): void {

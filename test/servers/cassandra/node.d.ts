@@ -19,10 +19,24 @@ export interface StartNodeOptions {
   /** 'hand' (start.js): test runs may reuse it; 'run' (default): owned by a jest run, which stops it. */
   owner?: 'hand' | 'run';
   log?: (message: string) => void;
+  /** Listen and rpc address (default 127.0.0.1). */
+  host?: string;
+  /** Top-level keys of conf/cassandra.yaml to replace or add (values as YAML text); `seeds` sets the seed list. */
+  yaml?: Record<string, string>;
+  /** -D system properties, or a function of the node's folder returning them. */
+  systemProperties?: Record<string, string> | ((workDir: string) => Record<string, string>);
+  /** Files (name → text) written into the node's folder before it starts. */
+  files?: Record<string, string>;
+  /** More JVM flags, after the heap and GC flags. */
+  jvmOptions?: string[];
+  /** The cluster's name, recorded in owner.json. */
+  cluster?: string;
 }
 
 export interface NodeOwner {
   owner: 'hand' | 'run';
+  /** Absent in the owner.json of nodes started before the cluster existed: 127.0.0.1. */
+  host?: string;
   port: number;
   storagePort: number;
   jvmPid: number;
@@ -30,8 +44,8 @@ export interface NodeOwner {
   started: string;
 }
 
-/** The owner.json of the test-bed node serving `port`, or null (none, or a Cassandra started otherwise). */
-export declare function nodeOwner(port: number): NodeOwner | null;
+/** The owner.json of the test-bed node serving `host:port`, or null (none, or a Cassandra started otherwise). */
+export declare function nodeOwner(port: number, host?: string): NodeOwner | null;
 
 export interface CassandraNode {
   pid: number;

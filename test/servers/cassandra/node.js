@@ -20,12 +20,32 @@ const POM = path.join(__dirname, 'pom.xml');
 const CONF_DIR = path.join(__dirname, 'conf');
 const CASSANDRA_DIR = path.join(ROOT, '.cassandra');
 const LIB_DIR = path.join(CASSANDRA_DIR, 'lib');
-/** The node's log, one file per CQL port (concurrent runs may start nodes on other ports). */
-const logFile = (port) => path.join(CASSANDRA_DIR, port === 9042 ? 'node.log' : `node-${port}.log`);
+/**
+ * The node's log, one file per address and CQL port (concurrent runs may start nodes on other
+ * ports; cluster nodes listen on other loopback addresses).
+ */
+const logFile = (port, host = '127.0.0.1') =>
+  path.join(CASSANDRA_DIR, host !== '127.0.0.1' ? `node-${host}.log` : port === 9042 ? 'node.log' : `node-${port}.log`);
 const LOG_FILE = logFile(9042);
 const DEFAULT_JAVA = '/usr/lib/jvm/java-17-openjdk-amd64/bin/java';
 const WORK_PREFIX = 'lifespan-cassandra-';
 const MAIN_CLASS = 'org.apache.cassandra.service.CassandraDaemon';
+const BASE_YAML = path.join(CONF_DIR, 'cassandra.yaml');
+
+/**
+ * conf/cassandra.yaml with some top-level keys replaced or added (values are YAML text). Only
+ * one-line keys can be replaced; the seed list, which spans lines, is given as `seeds`.
+ */
+function nodeYaml(overrides) {
+  const { seeds, ...keys } = overrides;
+  let text = fs.readFileSync(BASE_YAML, 'utf8');
+  if (seeds !== undefined) text = text.replace(/seeds: "[^"]*"/, `seeds: "${seeds}"`);
+  for (const [key, value] of Object.entries(keys)) {
+    const line = new RegExp(`^${key}:.*$`, 'm');
+    text = line.test(text) ? text.replace(line, `${key}: ${value}`) : `${text.trimEnd()}\n${key}: ${value}\n`;
+  }
+  return text;
+}
 
 /** The cassandra-all version pinned in pom.xml. */
 function cassandraVersion() {
@@ -48,7 +68,25 @@ function jarsPresent(version = cassandraVersion()) {
  * .cassandra/lib with Maven's dependency plugin. Idempotent: returns at once when the jar of the
  * pinned version is there (and the previous copy completed). Returns { skipped, seconds }.
  */
-async function ensureJars(log = () => {}) {
+function ensureJars(log = () => {}) {
+  return oneAtATime('jars', () => resolveJars(log));
+}
+
+/**
+ * The single node and the cluster's three nodes start at the same moment in one process: they share
+ * one jar resolution (and one Java install) instead of racing to empty .cassandra/lib under each other.
+ */
+const inFlight = new Map();
+function oneAtATime(key, run) {
+  if (!inFlight.has(key))
+    inFlight.set(
+      key,
+      run().finally(() => inFlight.delete(key)),
+    );
+  return inFlight.get(key);
+}
+
+async function resolveJars(log) {
   const version = cassandraVersion();
   if (jarsPresent(version)) return { skipped: true, seconds: 0, version };
   const started = Date.now();
@@ -70,7 +108,11 @@ async function ensureJars(log = () => {}) {
 }
 
 /** The Java 17 binary (Cassandra 5.0 runs on 11 and 17 only; never pick up a newer JAVA_HOME). */
-async function javaBinary(log = () => {}) {
+function javaBinary(log = () => {}) {
+  return oneAtATime('java', () => findJava(log));
+}
+
+async function findJava(log) {
   const java = process.env.LIFESPAN_CASSANDRA_JAVA || DEFAULT_JAVA;
   if (fs.existsSync(java)) return java;
   if (java === DEFAULT_JAVA) {
@@ -81,7 +123,7 @@ async function javaBinary(log = () => {}) {
 }
 
 /** JVM options for Cassandra 5.0 on Java 17, after conf/jvm17-server.options and bin/cassandra. */
-function jvmArgs({ workDir, heapMin, heapMax, port, storagePort }) {
+function jvmArgs({ workDir, heapMin, heapMax, port, storagePort, configFile, systemProperties, jvmOptions = [] }) {
   const jamm = fs.readdirSync(LIB_DIR).find((f) => /^jamm-.*\.jar$/.test(f));
   const exportsList = [
     'java.base/jdk.internal.misc',
@@ -119,6 +161,7 @@ function jvmArgs({ workDir, heapMin, heapMax, port, storagePort }) {
     '-XX:+UseG1GC',
     '-XX:+ExitOnOutOfMemoryError',
     '-XX:+PerfDisableSharedMem',
+    ...jvmOptions,
     '-Djava.net.preferIPv4Stack=true',
     '-Dchronicle.analytics.disable=true',
     '-Djdk.attach.allowAttachSelf=true',
@@ -129,7 +172,7 @@ function jvmArgs({ workDir, heapMin, heapMax, port, storagePort }) {
     '-Dio.netty.allocator.maxOrder=11',
     ...(jamm ? [`-javaagent:${path.join(LIB_DIR, jamm)}`] : []),
     '-Dcassandra-foreground=yes',
-    `-Dcassandra.config=file://${path.join(CONF_DIR, 'cassandra.yaml')}`,
+    `-Dcassandra.config=file://${configFile}`,
     `-Dcassandra.storagedir=${path.join(workDir, 'data')}`,
     `-Dcassandra.logdir=${path.join(workDir, 'logs')}`,
     `-Dcassandra.triggers_dir=${path.join(workDir, 'triggers')}`,
@@ -141,6 +184,7 @@ function jvmArgs({ workDir, heapMin, heapMax, port, storagePort }) {
     '-Dcassandra.ring_delay_ms=1000',
     '-Dcassandra.libjemalloc=-',
     `-Djava.io.tmpdir=${path.join(workDir, 'tmp')}`,
+    ...Object.entries(systemProperties).map(([name, value]) => `-D${name}=${value}`),
     '-cp',
     path.join(LIB_DIR, '*'),
     MAIN_CLASS,
@@ -176,11 +220,11 @@ function removeStaleWorkDirs() {
 }
 
 /**
- * Who started the node of this test bed that serves `port`, if one does: { owner: 'hand' | 'run',
+ * Who started the node of this test bed that serves `host:port`, if one does: { owner: 'hand' | 'run',
  * jvmPid, parentPid, ... } from its owner.json, or null (no such node, or a Cassandra started some
  * other way). A 'run' node belongs to another jest run, which stops it when that run ends.
  */
-function nodeOwner(port) {
+function nodeOwner(port, host = '127.0.0.1') {
   const tmp = os.tmpdir();
   let entries = [];
   try {
@@ -191,7 +235,7 @@ function nodeOwner(port) {
   for (const name of entries) {
     try {
       const info = JSON.parse(fs.readFileSync(path.join(tmp, name, 'owner.json'), 'utf8'));
-      if (info.port === port && pidAlive(info.jvmPid)) return info;
+      if (info.port === port && (info.host ?? '127.0.0.1') === host && pidAlive(info.jvmPid)) return info;
     } catch {
       /* not a node folder, or one being set up */
     }
@@ -230,7 +274,12 @@ async function cassandraAnswers(host = '127.0.0.1', port = 9042, timeoutMs = 500
  *
  * options: { port = 9042, storagePort = 7000, heapMin = '256m', heapMax = '512m',
  *            timeoutMs = 120000, echo = false (copy the node's log lines to stdout),
- *            owner = 'run' ('hand' for start.js: test runs may reuse it), log = () => {} }
+ *            owner = 'run' ('hand' for start.js: test runs may reuse it), log = () => {},
+ *            host = '127.0.0.1' (listen and rpc address), yaml = {} (keys of conf/cassandra.yaml
+ *            to replace or add, for cluster nodes), systemProperties = {} (or a function of the
+ *            node's folder returning them), files = {} (name → text,
+ *            written into the node's folder before it starts), jvmOptions = [] (more JVM flags),
+ *            cluster = undefined (recorded in owner.json) }
  * Resolves { pid, port, host, version, workDir, seconds, stop(), stopSync(), lastLines() }.
  */
 async function startNode(options = {}) {
@@ -243,8 +292,13 @@ async function startNode(options = {}) {
     echo = false,
     owner = 'run',
     log = () => {},
+    host = '127.0.0.1',
+    yaml = {},
+    systemProperties = {},
+    files = {},
+    jvmOptions = [],
+    cluster,
   } = options;
-  const host = '127.0.0.1';
   const started = Date.now();
   const java = await javaBinary(log);
   await ensureJars(log);
@@ -253,10 +307,25 @@ async function startNode(options = {}) {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), WORK_PREFIX));
   for (const sub of ['data', 'logs', 'triggers', 'tmp']) fs.mkdirSync(path.join(workDir, sub));
   fs.mkdirSync(CASSANDRA_DIR, { recursive: true });
-  const nodeLog = logFile(port);
+  const nodeLog = logFile(port, host);
   const logStream = fs.createWriteStream(nodeLog, { flags: 'w' });
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(workDir, name), text);
+  const configFile =
+    Object.keys(yaml).length === 0 && host === '127.0.0.1' ? BASE_YAML : path.join(workDir, 'cassandra.yaml');
+  if (configFile !== BASE_YAML)
+    fs.writeFileSync(configFile, nodeYaml({ listen_address: host, rpc_address: host, ...yaml }));
 
-  const args = jvmArgs({ workDir, heapMin, heapMax, port, storagePort });
+  const properties = typeof systemProperties === 'function' ? systemProperties(workDir) : systemProperties;
+  const args = jvmArgs({
+    workDir,
+    heapMin,
+    heapMax,
+    port,
+    storagePort,
+    configFile,
+    systemProperties: properties,
+    jvmOptions,
+  });
   const child = spawn(java, args, {
     cwd: workDir,
     detached: true,
@@ -273,8 +342,10 @@ async function startNode(options = {}) {
     path.join(workDir, 'owner.json'),
     JSON.stringify({
       owner,
+      host,
       port,
       storagePort,
+      ...(cluster === undefined ? {} : { cluster }),
       jvmPid: pid,
       parentPid: process.pid,
       started: new Date().toISOString(),
