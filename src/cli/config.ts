@@ -9,7 +9,7 @@ import { loadModule } from './load-module';
 
 export type { LifespanConfig } from '../config';
 
-const DEFAULT_NAMES = [
+export const DEFAULT_NAMES = [
   'lifespan.config.ts',
   'lifespan.config.mts',
   'lifespan.config.cts',

@@ -49,7 +49,7 @@ export async function offlineChoice(
   const relational: { name: string; ttl: 'ignore' | 'emulate'; dialect: RelationalDialect }[] = [];
   const parts: string[] = [];
   for (const name of Object.keys(factories)) {
-    const opened = toOpenedStore(await runFactory(factories[name] as () => unknown, name), name);
+    const opened = toOpenedStore(await runFactory(factories[name] as never, name, true).catch(offlineHint), name);
     try {
       const kind = opened.store.name;
       kinds.add(kind);
@@ -84,6 +84,15 @@ export async function offlineChoice(
     source: 'config',
     said: `stores from ${configFile ?? 'the config'}: ${parts.join(', ')}`,
   };
+}
+
+/** A factory that failed when called offline: the flags are the way round it. */
+function offlineHint(error: unknown): never {
+  if (error instanceof LifespanError) {
+    error.message +=
+      ' (offline commands call each store factory with { offline: true } only to learn its kind: connect only when not offline, or pass --store <kinds> [--emulate] instead)';
+  }
+  throw error;
 }
 
 /**

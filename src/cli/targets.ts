@@ -129,14 +129,18 @@ async function openUrl(url: string): Promise<OpenedStore> {
   }
 }
 
-export async function runFactory(factory: () => unknown, name: string): Promise<unknown> {
+export async function runFactory(
+  factory: (context: { offline: boolean }) => unknown,
+  name: string,
+  offline = false,
+): Promise<unknown> {
   if (typeof factory !== 'function') {
     throw new LifespanError('CLI_BAD_CONFIG', `stores.${name} in the config is not a function`, {
       hint: 'write stores: { main: () => new RelationalStore({ knex }) }',
     });
   }
   try {
-    return await factory();
+    return await factory({ offline });
   } catch (error) {
     if (error instanceof LifespanError) throw error;
     throw (

@@ -102,7 +102,7 @@ function isLive(context: PlanRenderContext): boolean {
 
 function unverifiedNote(context: PlanRenderContext): string {
   return isLive(context)
-    ? ' _(per the store documentation; not yet confirmed by a live test)_'
+    ? ' _(per the store’s documentation)_'
     : ' _(offline, from the model; `lifespan plan` against the live store confirms it)_';
 }
 
