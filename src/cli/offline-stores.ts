@@ -68,14 +68,18 @@ export async function offlineChoice(
     }
   }
   const [first] = relational;
-  const other = relational.find((r) => r.ttl !== first?.ttl || r.dialect !== first?.dialect);
-  if (first && other) {
+  const otherTtl = relational.find((r) => r.ttl !== first?.ttl);
+  if (first && otherTtl) {
     throw new LifespanError(
       'CLI_BAD_OPTIONS',
-      `stores '${first.name}' (${first.ttl}, ${dialectLabel(first.dialect)}) and '${other.name}' (${other.ttl}, ${dialectLabel(other.dialect)}) ` +
-        'are relational stores with different settings; one offline report holds one relational setting',
+      `relational stores '${first.name}' (ttl: ${first.ttl}) and '${otherTtl.name}' (ttl: ${otherTtl.ttl}) treat TTLs differently; ` +
+        'one offline report holds one relational TTL mode',
       { hint: 'choose with --store <kinds> and --emulate (flags replace the config’s stores)' },
     );
+  }
+  // The same TTL mode in several dialects means the same expiry; only the DDL differs: the first one's is shown.
+  if (first && relational.some((r) => r.dialect !== first.dialect)) {
+    parts.push(`the relational commands are ${dialectLabel(first.dialect)}'s, as for '${first.name}'`);
   }
   return {
     stores: STORE_NAMES.filter((s) => kinds.has(s)),
