@@ -20,9 +20,12 @@ const FLAG_WORDS: readonly (readonly [RegExp, string])[] = [
 
 /** For a --url user, the relational TTL mode is the URL's `ttl` option. */
 const URL_WORDS: readonly (readonly [RegExp, string])[] = [
-  [/create the RelationalStore with ttl: 'emulate'/g, 'add ?ttl=emulate to the --url (e.g. sqlite:./app.db?ttl=emulate)'],
+  [
+    /create the RelationalStore with ttl: 'emulate'/g,
+    'add ?ttl=emulate to the --url (e.g. sqlite:./app.db?ttl=emulate)',
+  ],
   [/\(relational with ttl: 'emulate'\)/g, '(a relational --url with ?ttl=emulate)'],
-  [/\b(choose|use) ttl: 'emulate'/g, "$1 ?ttl=emulate on the --url"],
+  [/\b(choose|use) ttl: 'emulate'/g, '$1 ?ttl=emulate on the --url'],
 ];
 
 export function inCliWords(text: string, reader: Reader): string {

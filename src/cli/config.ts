@@ -38,7 +38,10 @@ export function findConfigFile(explicit: string | undefined, cwd = process.cwd()
  * already set in the environment wins), so factories read the project's settings as the
  * application does; `note` is told which file was loaded.
  */
-export async function loadConfig(file: string, note: (line: string) => void = () => undefined): Promise<LifespanConfig> {
+export async function loadConfig(
+  file: string,
+  note: (line: string) => void = () => undefined,
+): Promise<LifespanConfig> {
   const envFile = path.join(path.dirname(file), '.env');
   if (fs.existsSync(envFile)) {
     loadEnvFileKeepingSet(envFile);

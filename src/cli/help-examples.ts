@@ -14,7 +14,10 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   apply: ['lifespan apply', 'lifespan apply --yes --allow-retroactive   # deploy job, after review'],
   purge: ['lifespan purge', 'lifespan purge --store main --batch 1000'],
-  snapshot: ['lifespan snapshot                                  # the configured stores', 'lifespan snapshot --store relational,redis --emulate'],
+  snapshot: [
+    'lifespan snapshot                                  # the configured stores',
+    'lifespan snapshot --store relational,redis --emulate',
+  ],
   diff: [
     'lifespan diff --check                              # exit 1: snapshot not updated',
     'lifespan diff --base origin/main --format markdown > ttl-change.md',

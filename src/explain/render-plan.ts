@@ -110,7 +110,9 @@ function title(context: PlanRenderContext): string[] {
   const parts = [`# lifespan ${isLive(context) ? 'plan' : 'diff'}`];
   if (context.modelsFile) parts.push(`models \`${context.modelsFile}\``);
   if (context.commit) {
-    parts.push(context.uncommitted ? `uncommitted working tree (on \`${context.commit}\`)` : `commit \`${context.commit}\``);
+    parts.push(
+      context.uncommitted ? `uncommitted working tree (on \`${context.commit}\`)` : `commit \`${context.commit}\``,
+    );
   }
   if (context.against) parts.push(`against ${context.against}`);
   parts.push((context.at ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z'));

@@ -45,7 +45,10 @@ describe('point 2: every config export shape with one meaning is read, in both m
   test.each(Object.keys(shapes).flatMap((shape) => [['esm', shape] as const, ['cjs', shape] as const]))(
     '%s: %s plans the configured store',
     async (base, shape) => {
-      const models = base === 'esm' ? {} : { 'src/models.ts': fs.readFileSync(path.join(__dirname, 'projects', 'cjs', 'models.cts'), 'utf8') };
+      const models =
+        base === 'esm'
+          ? {}
+          : { 'src/models.ts': fs.readFileSync(path.join(__dirname, 'projects', 'cjs', 'models.cts'), 'utf8') };
       const project = projectFrom(cli.outDir, base, `shape-${base}`, {
         ...models,
         'lifespan.config.cjs': null,
@@ -181,11 +184,16 @@ describe('point 4: a rule of a store kind the project does not use is not its er
   });
 
   test('without a config, the MongoDB rule fails (exit 3) and the hint names --store', async () => {
-    const project = projectFrom(cli.outDir, 'cjs', 'no-config', { 'cache.cjs': NO_DATE_MEMBER, 'lifespan.config.cjs': null });
+    const project = projectFrom(cli.outDir, 'cjs', 'no-config', {
+      'cache.cjs': NO_DATE_MEMBER,
+      'lifespan.config.cjs': null,
+    });
     const explain = await run(project, ['explain', 'cache.cjs']);
     expect(explain.code).toBe(3);
     expect(explain.stderr).toContain('MONGO_TTL_NO_DATE_MEMBER');
-    expect(explain.stderr).toContain('pass --store with the kinds it uses (e.g. --store cosmos,cassandra,redis,relational');
+    expect(explain.stderr).toContain(
+      'pass --store with the kinds it uses (e.g. --store cosmos,cassandra,redis,relational',
+    );
     const narrowed = await run(project, ['snapshot', '--models', 'cache.cjs', '--store', 'relational,redis']);
     expect(narrowed.code).toBe(0);
   });

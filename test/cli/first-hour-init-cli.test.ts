@@ -43,7 +43,12 @@ describe('lifespan init', () => {
       const init = await run(project, ['init', '--store', 'sqlite,postgres,mariadb,redis']);
       expect(init.stderr).toBe('');
       expect(init.code).toBe(0);
-      for (const file of ['src/models.ts', 'lifespan.config.ts', '.github/workflows/lifespan.yml', 'lifespan.snapshot.json']) {
+      for (const file of [
+        'src/models.ts',
+        'lifespan.config.ts',
+        '.github/workflows/lifespan.yml',
+        'lifespan.snapshot.json',
+      ]) {
         expect(init.stdout).toContain(`wrote ${file}`);
         expect(fs.existsSync(path.join(project, file))).toBe(true);
       }
@@ -86,16 +91,20 @@ describe('lifespan init', () => {
   });
 });
 
-test.each(['init', 'explain', 'plan', 'apply', 'purge', 'snapshot', 'diff'])('lifespan %s --help shows examples', async (command) => {
-  const help = await run(cli.outDir, [command, '--help']);
-  expect(help.code).toBe(0);
-  expect(help.stdout).toMatch(new RegExp(`Examples:\\n  lifespan ${command}`));
-});
+test.each(['init', 'explain', 'plan', 'apply', 'purge', 'snapshot', 'diff'])(
+  'lifespan %s --help shows examples',
+  async (command) => {
+    const help = await run(cli.outDir, [command, '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(new RegExp(`Examples:\\n  lifespan ${command}`));
+  },
+);
 
 describe('the config of every store, as init writes it and docs/migrations.md shows it', () => {
   test('docs/migrations.md holds the config init writes for each store', () => {
     const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'migrations.md'), 'utf8');
-    for (const store of INIT_STORES) expect(doc).toContain(`\`\`\`ts\n${configSource([store], './src/models.js')}\`\`\``);
+    for (const store of INIT_STORES)
+      expect(doc).toContain(`\`\`\`ts\n${configSource([store], './src/models.js')}\`\`\``);
   });
 
   // @azure/cosmos ships separate ESM and CommonJS declarations; lifespan-orm's are CommonJS, so an
@@ -103,18 +112,23 @@ describe('the config of every store, as init writes it and docs/migrations.md sh
   test.each([
     ['esm', INIT_STORES.filter((s) => s !== 'cosmos')],
     ['cjs', INIT_STORES],
-  ] as const)('%s project: the store configs type-check against the built package (%j)', (base, stores) => {
-    const project = emptyProject(base, `init-types-${base}`);
-    fs.mkdirSync(path.join(project, 'src'));
-    fs.writeFileSync(path.join(project, 'src', 'models.ts'), MODELS_EXAMPLE);
-    for (const store of stores) fs.writeFileSync(path.join(project, `${store}.config.ts`), configSource([store], './src/models.js'));
-    // The README's resolution (node16): subpath exports such as lifespan-orm/relational resolve.
-    const options = ['--noEmit', '--types', 'node', '--module', 'node16', '--moduleResolution', 'node16'];
-    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', '.', ...options], {
-      cwd: project,
-      encoding: 'utf8',
-    });
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.status).toBe(0);
-  }, 120_000);
+  ] as const)(
+    '%s project: the store configs type-check against the built package (%j)',
+    (base, stores) => {
+      const project = emptyProject(base, `init-types-${base}`);
+      fs.mkdirSync(path.join(project, 'src'));
+      fs.writeFileSync(path.join(project, 'src', 'models.ts'), MODELS_EXAMPLE);
+      for (const store of stores)
+        fs.writeFileSync(path.join(project, `${store}.config.ts`), configSource([store], './src/models.js'));
+      // The README's resolution (node16): subpath exports such as lifespan-orm/relational resolve.
+      const options = ['--noEmit', '--types', 'node', '--module', 'node16', '--moduleResolution', 'node16'];
+      const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', '.', ...options], {
+        cwd: project,
+        encoding: 'utf8',
+      });
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.status).toBe(0);
+    },
+    120_000,
+  );
 });

@@ -34,7 +34,13 @@ export function gitInit(dir: string): void {
     execFileSync('git', args, {
       cwd: dir,
       stdio: 'pipe',
-      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t',
+      },
     });
   git('init', '-q', '-b', 'main');
   fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules\n*.db\n');

@@ -47,34 +47,45 @@ function interruptWhen(args: string[], env: NodeJS.ProcessEnv, when: string, sig
 }
 
 describe('point 8: an interrupted purge reports', () => {
-  test.each([['SIGINT'], ['SIGTERM']] as const)('%s: the batch ends, the count so far is printed, exit 130; a second run finishes', async (signal) => {
-    const db = path.join(cjs, `interrupted-${signal}.db`);
-    expect((await inCjs(['apply', '--yes'], { FIXTURE_DB: db })).code).toBe(0);
-    const Database = require('better-sqlite3') as typeof import('better-sqlite3');
-    const sqlite = new Database(db);
-    const insert = sqlite.prepare('INSERT INTO tokens (id, issuedAt, expires_at) VALUES (?, 0, 1000)');
-    const total = 20_000;
-    sqlite.transaction(() => {
-      for (let i = 0; i < total; i += 1) insert.run(`t${i}`);
-    })();
-    sqlite.close();
-    const first = await interruptWhen(['purge', '--batch', '1'], { FIXTURE_DB: db }, 'expired row(s) to purge', signal);
-    expect(first.code).toBe(130);
-    const said = /interrupted \((SIG\w+)\): main: purged (\d+) expired row\(s\) in (\d+) batch\(es\) so far/.exec(first.stderr);
-    expect(said?.[1]).toBe(signal);
-    expect(first.stderr).toContain('run lifespan purge again to continue');
-    const purged = Number(said?.[2]);
-    expect(purged).toBeGreaterThan(0);
-    expect(purged).toBeLessThan(total);
-    const left = new Database(db);
-    const count = (left.prepare('SELECT COUNT(*) AS n FROM tokens').get() as { n: number }).n;
-    left.close();
-    // The report is exact: what it says was purged is gone, nothing more.
-    expect(count).toBe(total - purged);
-    const second = await inCjs(['purge'], { FIXTURE_DB: db });
-    expect(second.code).toBe(0);
-    expect(second.stdout).toContain(`main: purged ${total - purged} expired row(s)`);
-  }, 240_000);
+  test.each([['SIGINT'], ['SIGTERM']] as const)(
+    '%s: the batch ends, the count so far is printed, exit 130; a second run finishes',
+    async (signal) => {
+      const db = path.join(cjs, `interrupted-${signal}.db`);
+      expect((await inCjs(['apply', '--yes'], { FIXTURE_DB: db })).code).toBe(0);
+      const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+      const sqlite = new Database(db);
+      const insert = sqlite.prepare('INSERT INTO tokens (id, issuedAt, expires_at) VALUES (?, 0, 1000)');
+      const total = 20_000;
+      sqlite.transaction(() => {
+        for (let i = 0; i < total; i += 1) insert.run(`t${i}`);
+      })();
+      sqlite.close();
+      const first = await interruptWhen(
+        ['purge', '--batch', '1'],
+        { FIXTURE_DB: db },
+        'expired row(s) to purge',
+        signal,
+      );
+      expect(first.code).toBe(130);
+      const said = /interrupted \((SIG\w+)\): main: purged (\d+) expired row\(s\) in (\d+) batch\(es\) so far/.exec(
+        first.stderr,
+      );
+      expect(said?.[1]).toBe(signal);
+      expect(first.stderr).toContain('run lifespan purge again to continue');
+      const purged = Number(said?.[2]);
+      expect(purged).toBeGreaterThan(0);
+      expect(purged).toBeLessThan(total);
+      const left = new Database(db);
+      const count = (left.prepare('SELECT COUNT(*) AS n FROM tokens').get() as { n: number }).n;
+      left.close();
+      // The report is exact: what it says was purged is gone, nothing more.
+      expect(count).toBe(total - purged);
+      const second = await inCjs(['purge'], { FIXTURE_DB: db });
+      expect(second.code).toBe(0);
+      expect(second.stdout).toContain(`main: purged ${total - purged} expired row(s)`);
+    },
+    240_000,
+  );
 });
 
 describe('point 9: words for the reader in front of them', () => {
@@ -88,7 +99,9 @@ describe('point 9: words for the reader in front of them', () => {
     expect(plan.stdout).not.toContain('allowDestructive');
     const apply = await inCjs(['apply', '--yes', '--url', `sqlite:${db}`, '--models', 'models.cjs']);
     expect(apply.code).toBe(0);
-    expect(apply.stdout.trim().split('\n').pop()).toMatch(/^nothing applied to sqlite:.*: only 1 non-blocking conflict\(s\), left as is$/);
+    expect(apply.stdout.trim().split('\n').pop()).toMatch(
+      /^nothing applied to sqlite:.*: only 1 non-blocking conflict\(s\), left as is$/,
+    );
     const again = await inCjs(['apply', '--yes', '--url', emulated, '--models', 'models.cjs']);
     expect(again.stdout.trim().split('\n').pop()).toMatch(/^nothing to apply to sqlite:.*: it matches the model$/);
   });
@@ -114,7 +127,11 @@ describe('point 9: words for the reader in front of them', () => {
           fs.symlinkSync(path.join(repoModules, name), path.join(root, 'node_modules', name));
         }
       }
-      const demo = await runCli(path.join(dist, 'cli', 'main.js'), root, ['demo', '--file', path.join(root, 'demo.db')]);
+      const demo = await runCli(path.join(dist, 'cli', 'main.js'), root, [
+        'demo',
+        '--file',
+        path.join(root, 'demo.db'),
+      ]);
       expect(demo.stderr).toContain('[DEMO_DRIVER_MISSING]');
       expect(demo.code).toBe(4);
     } finally {
@@ -155,7 +172,9 @@ exports.model = new ModelBuilder().entity(Note, (e) => e.key((n) => n.id).field(
     );
     const run = await inCjs(['explain', 'untyped.cjs', '--store', 'relational']);
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/Note\.id: member has no type[^\n]*@Key\(\{ type: 'string' \}\)[^\n]*\.key\(x => x\.member, \{ type: 'string' \}\)/);
+    expect(run.stderr).toMatch(
+      /Note\.id: member has no type[^\n]*@Key\(\{ type: 'string' \}\)[^\n]*\.key\(x => x\.member, \{ type: 'string' \}\)/,
+    );
     expect(run.stderr).toMatch(/Note\.text: member has no type[^\n]*@Field\(\{ type: 'string', nullable: true \}\)/);
   });
 

@@ -40,9 +40,7 @@ export async function diffCommand(options: DiffCommandOptions, io: Io): Promise<
       hint: '--file <snapshot> compares against a committed snapshot, --base <git ref> against the models at that ref',
     });
   }
-  const { model, file, config, configFile } = await resolveModel(options, false, (line) =>
-    io.err(`note: ${line}\n`),
-  );
+  const { model, file, config, configFile } = await resolveModel(options, false, (line) => io.err(`note: ${line}\n`));
   const configured = await offlineChoice(options, config, configFile && path.relative(process.cwd(), configFile));
   const snapshotFile = path.resolve(options.file ?? defaultSnapshotFile(configFile));
   let before: Snapshot;

@@ -4,7 +4,14 @@ import { EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
 import { DEFAULT_NAMES } from '../config';
 import { usage } from '../options';
-import { CI_WORKFLOW, configSource, INIT_STORES, MODELS_EXAMPLE, STORE_TEMPLATES, type InitStore } from '../init/store-templates';
+import {
+  CI_WORKFLOW,
+  configSource,
+  INIT_STORES,
+  MODELS_EXAMPLE,
+  STORE_TEMPLATES,
+  type InitStore,
+} from '../init/store-templates';
 import { SNAPSHOT_FILE } from '../targets';
 import { snapshotCommand } from './snapshot';
 
