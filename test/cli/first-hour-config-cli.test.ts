@@ -16,8 +16,6 @@ beforeAll(() => {
   cli = buildCli('first-hour-config-cli');
 }, 180_000);
 
-const PG_URL = process.env.PG_URL as string;
-const MYSQL_URL = process.env.MYSQL_URL as string;
 const REDIS_URL = process.env.REDIS_URL as string;
 
 const run = (cwd: string, args: string[], env?: NodeJS.ProcessEnv) => runCli(cli.main, cwd, args, env);
@@ -106,8 +104,8 @@ describe('point 3: snapshot, diff and explain take the configured stores, TTL mo
   });
 
   test.each([
-    ['PostgreSQL', 'pg', 'process.env.PG_URL', 'timestamptz', () => PG_URL],
-    ['MariaDB', 'mysql2', "{ uri: process.env.MYSQL_URL }, version: '10.11'", 'DATETIME(3)', () => MYSQL_URL],
+    ['PostgreSQL', 'pg', 'process.env.PG_URL', 'timestamp with time zone'],
+    ['MariaDB', 'mysql2', "{ uri: process.env.MYSQL_URL }, version: '10.11'", 'DATETIME(3)'],
   ])('a %s project gets its own SQL offline, and the live plan agrees', async (label, client, connection, instant) => {
     const project = projectFrom(cli.outDir, 'esm', `configured-${client}`, {
       'lifespan.config.ts': relationalConfig(client, connection, 'emulate', './src/models.js'),

@@ -30,6 +30,8 @@ function emptyProject(base: 'cjs' | 'esm', name: string): string {
 }
 
 const STORE_ENV = {
+  // The harness sets NO_COLOR and FORCE_COLOR both; a driver's colour check makes Node warn of it.
+  NODE_NO_WARNINGS: '1',
   DATABASE_URL: process.env.PG_URL,
   REDIS_URL: process.env.REDIS_URL,
   MARIADB_URL: process.env.MYSQL_URL,
