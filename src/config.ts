@@ -15,7 +15,12 @@ export type StoreFactoryResult =
       dispose?(): void | Promise<void>;
     };
 
-export type StoreFactory = () => StoreFactoryResult | Promise<StoreFactoryResult>;
+/**
+ * A named store of the config. `offline` is true when an offline command (snapshot, diff,
+ * explain <file>) calls it only to learn the store's kind, relational TTL mode and SQL dialect:
+ * nothing is queried then, so a factory that connects eagerly (node-redis's `connect()`) may skip it.
+ */
+export type StoreFactory = (context: { readonly offline: boolean }) => StoreFactoryResult | Promise<StoreFactoryResult>;
 
 /** What `lifespan.config.ts` exports as default: the model and named store factories. */
 export interface LifespanConfig {

@@ -4,11 +4,12 @@ import type { LifespanConfig, StoreFactoryResult } from '../config';
 import { LifespanError } from '../errors';
 import type { OpenedStore } from '../providers/connection-target';
 import type { Store } from '../providers/contract';
+import { configFromExports } from './config-exports';
 import { loadModule } from './load-module';
 
 export type { LifespanConfig } from '../config';
 
-const DEFAULT_NAMES = [
+export const DEFAULT_NAMES = [
   'lifespan.config.ts',
   'lifespan.config.mts',
   'lifespan.config.cts',
@@ -17,26 +18,49 @@ const DEFAULT_NAMES = [
   'lifespan.config.cjs',
 ];
 
+/**
+ * The config file: --config when given, else the first of DEFAULT_NAMES in the current folder or
+ * a folder above it, up to the package root (the first folder with a package.json), so a command
+ * run in a subfolder of the project finds the project's config.
+ */
 export function findConfigFile(explicit: string | undefined, cwd = process.cwd()): string | undefined {
   if (explicit !== undefined) return path.resolve(cwd, explicit);
-  return DEFAULT_NAMES.map((name) => path.join(cwd, name)).find((file) => fs.existsSync(file));
+  for (let folder = path.resolve(cwd); ; folder = path.dirname(folder)) {
+    const found = DEFAULT_NAMES.map((name) => path.join(folder, name)).find((file) => fs.existsSync(file));
+    if (found) return found;
+    const atRoot = fs.existsSync(path.join(folder, 'package.json')) || path.dirname(folder) === folder;
+    if (atRoot) return undefined;
+  }
 }
 
-export async function loadConfig(file: string): Promise<LifespanConfig> {
-  const exports = await loadModule(file);
-  const candidate = (exports.default ?? exports) as Partial<LifespanConfig> & { default?: unknown };
-  const config = (isConfig(candidate) ? candidate : candidate.default) as LifespanConfig | undefined;
-  if (!isConfig(config)) {
-    throw new LifespanError('CLI_BAD_CONFIG', `${file} does not export { model, stores }`, {
-      hint: 'export default defineConfig({ model, stores: { main: () => new RelationalStore({ knex }) } })',
+/**
+ * Loads the config module after the `.env` beside it (Node's own process.loadEnvFile: a variable
+ * already set in the environment wins), so factories read the project's settings as the
+ * application does; `note` is told which file was loaded.
+ */
+export async function loadConfig(
+  file: string,
+  note: (line: string) => void = () => undefined,
+): Promise<LifespanConfig> {
+  const envFile = path.join(path.dirname(file), '.env');
+  if (fs.existsSync(envFile)) {
+    loadEnvFileKeepingSet(envFile);
+    note(`loaded ${path.relative(process.cwd(), envFile) || envFile} (beside the config)`);
+  }
+  return configFromExports(await loadModule(file), file);
+}
+
+/** process.loadEnvFile overwrites set variables; the environment a command runs in should win. */
+function loadEnvFileKeepingSet(file: string): void {
+  const before = { ...process.env };
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    throw new LifespanError('CLI_BAD_CONFIG', `cannot read ${file}: ${(error as Error).message}`, {
+      hint: 'fix the .env file beside the config (KEY=value lines) or remove it',
     });
   }
-  return config;
-}
-
-function isConfig(value: unknown): value is LifespanConfig {
-  const model = (value as { model?: { entities?: unknown } } | undefined)?.model;
-  return typeof value === 'object' && value !== null && Array.isArray(model?.entities);
+  for (const [key, value] of Object.entries(before)) process.env[key] = value;
 }
 
 function isStore(value: unknown): value is Store {

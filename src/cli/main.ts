@@ -6,12 +6,16 @@ import { applyCommand } from './commands/apply';
 import { demoCommand } from './commands/demo';
 import { diffCommand } from './commands/diff';
 import { explainCommand } from './commands/explain';
+import { initCommand } from './commands/init';
 import { planCommand } from './commands/plan';
 import { purgeCommand } from './commands/purge';
 import { snapshotCommand } from './commands/snapshot';
 import { maskError } from './commands/with-targets';
+import { cliWordsIo, readerOf } from './cli-words';
 import { colourWanted, painter } from './colour';
 import { EXIT_CODE_HELP, EXIT_OK, EXIT_USAGE, exitCodeFor } from './exit-codes';
+import { examplesOf } from './help-examples';
+import { INIT_STORES } from './init/store-templates';
 import type { Io } from './io';
 import { isModelError } from './load-module';
 import { maskingIo } from './mask';
@@ -47,7 +51,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--store <names>', `with a models file: ${STORE_NAMES.join(',')}; without: a configured store`)
     .option('--format <format>', 'text, markdown or json', 'text')
     .option('--emulate', 'explain the relational store with ttl: emulate')
-    .option('--config <file>', 'config module (live explain)')
+    .option('--config <file>', 'config module: its stores (offline) or its live store (no models file)')
     .option('--url <url>', 'quick live target (live explain)')
     .option('--models <file>', 'models file to use with --url')
     .action(async (file: string | undefined, options: Record<string, string | boolean>) => {
@@ -87,8 +91,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description('write the compiled model of every store kind to a snapshot file to commit (no connection)')
     .option('--config <file>', 'config module whose model to snapshot')
     .option('--models <file>', 'models file to snapshot')
-    .option('--file <path>', 'snapshot file', 'lifespan.snapshot.json')
-    .option('--store <kinds>', 'store kinds to snapshot (default: all)')
+    .option('--file <path>', 'snapshot file (default: lifespan.snapshot.json beside the config)')
+    .option('--store <kinds>', 'store kinds to snapshot (default: the config’s stores, else all)')
     .option('--emulate', 'snapshot the relational store with ttl: emulate')
     .action(async (options: Record<string, string | boolean>) => {
       setExit(await snapshotCommand(options, io));
@@ -99,14 +103,22 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description('what the model change does per store, offline: against the snapshot file or a git ref')
     .option('--config <file>', 'config module whose model to compare')
     .option('--models <file>', 'models file to compare')
-    .option('--file <path>', 'snapshot file to compare against', 'lifespan.snapshot.json')
+    .option('--file <path>', 'snapshot file to compare against (default: lifespan.snapshot.json beside the config)')
     .option('--base <git-ref>', 'compare against the models at this git ref (e.g. origin/main) instead')
-    .option('--store <kinds>', 'store kinds to compare (default: those of the snapshot)')
+    .option('--store <kinds>', 'store kinds to compare (default: the config’s stores, else the snapshot’s)')
     .option('--emulate', 'compare the relational store with ttl: emulate')
     .option('--format <format>', 'text, markdown or json', 'text')
     .option('--check', 'exit 1 when the model differs from the snapshot (for CI)')
     .action(async (options: Record<string, string | boolean>) => {
       setExit(await diffCommand(options, io));
+    });
+
+  program
+    .command('init')
+    .description('write lifespan.config.ts, an example model, the first snapshot and a CI job (never overwrites)')
+    .option('--store <names>', `stores to configure: ${INIT_STORES.join(',')}`, 'sqlite')
+    .action(async (options: Record<string, string>) => {
+      setExit(await initCommand(options, io));
     });
 
   program
@@ -117,12 +129,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       await demoCommand(options.file, (line) => io.out(`${line}\n`));
     });
 
+  for (const command of program.commands) command.addHelpText('after', examplesOf(command.name()));
   return program;
 }
 
 /** Runs the CLI and returns the exit code instead of exiting, so tests can call it in-process. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
-  const masked = maskingIo(io);
+  const masked = maskingIo(cliWordsIo(io, readerOf(argv)));
   const masker = masked.masker;
   let code = EXIT_OK;
   try {

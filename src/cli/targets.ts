@@ -1,9 +1,10 @@
+import * as path from 'node:path';
 import { LifespanError, StoreError } from '../errors';
 import type { Model } from '../model/types';
 import { connectionError } from '../providers/connection-errors';
 import type { OpenedStore } from '../providers/connection-target';
 import { openerFor, storeOfUrl } from '../providers/url-openers';
-import { findConfigFile, loadConfig, toOpenedStore } from './config';
+import { findConfigFile, loadConfig, toOpenedStore, type LifespanConfig } from './config';
 import { firstLine } from './first-line';
 import { loadModel } from './load-model';
 import { displayUrl, SecretMasker } from './mask';
@@ -32,31 +33,45 @@ export interface Targets {
   dispose(): Promise<void>;
 }
 
+/** What resolveModel found: the model, the file it came from, and the config when one was loaded. */
+export interface ResolvedModel {
+  readonly model: Model;
+  readonly file: string;
+  readonly config: LifespanConfig | undefined;
+  readonly configFile: string | undefined;
+}
+
 /**
  * The model from --models, else from the config file; names the file it came from. The config
  * is loaded only when something in it is needed (the model, the stores) or --config names it:
- * a config that needs production settings must not break `diff --models` in CI.
+ * a config that needs production settings must not break `diff --models` in CI. `note` is told
+ * what was loaded besides the config (a .env).
  */
 export async function resolveModel(
   options: TargetOptions,
   needStores = false,
-): Promise<{ model: Model; file: string; config: Awaited<ReturnType<typeof loadConfig>> | undefined }> {
+  note?: (line: string) => void,
+): Promise<ResolvedModel> {
   const wanted = !options.models || needStores || options.config !== undefined;
   const configFile = wanted ? findConfigFile(options.config) : undefined;
-  const config = configFile ? await loadConfig(configFile) : undefined;
+  const config = configFile ? await loadConfig(configFile, note) : undefined;
   const model = options.models ? await loadModel(options.models) : config?.model;
   const file = options.models ?? configFile;
   if (!model || file === undefined) {
     throw new LifespanError('CLI_NO_MODEL', 'no model to work with', {
-      hint: 'add a lifespan.config.ts exporting { model, stores }, pass --config, or pass --models <file> with --url',
+      hint: 'add a lifespan.config.ts exporting { model, stores } (lifespan init writes one), pass --config, or pass --models <file> with --url',
     });
   }
-  return { model, file, config };
+  return { model, file, config, configFile };
 }
 
-export async function resolveTargets(options: TargetOptions, masker: SecretMasker): Promise<Targets> {
+export async function resolveTargets(
+  options: TargetOptions,
+  masker: SecretMasker,
+  note?: (line: string) => void,
+): Promise<Targets> {
   if (options.url) masker.addUrl(options.url);
-  const { model, file, config } = await resolveModel(options, !options.url);
+  const { model, file, config } = await resolveModel(options, !options.url, note);
   const targets: Target[] = [];
   const result: Targets = {
     model,
@@ -114,14 +129,18 @@ async function openUrl(url: string): Promise<OpenedStore> {
   }
 }
 
-async function runFactory(factory: () => unknown, name: string): Promise<unknown> {
+export async function runFactory(
+  factory: (context: { offline: boolean }) => unknown,
+  name: string,
+  offline = false,
+): Promise<unknown> {
   if (typeof factory !== 'function') {
     throw new LifespanError('CLI_BAD_CONFIG', `stores.${name} in the config is not a function`, {
       hint: 'write stores: { main: () => new RelationalStore({ knex }) }',
     });
   }
   try {
-    return await factory();
+    return await factory({ offline });
   } catch (error) {
     if (error instanceof LifespanError) throw error;
     throw (
@@ -139,4 +158,11 @@ function disposeFailed(name: string, error: unknown): LifespanError {
     hint: 'check the dispose() the store factory returned (run with --verbose for the stack)',
     cause: error,
   });
+}
+
+export const SNAPSHOT_FILE = 'lifespan.snapshot.json';
+
+/** The snapshot beside the config (found in a folder above, it is still the project's), else in the current folder. */
+export function defaultSnapshotFile(configFile: string | undefined): string {
+  return configFile ? path.join(path.dirname(configFile), SNAPSHOT_FILE) : path.resolve(SNAPSHOT_FILE);
 }

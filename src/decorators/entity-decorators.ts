@@ -1,5 +1,5 @@
 import { ttlDraftFrom, type TtlOptions } from '../model/draft';
-import type { DurationInput } from '../model/duration';
+import type { DurationParts, DurationString } from '../model/duration';
 import type { MemberDecorator } from './field-decorators';
 import { markEntity } from '../model/class-metadata';
 import { classSite, isStandardContext, memberSite } from './standard';
@@ -25,7 +25,9 @@ export function Entity(collection?: string): EntityClassDecorator {
  * On the class: every record's lifetime (`3600`, `'1h'`, `'PT1H'`, `{ hours: 1 }`) or options
  * (`{ ttl, perWrite, member, expiryField }`). On a Date member: expire that long after its value.
  */
-export function TimeToLive(value: DurationInput | TtlOptions): EntityClassDecorator & MemberDecorator {
+export function TimeToLive<D extends string = string>(
+  value: number | DurationString<D> | DurationParts | TtlOptions,
+): EntityClassDecorator & MemberDecorator {
   return ((...args: unknown[]) => {
     const onClass = isStandardContext(args[1]) ? args[1].kind === 'class' : args[1] === undefined;
     if (onClass) {

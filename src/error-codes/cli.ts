@@ -49,5 +49,5 @@ export const CLI_CODES = {
   /** A command-line flag or argument that is wrong or missing. */
   CLI_USAGE: { family: 'LifespanError', exit: 'usage' },
   /** lifespan demo: the SQLite driver packages are not installed. */
-  DEMO_DRIVER_MISSING: { family: 'LifespanError', exit: 'model' },
+  DEMO_DRIVER_MISSING: { family: 'LifespanError', exit: 'store' },
 } as const satisfies Record<string, ErrorCodeSpec>;

@@ -12,6 +12,8 @@ export interface PlanRenderContext {
   readonly names?: readonly string[];
   readonly modelsFile?: string;
   readonly commit?: string;
+  /** The models are the working tree's, which differs from `commit`: the title says so instead of naming the commit. */
+  readonly uncommitted?: boolean;
   readonly at?: Date;
   /** What the plans compare: 'live store' (plan) or e.g. 'snapshot lifespan.snapshot.json' (diff). */
   readonly against?: string;
@@ -100,14 +102,18 @@ function isLive(context: PlanRenderContext): boolean {
 
 function unverifiedNote(context: PlanRenderContext): string {
   return isLive(context)
-    ? ' _(per the store documentation; not yet confirmed by a live test)_'
+    ? ' _(per the store’s documentation)_'
     : ' _(offline, from the model; `lifespan plan` against the live store confirms it)_';
 }
 
 function title(context: PlanRenderContext): string[] {
   const parts = [`# lifespan ${isLive(context) ? 'plan' : 'diff'}`];
   if (context.modelsFile) parts.push(`models \`${context.modelsFile}\``);
-  if (context.commit) parts.push(`commit \`${context.commit}\``);
+  if (context.commit) {
+    parts.push(
+      context.uncommitted ? `uncommitted working tree (on \`${context.commit}\`)` : `commit \`${context.commit}\``,
+    );
+  }
   if (context.against) parts.push(`against ${context.against}`);
   parts.push((context.at ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
   return [parts.join(' · '), ''];

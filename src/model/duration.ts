@@ -9,6 +9,29 @@ export { showValue } from './show-value';
 /** A TTL as users write it: seconds, '90s' / '15m' / '1h' / '1h30m' / '7d', ISO 8601 'PT1H', or parts. */
 export type DurationInput = number | string | DurationParts;
 
+/**
+ * The duration texts TypeScript can check at compile time: the short form with its units in
+ * order ('90s', '15m', '1h30m', '1.5h', '7d') and ISO 8601 ('PT1H', any case). `'1 hour'` is none
+ * of them. The run-time check (parseDuration) stays the one that decides.
+ */
+type Amount = `${number}`;
+export type DurationText =
+  | `${Amount}${'d' | 'h' | 'm' | 's'}`
+  | `${Amount}d${Amount}${'h' | 'm' | 's'}`
+  | `${Amount}h${Amount}${'m' | 's'}`
+  | `${Amount}m${Amount}s`
+  | `${Amount}d${Amount}h${Amount}${'m' | 's'}`
+  | `${Amount}d${Amount}m${Amount}s`
+  | `${Amount}h${Amount}m${Amount}s`
+  | `${Amount}d${Amount}h${Amount}m${Amount}s`
+  | `${'P' | 'p'}${string}`;
+
+/**
+ * A string literal `D` is accepted only when it is a DurationText; a `string` that is not a
+ * literal (`process.env.TTL ?? '1h'`) is accepted as it is and checked at run time.
+ */
+export type DurationString<D extends string> = string extends D ? D : D extends DurationText ? D : DurationText;
+
 export interface DurationParts {
   readonly days?: number;
   readonly hours?: number;
@@ -107,10 +130,10 @@ function readPart(parts: object, key: string, original: unknown): unknown {
 }
 
 function checkTotal(terms: ReadonlyArray<{ amount: Decimal; factor: number }>, original: unknown): number {
-  const { whole, floor, approximate } = sumSeconds(terms);
+  const { whole, floor, exact } = sumSeconds(terms);
   if (floor > BigInt(MAX_TTL_SECONDS)) throw tooLarge(original, floor);
   if (whole === undefined) {
-    throw fail('TTL_FRACTIONAL', original, `comes to ${approximate} s, not a whole number of seconds`, FRACTION_HINT);
+    throw fail('TTL_FRACTIONAL', original, `comes to ${exact} s, not a whole number of seconds`, FRACTION_HINT);
   }
   if (whole === 0n) throw notPositive(original, 'is zero');
   if (whole > BigInt(MAX_TTL_SECONDS)) throw tooLarge(original, whole);

@@ -10,7 +10,7 @@ import {
   type TtlOptions,
 } from './draft';
 import { ModelError } from '../errors';
-import { showValue, type DurationInput } from './duration';
+import { showValue, type DurationInput, type DurationParts, type DurationString } from './duration';
 import { memberName, type MemberSelector } from './member-selector';
 import type { SortOrder } from './types';
 
@@ -89,10 +89,13 @@ export class EntityConfigurator<T> {
    * `.timeToLive(x => x.lastSeenAt, '1h')` (counts from that Date member),
    * or `.timeToLive({ perWrite: true })` (per-write TTLs only, no default).
    */
-  timeToLive(value: DurationInput | TtlOptions, options?: FluentTtlOptions): this;
-  timeToLive(
+  timeToLive<D extends string = string>(
+    value: number | DurationString<D> | DurationParts | TtlOptions,
+    options?: FluentTtlOptions,
+  ): this;
+  timeToLive<D extends string = string>(
     member: MemberSelector<T, Date | null | undefined>,
-    value: DurationInput,
+    value: number | DurationString<D> | DurationParts,
     options?: FluentTtlOptions,
   ): this;
   timeToLive(

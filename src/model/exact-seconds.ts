@@ -36,13 +36,13 @@ function fromParts(whole: string, fraction: string, exponent: number): Decimal {
 
 /**
  * Σ amount × factor, exactly: `whole` when it is a whole number of seconds; `floor` is the whole
- * seconds below it (for a size check before anything is printed) and `approximate` a number made
- * from the floor and 12 truncated fraction digits, so 400 digits never become NaN or Infinity.
+ * seconds below it (for a size check before anything is printed) and `exact` the sum as decimal
+ * text, short enough for a message, so 400 digits never become NaN, Infinity or a rounded float.
  */
 export function sumSeconds(terms: ReadonlyArray<{ amount: Decimal; factor: number }>): {
   whole: bigint | undefined;
   floor: bigint;
-  approximate: number;
+  exact: string;
 } {
   const scale = Math.max(0, ...terms.map((t) => t.amount.scale));
   let scaled = 0n;
@@ -52,8 +52,22 @@ export function sumSeconds(terms: ReadonlyArray<{ amount: Decimal; factor: numbe
   const divisor = 10n ** BigInt(scale);
   const floor = scaled / divisor;
   const remainder = scaled % divisor;
-  const fraction = Number((remainder * 10n ** 12n) / divisor) / 1e12;
-  return { whole: remainder === 0n ? floor : undefined, floor, approximate: Number(floor) + fraction };
+  return {
+    whole: remainder === 0n ? floor : undefined,
+    floor,
+    exact: exactText(floor, remainder, scale),
+  };
+}
+
+/** The most fraction digits a message shows; a longer fraction ends in '…' (never rounded). */
+const SHOWN_FRACTION_DIGITS = 15;
+
+/** floor + remainder / 10^scale as decimal text, exactly: '99.00000000000036', not the float's 99. */
+function exactText(floor: bigint, remainder: bigint, scale: number): string {
+  if (remainder === 0n) return showSeconds(floor);
+  const digits = remainder.toString().padStart(scale, '0').replace(/0+$/, '');
+  const cut = digits.length > SHOWN_FRACTION_DIGITS ? `${digits.slice(0, SHOWN_FRACTION_DIGITS)}…` : digits;
+  return `${showSeconds(floor)}.${cut}`;
 }
 
 /** A count of seconds short enough for a message: exact up to 15 digits, else '1.234e+399'. */

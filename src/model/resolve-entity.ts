@@ -24,8 +24,10 @@ export function resolveEntity(target: EntityClass, draft: EntityDraft, problems:
 
   const fields: FieldModel[] = [];
   const initial = initialValues(target);
+  const keyMembers = new Set([...(draft.key?.partition ?? []), ...(draft.key?.clustering ?? []).map((c) => c.member)]);
   for (const [member, field] of draft.fields) {
-    const resolved = resolveField(member, field, initial[member], member === anchorCandidate, report);
+    const place = { isTtlAnchor: member === anchorCandidate, isKey: keyMembers.has(member) };
+    const resolved = resolveField(member, field, initial[member], place, report);
     if (resolved) fields.push(resolved);
   }
   const collection = draft.collection ?? entity;
@@ -58,13 +60,25 @@ export function resolveEntity(target: EntityClass, draft: EntityDraft, problems:
 
 type Report = (p: Omit<ModelProblem, 'entity'>) => void;
 
+/** What to write for a member without a type, in the form its declaration takes. */
+function noTypeHint(isKey: boolean, startsNull: boolean): string {
+  if (isKey) {
+    return "give the key its type, e.g. @Key({ type: 'string' }) (or @PartitionKey / @ClusteringKey with { type }), or .key(x => x.member, { type: 'string' })";
+  }
+  if (startsNull) {
+    return "a member like `string | null = null` needs its type and nullable: true, e.g. @Field({ type: 'string', nullable: true }) or .field(x => x.member, { type: 'string', nullable: true })";
+  }
+  return "give it explicitly, e.g. @Field({ type: 'string' }) or .field(x => x.member, { type: 'json' }) (add nullable: true for a member that may be null)";
+}
+
 function resolveField(
   member: string,
   field: FieldDraft,
   initialValue: unknown,
-  isTtlAnchor: boolean,
+  place: { readonly isTtlAnchor: boolean; readonly isKey: boolean },
   report: Report,
 ): FieldModel | undefined {
+  const { isTtlAnchor } = place;
   if (isReservedName(member)) {
     report({
       code: 'MODEL_BAD_NAME',
@@ -101,7 +115,7 @@ function resolveField(
       code: 'MODEL_NO_TYPE',
       member,
       message: `member ${why}`,
-      hint: "give it explicitly, e.g. @Field({ type: 'string' }) or .field(x => x.member, { type: 'json' })",
+      hint: noTypeHint(place.isKey, initialValue === null),
     });
     return undefined;
   }

@@ -49,9 +49,16 @@ test('every `lifespan <command> --flag` in the doc is a command and option of th
     expect(DOC).toContain(flag);
 });
 
+const EMULATED = {
+  stores: STORE_NAMES,
+  relationalTtl: 'emulate',
+  relationalDialect: 'sqlite',
+  source: 'flags',
+} as const;
+
 test('the diff example rows are what diff prints, per-document family included', () => {
-  const before = snapshotOf(sessions('1h'), STORE_NAMES, 'emulate');
-  const after = snapshotOf(sessions('5m'), STORE_NAMES, 'emulate');
+  const before = snapshotOf(sessions('1h'), EMULATED);
+  const after = snapshotOf(sessions('5m'), EMULATED);
   const rendered = renderPlans(compareSnapshots(before, after, 'snapshot lifespan.snapshot.json'), 'markdown', {});
   const rows = rendered.split('\n').filter((l) => l.startsWith('| `'));
   expect(rows).toHaveLength(STORE_NAMES.length);

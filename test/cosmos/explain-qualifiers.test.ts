@@ -61,7 +61,7 @@ describe('Cosmos texts that rest on unverified service behaviour carry the quali
   test('nothing is marked verified that no live run confirmed', () => {
     expect(SERVICE_EXPIRY_VERIFIED).toBe(false);
     expect(RETROACTIVITY_VERIFIED).toBe(false);
-    expect(UNVERIFIED_NOTE).toBe('per Cosmos docs, to verify on a real account');
+    expect(UNVERIFIED_NOTE).toBe('per the Azure Cosmos DB documentation');
   });
 
   test('every explain entry of the example model (TTL n, -1 and off; with and without hideExpired)', () => {

@@ -24,7 +24,7 @@ describe('cosmos explain (examples/models.ts)', () => {
     );
     expect(session.text).toContain('expired items disappear from queries at once');
     expect(session.text).toContain('physically deleted in the background with spare RUs');
-    expect(session.text).toContain('per Cosmos docs, to verify on a real account');
+    expect(session.text).toContain('per the Azure Cosmos DB documentation');
     expect(session.materializedBy.commands).toEqual([
       "database.containers.createIfNotExists({ id: 'sessions', partitionKey: { paths: ['/id'] }, defaultTtl: 3600 })",
     ]);

@@ -49,7 +49,7 @@ describe('cosmos plan (pure diff)', () => {
       payload: { kind: 'set-default-ttl', container: 'sessions', from: 3600, to: 60 },
     });
     expect(step?.effect?.text).toContain('items last written more than 60s ago expire at once');
-    expect(step?.effect?.text).toContain('per Cosmos docs, to verify on a real account');
+    expect(step?.effect?.text).toContain('per the Azure Cosmos DB documentation');
     expect(step?.command).toContain('replace({ ...resource, defaultTtl: 60 })');
   });
 

@@ -86,7 +86,7 @@ test('markdown: a title, every row naming the configured store and target, reada
 
    ### step 1: visits: TTL index lastSeenAt_1 expireAfterSeconds 3600 → 300
 
-   documents older than now − 300s become eligible at once _(per the store documentation; not yet confirmed by a live test)_
+   documents older than now − 300s become eligible at once _(per the store’s documentation)_
 
    <details><summary>native command</summary>
 

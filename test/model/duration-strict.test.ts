@@ -263,7 +263,7 @@ describe('review of issue 13: text, signs, hints and sizes', () => {
   });
 
   test.each([
-    ['PT0.' + '1'.repeat(400) + 'S', 'TTL_FRACTIONAL', /comes to 0\.1111\d* s/],
+    ['PT0.' + '1'.repeat(400) + 'S', 'TTL_FRACTIONAL', /comes to 0\.1{15}… s/],
     ['1'.repeat(400) + '.5s', 'TTL_TOO_LARGE', /is 1\.111e\+399 s, over/],
     [{ days: 1e308 }, 'TTL_TOO_LARGE', /is 8\.640e\+312 s, over/],
     ['9'.repeat(20) + 's', 'TTL_TOO_LARGE', /is 9\.999e\+19 s, over/],

@@ -80,6 +80,15 @@ export async function applyCommand(options: ApplyCommandOptions, io: Io): Promis
         const result = await db.apply(plan, { allowDestructive, allowRetroactive });
         out.out(`applied ${result.applied.length} step(s) to ${target.name}\n`);
       }
+      // Every run ends with its outcome for every store, also when there was nothing to run.
+      for (const { target, plan } of planned.filter((p) => !pending.includes(p))) {
+        const conflicts = plan.steps.length;
+        out.out(
+          conflicts === 0
+            ? `nothing to apply to ${target.name}: it matches the model\n`
+            : `nothing applied to ${target.name}: only ${conflicts} non-blocking conflict(s), left as is\n`,
+        );
+      }
     } finally {
       for (const { db } of planned) await db.close();
     }

@@ -1,16 +1,18 @@
 import * as path from 'node:path';
 import { LifespanError } from '../../errors';
 import { renderPlans } from '../../explain/render-plan';
+import { dialectLabel } from '../../providers/relational/dialect';
 import type { StoreName } from '../../providers/registry';
 import { EXIT_DRIFT, EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
 import { loadConfig } from '../config';
 import { loadModel } from '../load-model';
-import { parseFormat, parseStores } from '../options';
+import { offlineChoice, type OfflineChoice } from '../offline-stores';
+import { parseFormat } from '../options';
 import { changed, compareSnapshots } from '../review/compare';
-import { atGitRef, currentCommit } from '../review/git-base';
-import { readSnapshot, serialize, snapshotOf, type Snapshot } from '../review/snapshot-file';
-import { resolveModel } from '../targets';
+import { atGitRef, workingTree } from '../review/git-base';
+import { dialectOf, readSnapshot, serialize, snapshotOf, type Snapshot } from '../review/snapshot-file';
+import { defaultSnapshotFile, resolveModel } from '../targets';
 
 export interface DiffCommandOptions {
   readonly config?: string;
@@ -23,54 +25,57 @@ export interface DiffCommandOptions {
   readonly check?: boolean;
 }
 
-const DEFAULT_SNAPSHOT = 'lifespan.snapshot.json';
-
 const COUNTS_NOTE =
   'Records affected: not known offline. At deploy, `lifespan plan --counts` against the live store counts them.';
 
 /**
  * `lifespan diff`: what the model change does per store, without connecting to any store — against
- * the committed snapshot file, or against the models at a git ref (--base).
+ * the committed snapshot file, or against the models at a git ref (--base). The store kinds are
+ * the config's stores, else the snapshot's, unless --store / --emulate choose them.
  */
 export async function diffCommand(options: DiffCommandOptions, io: Io): Promise<number> {
   const format = parseFormat(options.format);
-  // main.ts gives --file its default, so only another path counts as given with --base.
-  if (options.base !== undefined && options.file !== undefined && options.file !== DEFAULT_SNAPSHOT) {
+  if (options.base !== undefined && options.file !== undefined) {
     throw new LifespanError('CLI_BAD_OPTIONS', '--file and --base compare against different things; give one', {
       hint: '--file <snapshot> compares against a committed snapshot, --base <git ref> against the models at that ref',
     });
   }
-  const { model, file } = await resolveModel(options);
-  const snapshotFile = path.resolve(options.file ?? DEFAULT_SNAPSHOT);
+  const { model, file, config, configFile } = await resolveModel(options, false, (line) => io.err(`note: ${line}\n`));
+  const configured = await offlineChoice(options, config, configFile && path.relative(process.cwd(), configFile));
+  const snapshotFile = path.resolve(options.file ?? defaultSnapshotFile(configFile));
   let before: Snapshot;
   let against: string;
+  let choice: OfflineChoice = configured;
   if (options.base !== undefined) {
-    const stores = parseStores(options.store);
-    const ttl = options.emulate ? 'emulate' : 'ignore';
     const fromConfig = options.models === undefined;
     before = await atGitRef(options.base, file, async (oldFile) => {
+      // The models file is new in this change: the base had no model, so every entity is new.
+      if (oldFile === undefined) return snapshotOf({ entities: [] } as never, choice);
       const oldModel = fromConfig ? (await loadConfig(oldFile)).model : await loadModel(oldFile);
-      return snapshotOf(oldModel, stores, ttl);
+      return snapshotOf(oldModel, choice);
     });
     against = `git ${options.base}`;
   } else {
     before = readSnapshot(snapshotFile);
     against = `snapshot ${path.relative(process.cwd(), snapshotFile)}`;
+    // No config with stores and no flags: the snapshot says which kinds it holds.
+    if (configured.source === 'default') choice = { ...configured, stores: before.stores };
+    // --store alone keeps the snapshot's relational settings (--emulate is the flag that changes them).
+    if (configured.source === 'default' || (configured.source === 'flags' && !options.emulate)) {
+      choice = { ...choice, relationalTtl: before.relationalTtl, relationalDialect: dialectOf(before) };
+    }
+    checkMatches(before, choice, against);
   }
-  const stores = (options.store ? parseStores(options.store) : before.stores) as StoreName[];
-  const ttl = options.emulate ? 'emulate' : before.relationalTtl;
-  if (options.base === undefined) checkMatches(before, stores, ttl, against);
-  before = only(before, stores);
-  const after = snapshotOf(model, stores, ttl);
+  before = only(before, choice.stores);
+  const after = snapshotOf(model, choice);
   const plans = compareSnapshots(before, after, against);
-  const context = {
-    modelsFile: path.relative(process.cwd(), file),
-    against,
-    ...(currentCommit() ? { commit: currentCommit() as string } : {}),
-  };
+  const context = { modelsFile: path.relative(process.cwd(), file), against, ...workingTree() };
   const rendered = renderPlans(plans, format, context);
   if (format === 'json') io.out(rendered);
-  else io.out(`${rendered}${format === 'markdown' ? '\n' : ''}${COUNTS_NOTE}\n`);
+  else {
+    const said = choice.said ? `${choice.said}\n` : '';
+    io.out(`${rendered}${format === 'markdown' ? '\n' : ''}${said}${COUNTS_NOTE}\n`);
+  }
   const stale = options.base === undefined && serialize(after) !== serialize(before);
   if (options.check && (changed(plans) || stale)) {
     io.err(
@@ -93,29 +98,38 @@ function only(snapshot: Snapshot, stores: readonly StoreName[]): Snapshot {
 }
 
 /** A snapshot made with other options cannot say what changed: every entity would look new or changed. */
-function checkMatches(
-  snapshot: Snapshot,
-  stores: readonly StoreName[],
-  ttl: 'ignore' | 'emulate',
-  against: string,
-): void {
+function checkMatches(snapshot: Snapshot, choice: OfflineChoice, against: string): void {
+  const { stores } = choice;
   const missing = stores.filter((s) => !snapshot.stores.includes(s));
+  const fix =
+    choice.source === 'config'
+      ? 'run lifespan snapshot (it takes the config’s stores) and commit the file'
+      : `choose --store from ${snapshot.stores.join(',')}, or run lifespan snapshot --store ${stores.join(',')} and commit the file`;
   if (missing.length > 0) {
     throw new LifespanError(
       'CLI_SNAPSHOT_MISMATCH',
       `the ${against} has no ${missing.join(', ')} entries (it has ${snapshot.stores.join(', ') || 'none'})`,
+      { hint: fix },
+    );
+  }
+  if (!stores.includes('relational')) return;
+  if (choice.relationalTtl !== snapshot.relationalTtl) {
+    throw new LifespanError(
+      'CLI_SNAPSHOT_MISMATCH',
+      `the ${against} was made with relational TTL '${snapshot.relationalTtl}', not '${choice.relationalTtl}'`,
       {
-        hint: `choose --store from ${snapshot.stores.join(',')}, or run lifespan snapshot --store ${stores.join(',')} and commit the file`,
+        hint:
+          choice.source === 'config'
+            ? fix
+            : `run diff ${snapshot.relationalTtl === 'emulate' ? 'with' : 'without'} --emulate, or regenerate the snapshot with the option you use`,
       },
     );
   }
-  if (stores.includes('relational') && ttl !== snapshot.relationalTtl) {
+  if (choice.relationalDialect !== dialectOf(snapshot)) {
     throw new LifespanError(
       'CLI_SNAPSHOT_MISMATCH',
-      `the ${against} was made with relational TTL '${snapshot.relationalTtl}', not '${ttl}'`,
-      {
-        hint: `run diff ${snapshot.relationalTtl === 'emulate' ? 'with' : 'without'} --emulate, or regenerate the snapshot with the option you use`,
-      },
+      `the ${against} holds ${dialectLabel(dialectOf(snapshot))} SQL, not ${dialectLabel(choice.relationalDialect)}`,
+      { hint: fix },
     );
   }
 }

@@ -1,13 +1,15 @@
+import * as path from 'node:path';
 import { connect } from '../../connect';
-import { explain } from '../../explain-model';
 import { ExplainReport } from '../../explain/report';
 import type { ExplainEntry } from '../../explain/entry';
 import type { MigrationPlan } from '../../explain/plan';
 import { renderMarkdown } from '../../explain/render-markdown';
 import { PLAN_JSON_VERSION, renderPlans } from '../../explain/render-plan';
 import type { Io } from '../io';
+import { findConfigFile, loadConfig, type LifespanConfig } from '../config';
 import { loadModel } from '../load-model';
-import { parseFormat, parseStores } from '../options';
+import { explainFor, offlineChoice } from '../offline-stores';
+import { parseFormat } from '../options';
 import type { TargetOptions } from '../targets';
 import { withTargets } from './with-targets';
 
@@ -23,10 +25,11 @@ export interface ExplainCommandOptions extends TargetOptions {
 export async function explainCommand(file: string | undefined, options: ExplainCommandOptions, io: Io): Promise<void> {
   const format = parseFormat(options.format);
   if (file !== undefined) {
-    const stores = parseStores(options.store);
     const model = await loadModel(file);
-    const report = explain(model, { stores, relational: { ttl: options.emulate ? 'emulate' : 'ignore' } });
+    const choice = await offlineChoice(options, ...(await configFor(options, io)));
+    const report = explainFor(model, choice);
     io.out(format === 'json' ? versioned(report.toJSON()) : report.render(format));
+    if (choice.said && format !== 'json') io.out(`\n${choice.said}\n`);
     return;
   }
   await withTargets(options, io, async ({ model, targets }, out) => {
@@ -55,6 +58,18 @@ export async function explainCommand(file: string | undefined, options: ExplainC
     out.out(format === 'markdown' ? '\n## Drift against the live store\n\n' : '\n== drift against the live store ==\n');
     out.out(renderPlans(plans, format, { names: targets.map((t) => t.name) }));
   });
+}
+
+/** The project's config for an offline explain, unless --store / --emulate choose the kinds. */
+async function configFor(
+  options: ExplainCommandOptions,
+  io: Io,
+): Promise<[LifespanConfig | undefined, string | undefined]> {
+  if (options.store !== undefined || options.emulate === true) return [undefined, undefined];
+  const configFile = findConfigFile(options.config);
+  if (configFile === undefined) return [undefined, undefined];
+  const config = await loadConfig(configFile, (line) => io.err(`note: ${line}\n`));
+  return [config, path.relative(process.cwd(), configFile)];
 }
 
 /** JSON output with the format version first, so tools can check it before reading the rest. */

@@ -6,7 +6,7 @@ import { paintPlanText } from '../colour';
 import { EXIT_DRIFT, EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
 import { parseFormat } from '../options';
-import { currentCommit } from '../review/git-base';
+import { workingTree } from '../review/git-base';
 import type { TargetOptions } from '../targets';
 import { withTargets } from './with-targets';
 
@@ -32,12 +32,11 @@ export async function planCommand(options: PlanCommandOptions, io: Io): Promise<
         await db.close();
       }
     }
-    const commit = currentCommit();
     const rendered = renderPlans(plans, format, {
       names: targets.map((t) => t.name),
       against: 'the live store',
       ...(modelsFile ? { modelsFile: path.relative(process.cwd(), modelsFile) } : {}),
-      ...(commit ? { commit } : {}),
+      ...workingTree(),
     });
     out.out(format === 'text' ? paintPlanText(rendered, out.paint ?? ((_s, t) => t)) : rendered);
     const drifted = plans.filter((p) => p.steps.length > 0);

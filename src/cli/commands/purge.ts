@@ -3,6 +3,7 @@ import { LifespanError } from '../../errors';
 import { EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
 import { usage } from '../options';
+import { EXIT_INTERRUPTED, Interrupted, untilInterrupted } from '../interrupt';
 import { purgeProgress } from '../progress';
 import type { Target, TargetOptions } from '../targets';
 import { withTargets } from './with-targets';
@@ -31,21 +32,40 @@ export async function purgeCommand(options: PurgeCommandOptions, io: Io): Promis
         if (now && !options.yes) await refuseLiveRows(db, target.name, now, total);
         counted.push({ target, db, total });
       }
-      for (const { target, db, total } of counted) {
-        if (total !== undefined) out.out(`${target.name}: ${total} expired row(s) to purge\n`);
-        const progress = purgeProgress({ name: target.name, isTty: Boolean(io.isTty), write: out.out, total });
-        const result = await db.purgeExpired({
-          ...(now ? { now } : {}),
-          ...(batchSize ? { batchSize } : {}),
-          onProgress: (deletedSoFar: number) => progress.update(deletedSoFar),
-        });
-        progress.finish();
-        out.out(`${target.name}: purged ${result.deleted} expired row(s) in ${result.batches} batch(es)\n`);
-      }
+      // Counting deletes nothing: a signal before this point ends the run as usual.
+      return await untilInterrupted(async (stopIfAsked) => {
+        const done = { target: '', deleted: 0, batches: 0 };
+        try {
+          for (const { target, db, total } of counted) {
+            stopIfAsked();
+            Object.assign(done, { target: target.name, deleted: 0, batches: 0 });
+            if (total !== undefined) out.out(`${target.name}: ${total} expired row(s) to purge\n`);
+            const progress = purgeProgress({ name: target.name, isTty: Boolean(io.isTty), write: out.out, total });
+            const result = await db.purgeExpired({
+              ...(now ? { now } : {}),
+              ...(batchSize ? { batchSize } : {}),
+              onProgress: (deletedSoFar: number, batch) => {
+                Object.assign(done, { deleted: deletedSoFar, batches: batch.batches });
+                progress.update(deletedSoFar);
+                stopIfAsked();
+              },
+            });
+            progress.finish();
+            out.out(`${target.name}: purged ${result.deleted} expired row(s) in ${result.batches} batch(es)\n`);
+          }
+          return EXIT_OK;
+        } catch (error) {
+          if (!(error instanceof Interrupted)) throw error;
+          out.err(
+            `interrupted (${error.signal}): ${done.target ? `${done.target}: purged ${done.deleted} expired row(s) in ${done.batches} batch(es) so far; ` : ''}` +
+              'every finished batch is committed and the running one ended; run lifespan purge again to continue\n',
+          );
+          return EXIT_INTERRUPTED;
+        }
+      });
     } finally {
       for (const db of opened) await db.close();
     }
-    return EXIT_OK;
   });
 }
 

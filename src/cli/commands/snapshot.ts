@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
-import { parseStores } from '../options';
+import { offlineChoice } from '../offline-stores';
 import { snapshotOf, writeSnapshot } from '../review/snapshot-file';
-import { resolveModel } from '../targets';
+import { defaultSnapshotFile, resolveModel } from '../targets';
 
 export interface SnapshotCommandOptions {
   readonly config?: string;
@@ -13,13 +13,18 @@ export interface SnapshotCommandOptions {
   readonly emulate?: boolean;
 }
 
-/** `lifespan snapshot`: writes what each store kind will do with the model; commit it with the code. */
+/**
+ * `lifespan snapshot`: writes what each store kind will do with the model; commit it with the
+ * code. The store kinds are the config's stores (with their TTL mode and SQL dialect) unless
+ * --store / --emulate choose them.
+ */
 export async function snapshotCommand(options: SnapshotCommandOptions, io: Io): Promise<number> {
-  const stores = parseStores(options.store);
-  const { model } = await resolveModel(options);
-  const file = path.resolve(options.file ?? 'lifespan.snapshot.json');
-  const snapshot = snapshotOf(model, stores, options.emulate ? 'emulate' : 'ignore');
+  const { model, config, configFile } = await resolveModel(options, false, (line) => io.err(`note: ${line}\n`));
+  const choice = await offlineChoice(options, config, configFile && path.relative(process.cwd(), configFile));
+  const file = path.resolve(options.file ?? defaultSnapshotFile(configFile));
+  const snapshot = snapshotOf(model, choice);
   writeSnapshot(file, snapshot);
+  if (choice.said) io.out(`${choice.said}\n`);
   io.out(
     `wrote ${path.relative(process.cwd(), file) || file}: ${snapshot.entries.length} entity/store entries; commit it with the model\n`,
   );

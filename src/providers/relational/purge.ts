@@ -110,6 +110,9 @@ export async function purgeTable(
       options.onProgress?.(progress.deleted, batchInfo(table, outcome, started, progress));
     }
     if (outcome.done) break;
+    // SQLite's driver is synchronous: without a turn of the event loop between batches, a
+    // signal handler, a timer or a request of the caller's service would wait for the whole purge.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (runner.skipped) progress.skipped += await runner.skipped();
   return deleted;

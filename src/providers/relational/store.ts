@@ -1,7 +1,8 @@
 import type { Model } from '../../model/types';
 import type { Store, StoreSession } from '../contract';
 import { compileSchema } from './compile';
-import { describeKnex, openExecutor } from './drivers/connection';
+import type { RelationalDialect } from './dialect';
+import { describeKnex, offlineDialect, openExecutor } from './drivers/connection';
 import { checkStoreOptions, type CheckedOptions, type RelationalStoreOptions } from './options';
 import { RelationalSession } from './session';
 
@@ -20,6 +21,14 @@ export class RelationalStore implements Store {
   /** 'ignore', 'emulate' or 'reject'. */
   get ttl(): CheckedOptions['ttl'] {
     return this.options.ttl;
+  }
+
+  /**
+   * What offline explain should assume for this store, without a connection: its TTL mode and
+   * the SQL dialect of its knex (undefined for a driver lifespan does not support).
+   */
+  get explainOptions(): { readonly ttl: CheckedOptions['ttl']; readonly dialect: RelationalDialect | undefined } {
+    return { ttl: this.options.ttl, dialect: offlineDialect(this.options.knex) };
   }
 
   describe(): string {

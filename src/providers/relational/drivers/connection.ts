@@ -36,6 +36,21 @@ async function mysqlFlavor(knex: Knex): Promise<Extract<RelationalDialect, 'mari
   return /mariadb/i.test(String(row?.['version'] ?? '')) ? 'mariadb' : 'mysql';
 }
 
+/**
+ * The dialect the caller's knex speaks, told without a connection (offline explain, snapshot,
+ * diff). mysql2 serves MariaDB and MySQL alike: knex's `version` option tells them apart (MySQL
+ * 5.x-9.x, MariaDB 10 and later, or a version naming mariadb); without one MariaDB is assumed.
+ */
+export function offlineDialect(knex: Knex): RelationalDialect | undefined {
+  const client = knex.client as unknown as KnexClientInfo & { config?: { version?: unknown } };
+  if (client.driverName === 'better-sqlite3') return 'sqlite';
+  if (client.driverName === 'pg') return 'postgres';
+  if (client.driverName !== 'mysql2') return undefined;
+  const version = String(client.config?.version ?? '');
+  const major = Number(/^(\d+)/.exec(version)?.[1] ?? Number.NaN);
+  return /mysql/i.test(version) || (major >= 5 && major < 10) ? 'mysql' : 'mariadb';
+}
+
 /** Where the knex instance points, with the password masked. */
 export function describeKnex(knex: Knex): string {
   const client = knex.client as unknown as KnexClientInfo & { config?: { connection?: unknown } };
