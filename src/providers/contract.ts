@@ -38,6 +38,15 @@ export interface Repository<T> {
   ttl(key: KeyInput<T>): Promise<number | null | undefined>;
   /** Changes the remaining life; false (and no write) when the key does not exist. */
   setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean>;
+
+  // Expiry instants (issue 25).
+  /**
+   * When the record expires: null when it never does; undefined when there is no live record. Read
+   * natively, with each store's precision: Redis PEXPIRETIME and the relational `expires_at` to
+   * the millisecond, MongoDB's expiry date (or date member + expireAfterSeconds) to the
+   * millisecond, Cosmos DB `_ts` + ttl and Cassandra's coordinator clock + TTL() to the second.
+   */
+  expiresAt(key: KeyInput<T>): Promise<Date | null | undefined>;
 }
 
 export interface UnitOfWork {

@@ -1,3 +1,4 @@
+import { INSTANT_SAY } from './expiry-instant';
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
@@ -121,6 +122,7 @@ function perWriteRowsOf(mapping: EntityMapping, seconds: number | null): PerWrit
       : notDeclared,
     keep: { support: 'unsupported', how: SAY.keepUnsupported },
     extend: { support: 'unsupported', how: SAY.extendUnsupported },
+    at: declared ? { support: 'emulated', how: INSTANT_SAY.atHow } : notDeclared,
   });
 }
 
@@ -132,6 +134,7 @@ function counterRows(): PerWriteRow[] {
     never: unsupported,
     keep: unsupported,
     extend: unsupported,
+    at: unsupported,
   });
 }
 
@@ -140,6 +143,7 @@ function limits(ctx: ExplainContext): string[] {
     `TTL at most ${CASSANDRA_MAX_TTL_SECONDS} s (20 years)`,
     ceilingText(ctx.clock.ceiling),
     "1 s precision, measured by the coordinator's clock",
+    INSTANT_SAY.readBack,
   ];
 }
 

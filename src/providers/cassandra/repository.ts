@@ -17,6 +17,7 @@ import { keepStoredCreatedAt } from './created-at';
 import type { Params, Row } from './executor';
 import { keyParams, rowParams, rowToEntity, ttlParams } from './rows';
 import { MAX_LIMIT, STORE } from './semantics';
+import { longestCellTtl, readExpiryInstant } from './expiry-instant';
 import { ttlClause } from './write-ttl';
 
 /** One entity's table: every write is an INSERT of every column with one TTL (row-granular expiry). */
@@ -113,6 +114,13 @@ export class CassandraRepository<T> implements Repository<T> {
     return this.remaining(row);
   }
 
+  /** The coordinator's clock + TTL() in one read (expiry-instant.ts); 1 s precision. */
+  async expiresAt(key: KeyInput<T>): Promise<Date | null | undefined> {
+    const params = keyParams(this.mapping, key);
+    if (this.mapping.isCounter) return (await this.exists(key)) ? null : undefined;
+    return readExpiryInstant(this.ctx, this.mapping, params, this.place);
+  }
+
   /**
    * Cassandra cannot change a stored cell's TTL: the row is read and every column rewritten with
    * INSERT … USING TTL, timestamped one microsecond after the newest cell it read, so a write or
@@ -144,21 +152,8 @@ export class CassandraRepository<T> implements Repository<T> {
   }
 
   private remaining(row: Row): number | null {
-    let longest: number | undefined;
-    const columns = this.statements().ttlColumns();
-    for (const [i, c] of columns.entries()) {
-      if (row[c.column] === null || row[c.column] === undefined) continue;
-      const ttl = row[`ttl_${i}`] as number | null;
-      if (ttl === null) return null;
-      longest = Math.max(longest ?? 0, Number(ttl));
-    }
-    if (longest === undefined) {
-      throw new LifespanError('CASSANDRA_TTL_UNREADABLE', 'every non-key column of this row is null', {
-        ...this.place,
-        hint: "Cassandra reports TTL() only for cells that hold a value; the row marker's TTL cannot be read",
-      });
-    }
-    return longest;
+    const columns = this.statements().ttlColumns().map((c) => c.column);
+    return longestCellTtl(row, columns, this.place);
   }
 
   private newestWritetime(row: Row): bigint | undefined {

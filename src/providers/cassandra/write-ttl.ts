@@ -1,7 +1,8 @@
 import { resolveWriteTtl, type PerWriteTtl } from '../../model/per-write-ttl';
+import { secondsUntil } from '../../runtime/write-instant';
 import { unsupported, writeTtlFor } from '../../runtime/write-ttl';
 import type { EntityMapping } from './compile';
-import { SAY, STORE } from './semantics';
+import { CASSANDRA_MAX_TTL_SECONDS, SAY, STORE } from './semantics';
 import { checkTtlLimits, type TtlClock } from './ttl-limits';
 
 /** What one write says about expiry: no USING TTL clause (table default), or USING TTL n (0 = never). */
@@ -27,6 +28,14 @@ export function ttlClause(mapping: EntityMapping, requested: PerWriteTtl | undef
       return { using: false };
     case 'never':
       return { using: true, seconds: 0 };
+    case 'at': {
+      // Computed now, by the clock the node's limits are judged with (this process's by default):
+      // never 0, which would mean "never expires" here.
+      const instantClock = { nowMs: clock.now.getTime(), name: "this process's clock" };
+      const seconds = secondsUntil(ttl.at, instantClock, { entity, store: STORE }, CASSANDRA_MAX_TTL_SECONDS);
+      checkTtlLimits(seconds, clock, place, 'USING TTL (computed from { at })');
+      return { using: true, seconds };
+    }
     case 'keep':
       throw unsupported(entity, STORE, ttl, SAY.keepUnsupported, "write with a duration, 'default' or 'never'");
     case 'extend':

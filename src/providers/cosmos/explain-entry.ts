@@ -1,3 +1,4 @@
+import { INSTANT_SAY } from './expiry-instant';
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import type { EntityModel } from '../../model/types';
@@ -32,6 +33,7 @@ export function explainEntity(
     PHRASES.everyWriteRestarts,
     PHRASES.itemTtlNeedsContainer,
     partitionKeyFixed(layout.partitionKeyPath),
+    INSTANT_SAY.readBack,
   ];
   if (layout.shared) {
     limits.push(
@@ -124,6 +126,7 @@ function perWriteRowsOf(entity: EntityModel, defaultTtl: number | null): PerWrit
       never: unsupported,
       keep: unsupported,
       extend: unsupported,
+      at: unsupported,
     });
   }
   return perWriteRows({
@@ -147,6 +150,7 @@ function perWriteRowsOf(entity: EntityModel, defaultTtl: number | null): PerWrit
         'read the item and the server time, then replace it on its _etag (If-Match) with ttl = max(remaining, n): ' +
         'never shortens; may add the seconds between the read and the write; an item that never expires stays so',
     },
+    at: { support: 'emulated', how: INSTANT_SAY.atHow },
   });
 }
 

@@ -6,6 +6,7 @@ import { stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { duplicateKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import { writeTtlFor } from '../../runtime/write-ttl';
+import { stampedTtl } from './expiry-instant';
 import type { CosmosContext, EntityAccess } from './context';
 import { CONFLICT, driverCall } from './driver-errors';
 import { clientNowSeconds } from './item-expiry';
@@ -85,7 +86,7 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
       return [this.prepared(access, address, { operationType: 'Delete', id: address.id }, number, 'delete')];
     }
     const { entity, codec } = access;
-    const ttl = writeTtlFor(entity, item.ttl ?? commitTtl, STORE);
+    const ttl = await stampedTtl(this.context, codec.layout.container, entity, writeTtlFor(entity, item.ttl ?? commitTtl, STORE));
     const values = stampTimestamps(entity, valuesOf(entity, item.instance), new Date(), item.kind === 'insert');
     const body = codec.encode(values);
     const address = codec.address(values);

@@ -1,3 +1,4 @@
+import { INSTANT_SAY } from './expiry-instant';
 import type { ExplainEntry } from '../../explain/entry';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import type { CollectionMapping, DateMemberTtl, ExpiryFieldTtl } from './compile';
@@ -67,6 +68,7 @@ function dateMember(mapping: CollectionMapping, ttl: DateMemberTtl, ctx: Explain
     never: unsupported,
     keep: unsupported,
     extend: unsupported,
+    at: unsupported,
   });
   const warnings =
     ttl.source === 'explicit'
@@ -107,7 +109,7 @@ function expiryField(mapping: CollectionMapping, ttl: ExpiryFieldTtl, ctx: Expla
       ? `A write without a TTL stamps ${defaultExpr}${anchorNote};`
       : `A write without a TTL leaves no ${field}, so the document does not expire;`,
     `a per-write TTL n stamps ${field} = $$NOW + n (server clock), 'never' removes ${field}, 'keep' leaves it, ` +
-      `and { extend: n } keeps the later of ${field} and $$NOW + n.`,
+      `{ extend: n } keeps the later of ${field} and $$NOW + n, and { at: Date } stores that instant.`,
     defaultSeconds !== null
       ? `Changing the default affects new writes only: stored documents keep their ${field} until rewritten.`
       : `There is no default to change: each document's ${field} comes from its own writes.`,
@@ -132,6 +134,7 @@ function expiryField(mapping: CollectionMapping, ttl: ExpiryFieldTtl, ctx: Expla
         `$set ${field}: { $max: ["$${field}", { $add: ["$$NOW", n * 1000] }] }; a new document gets $$NOW + n, ` +
         `a stored document without ${field} keeps never expiring`,
     },
+    at: { support: 'native', how: `$set ${field}: <the instant>; ${INSTANT_SAY.atHow}` },
   });
   return {
     ...common(mapping, ctx),
@@ -165,6 +168,7 @@ function noTtl(mapping: CollectionMapping): ExplainEntry {
       { value: 'never', support: 'unsupported', how: why },
       { value: 'keep', support: 'unsupported', how: why },
       { value: 'extend', support: 'unsupported', how: why },
+      { value: 'at', support: 'unsupported', how: why },
     ],
     expiredVisibleUntilDeleted: false,
     deletion: { by: 'nothing: no TTL index', lag: 'not applicable' },
@@ -181,7 +185,7 @@ function noTtl(mapping: CollectionMapping): ExplainEntry {
 }
 
 function limits(field: string): string[] {
-  return [SAY.range, SAY.noCompoundNoId, `${SAY.notADate(field)}`, SAY.primaryOnly, SAY.needs42];
+  return [SAY.range, SAY.noCompoundNoId, `${SAY.notADate(field)}`, SAY.primaryOnly, SAY.needs42, INSTANT_SAY.readBack];
 }
 
 /** The whole key is _id: the value itself for one member, a sub-document of every key member otherwise. */

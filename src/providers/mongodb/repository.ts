@@ -3,7 +3,6 @@ import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import { duplicateKey, type DuplicateHit } from '../../runtime/key-errors';
-import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import type { Doc } from './commands';
 import type { CollectionMapping } from './compile';
@@ -11,6 +10,7 @@ import { fromDocument, idOf, idText, whereFilter } from './documents';
 import { expiredFilter, remainingMsExpression, withLive } from './expiry-expressions';
 import { duplicateOnId, serverCode, serverMessage, type MongoCollectionLike, type MongoDbLike } from './gateway';
 import { ERROR_CODES, STORE } from './semantics';
+import { expiryInstantPipeline, mongoWriteTtl } from './expiry-instant';
 import { entityWrite, setTtlWrite, type WriteSpec } from './writes';
 
 export interface MongoContext {
@@ -127,6 +127,15 @@ export class MongoRepository<T> implements Repository<T> {
     return Math.max(0, Math.ceil(Number(ms) / 1000));
   }
 
+  /** The expiry field, or the date member + expireAfterSeconds, of the live document (expiry-instant.ts). */
+  async expiresAt(key: KeyInput<T>): Promise<Date | null | undefined> {
+    const pipeline = expiryInstantPipeline(this.live({ _id: idOf(this.mapping, key) }), this.mapping.ttl);
+    const [row] = await this.guard('expiresAt', () => this.collection.aggregate(pipeline, READ).toArray());
+    if (!row) return undefined;
+    const at = row['expiresAt'];
+    return at instanceof Date ? at : null;
+  }
+
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
     const { entity, ttl: mongoTtl } = this.mapping;
     if (mongoTtl?.kind !== 'expiry-field') {
@@ -159,7 +168,7 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   private writeTtl(ttl: PerWriteTtl | undefined) {
-    return writeTtlFor(this.mapping.entity, ttl, STORE);
+    return mongoWriteTtl(this.mapping.entity, ttl);
   }
 
   private live(filter: Doc): Doc {

@@ -3,6 +3,7 @@ import { perWriteRows } from '../../explain/per-write-rows';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
 import type { KeyspaceMapping } from './compile';
 import { keyLayout } from './keys';
+import { READ_BACK_SAY } from './expiry-instant';
 import { createdAtPattern } from './writes';
 import { SAY, STORE } from './semantics';
 
@@ -47,11 +48,17 @@ export function explainMapping(mapping: KeyspaceMapping, prefix: string): Explai
       seconds === null
         ? { kind: 'none', text: 'no default TTL declared; adding one affects keys written afterwards only' }
         : { kind: 'new-writes-only', text: `${SAY.newWritesOnly}.` },
-    limits: [SAY.precision, SAY.valueLimit, SAY.scan, SAY.cluster, SAY.version],
+    limits: [SAY.precision, SAY.valueLimit, SAY.scan, SAY.cluster, SAY.version, READ_BACK_SAY],
     warnings: [SAY.eviction, SAY.replicas, SAY.persistence],
     text,
   };
 }
+
+/** What `{ at: Date }` does on Redis: the instant itself, natively. */
+const REDIS_AT_HOW =
+  'SET key value PXAT <ms> (insert: SET … NX PXAT; setTtl: PEXPIREAT): Redis keeps the instant as absolute ' +
+  "Unix milliseconds, exact to the millisecond; an instant not after this process's clock is refused before " +
+  'anything is sent (a skew between this clock and the server only moves that check, never the instant)';
 
 function nativeRows(seconds: number | null): PerWriteRow[] {
   const onNew = seconds === null ? 'no expiry' : `EX ${seconds}`;
@@ -67,6 +74,7 @@ function nativeRows(seconds: number | null): PerWriteRow[] {
       support: 'native',
       how: 'SET … KEEPTTL, then EXPIRE key n GT, in one script (a key without expiry stays without); a new key gets EX n',
     },
+    at: { support: 'native', how: REDIS_AT_HOW },
   });
 }
 
@@ -81,6 +89,7 @@ function undeclaredRows(mapping: KeyspaceMapping, seconds: number | null): PerWr
     never: why,
     keep: why,
     extend: why,
+    at: why,
   });
 }
 

@@ -8,12 +8,13 @@ import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contrac
 import { decodeRecord, parseStored, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { call, type RedisClientLike } from './gateway';
+import { readExpiryInstant } from './expiry-instant';
 import { keyOf, scanPattern } from './keys';
 import { encodeEntity, matches, whereForms } from './records';
 import { scanKeys } from './scan';
 import { runScript, SET_TTL_SCRIPT, WRITE_SCRIPT } from './scripts';
 import { STORE } from './semantics';
-import { createdAtPattern, insertCommand, plainUpsertCommand, redisTtl, scriptArgs, type RedisTtl } from './writes';
+import { amountOf, createdAtPattern, insertCommand, plainUpsertCommand, redisTtl, scriptArgs, type RedisTtl } from './writes';
 
 export interface RedisContext {
   readonly client: RedisClientLike;
@@ -110,15 +111,20 @@ export class RedisRepository<T> implements Repository<T> {
     return Math.max(0, Math.ceil(ms / 1000));
   }
 
-  /** EXPIRE n, PERSIST, EXPIRE … GT n (extend) or nothing (keep), on a key that exists: one script. */
+  /** PEXPIRETIME: the instant Redis keeps (expiry-instant.ts); exact to the millisecond. */
+  async expiresAt(key: KeyInput<T>): Promise<Date | null | undefined> {
+    return readExpiryInstant(this.ctx.client, this.key(key), this.place('expiresAt'));
+  }
+
+  /** EXPIRE n, PEXPIREAT ms (at), PERSIST, EXPIRE … GT n (extend) or nothing (keep), on a key that exists: one script. */
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
     const target = this.key(key);
-    const { mode, seconds } = this.ttlOf(ttl);
+    const resolved = this.ttlOf(ttl);
     const done = await runScript(
       this.ctx.client,
       SET_TTL_SCRIPT,
       [target],
-      [mode, String(seconds)],
+      [resolved.mode, amountOf(resolved)],
       this.place('setTtl'),
     );
     return done === 1;

@@ -1,0 +1,38 @@
+import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
+import type { EntityModel } from '../../model/types';
+import { stampInstant, type StampedWriteTtl } from '../../runtime/write-instant';
+import type { CosmosContext } from './context';
+import { effectiveTtl, type ContainerTtl, type StoredExpiry } from './item-expiry';
+import { MAX_COSMOS_TTL, STORE } from './semantics';
+
+/** What explain() says about expiry instants on Cosmos DB (the `{ at }` row and repository.expiresAt()). */
+export const INSTANT_SAY = {
+  atHow:
+    'item ttl = the seconds from the server clock to the instant, rounded up, computed when the write is sent ' +
+    "(the server clock is estimated from the Date headers of its responses, within about 1 s); the item expires " +
+    'at _ts + ttl, so within about 2 s after the instant (its _ts is the second the write lands); an instant not ' +
+    'in the future by that clock is refused and nothing is written',
+  readBack: 'expiresAt(key): the item\'s _ts + its effective ttl (own ttl, else DefaultTimeToLive), precise to 1 s',
+} as const;
+
+/**
+ * `{ at }` as the item ttl a write sends now, judged by the server clock lifespan estimates
+ * (the item counts its ttl from _ts, the second the service stamps the write with).
+ */
+export async function stampedTtl(
+  context: CosmosContext,
+  container: string,
+  entity: EntityModel,
+  ttl: ResolvedWriteTtl,
+): Promise<StampedWriteTtl> {
+  if (ttl.kind !== 'at') return ttl;
+  const serverSeconds = await context.serverNowSeconds(container);
+  const clock = { nowMs: serverSeconds * 1000, name: 'the Cosmos DB server clock (estimated from its Date headers)' };
+  return stampInstant(ttl, clock, { entity, store: STORE }, MAX_COSMOS_TTL);
+}
+
+/** When a stored item expires: _ts + its effective ttl, or null when it never does. */
+export function itemExpiryInstant(item: StoredExpiry, containerTtl: ContainerTtl): Date | null {
+  const ttl = effectiveTtl(item.ttl, containerTtl);
+  return ttl === null ? null : new Date((item._ts + ttl) * 1000);
+}

@@ -1,0 +1,55 @@
+import { TtlError } from '../../errors';
+import type { EntityModel } from '../../model/types';
+import { decoderFor } from './codec';
+import type { Executor } from './drivers/executor';
+import type { EntityTable, NowMode, TableSql } from './entity-table';
+import { bind, type Statement } from './statement';
+
+/** What explain() says about expiry instants on an emulating relational store. */
+export const INSTANT_SAY = {
+  atHow:
+    'expires_at = the instant itself, exact (to the millisecond); an instant not after the clock that judges ' +
+    "writes (the injected clock, else this process's) is refused and nothing is written; instants after " +
+    '9999-12-31 are refused on every dialect (MariaDB/MySQL DATETIME ends there)',
+  readBack: 'expiresAt(key): the stored expires_at of the live row, exact to the millisecond',
+} as const;
+
+/** The latest instant every dialect's expiry column holds (MariaDB / MySQL DATETIME ends with year 9999). */
+const LATEST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+export function checkInstantRange(at: Date, place: { readonly entity: EntityModel; readonly store: string }): void {
+  if (at.getTime() <= LATEST_INSTANT_MS) return;
+  throw new TtlError(
+    'TTL_AT_TOO_LATE',
+    at,
+    `the expiry instant ${at.toISOString()} is after 9999-12-31, the last instant the expires_at column holds on ` +
+      'every dialect; nothing was written',
+    { entity: place.entity.name, store: place.store, hint: "pass an earlier instant, or 'never'" },
+  );
+}
+
+/** SELECT expires_at of the live row with this key. */
+export function expiryByKey(t: TableSql, mode: NowMode, expiryColumn: string): Statement {
+  const w = t.writer();
+  const where = t.keyMatch(w) + t.live(w, mode);
+  return t.finish(w, `SELECT ${t.q(expiryColumn)} FROM ${t.table} WHERE ${where}`, true);
+}
+
+/**
+ * The stored expires_at of the live row: null when it never expires (or the table keeps no expiry,
+ * ttl: 'ignore'), undefined when there is no live row.
+ */
+export async function readExpiryInstant(
+  t: EntityTable,
+  executor: Executor,
+  key: unknown[],
+  rowExists: () => Promise<boolean>,
+): Promise<Date | null | undefined> {
+  const column = t.expiryColumn;
+  if (!column) return (await rowExists()) ? null : undefined;
+  const statement = t.statement('expires-at', () => expiryByKey(t, t.nowMode, column));
+  const rows = await executor.rows(statement, bind(statement, { key, now: t.nowParam() }));
+  const row = rows[0];
+  if (!row) return undefined;
+  return decoderFor(t.dialect, 'date')(row[0]) as Date | null;
+}
