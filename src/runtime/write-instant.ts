@@ -38,13 +38,17 @@ export function checkFutureInstant(at: Date, clock: InstantClock, place: Instant
 }
 
 /**
- * The whole seconds of TTL that make a record written now expire at `at`, rounded up: the record
- * never expires before the instant, and at most one second after it (plus the offset of `clock`
- * from the clock the store counts with). Refused when not in the future or over `maxSeconds`.
+ * The whole seconds of TTL that make a record written now expire at `at`. A stamping store counts
+ * a TTL from the whole second of the write (Cassandra: floor(now in s) + ttl; Cosmos DB: _ts + ttl),
+ * so the TTL is counted from the start of the current second and rounded up: the record does not
+ * expire before the instant, and at most about a second after it (more if the write lands in a
+ * later second), plus the offset of `clock` from the store's own. Refused when the instant is not in
+ * the future or the TTL would be over `maxSeconds`.
  */
 export function secondsUntil(at: Date, clock: InstantClock, place: InstantPlace, maxSeconds: number): number {
   checkFutureInstant(at, clock, place);
-  const seconds = Math.ceil((at.getTime() - clock.nowMs) / 1000);
+  const secondStartMs = Math.floor(clock.nowMs / 1000) * 1000;
+  const seconds = Math.ceil((at.getTime() - secondStartMs) / 1000);
   if (seconds <= maxSeconds) return seconds;
   throw new TtlError(
     'TTL_AT_TOO_LATE',

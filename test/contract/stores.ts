@@ -36,6 +36,18 @@ export interface Capabilities {
   readonly storeName: string;
   /** The explain entry's mechanism for an entity with a declared TTL. */
   readonly mechanism: Mechanism;
+
+  // Expiry instants (issue 25).
+  /**
+   * How far expiresAt() may be from a `{ at }` instant written: 0 where the store keeps the instant
+   * itself (Redis PXAT, MongoDB date, relational expires_at), about 2 s where lifespan computes a
+   * whole-second TTL at write time (Cassandra USING TTL, Cosmos item ttl from `_ts`).
+   */
+  readonly instantSlackMs: number;
+  /** Who makes a due record vanish in the test bed: the server itself, a purge, a monitor pass (fake), or nobody. */
+  readonly expiryObservedBy: 'server' | 'purge' | 'monitor' | 'none';
+  /** The latest `{ at }` accepted is bounded by the store's largest TTL (a TTL computed at write time). */
+  readonly instantBoundedByTtl: boolean;
 }
 
 export interface ContractStore {
@@ -64,6 +76,9 @@ const relational: Capabilities = {
   ttlChangeEffect: 'new-writes-only',
   storeName: 'relational',
   mechanism: 'emulated',
+  instantSlackMs: 0,
+  expiryObservedBy: 'purge',
+  instantBoundedByTtl: false,
 };
 
 /**
@@ -135,6 +150,10 @@ const cosmos: Capabilities = {
   ttlChangeEffect: 'retroactive',
   storeName: 'cosmos',
   mechanism: 'container-ttl',
+  instantSlackMs: 2000,
+  // The in-process protocol server stores ttl but never expires anything (docs/testing.md).
+  expiryObservedBy: 'none',
+  instantBoundedByTtl: true,
 };
 
 const mongodb: Capabilities = {
@@ -146,6 +165,9 @@ const mongodb: Capabilities = {
   ttlChangeEffect: 'retroactive',
   storeName: 'mongodb',
   mechanism: 'ttl-index',
+  instantSlackMs: 0,
+  expiryObservedBy: 'monitor',
+  instantBoundedByTtl: false,
 };
 
 export const CONTRACT_STORES: readonly ContractStore[] = [
@@ -162,6 +184,9 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     ttlChangeEffect: 'new-writes-only',
     storeName: 'cassandra',
     mechanism: 'table-default-ttl',
+    instantSlackMs: 2000,
+    expiryObservedBy: 'server',
+    instantBoundedByTtl: true,
   }),
   local('cosmos', cosmos),
   local('redis', {
@@ -174,6 +199,9 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     ttlChangeEffect: 'new-writes-only',
     storeName: 'redis',
     mechanism: 'key-expiry',
+    instantSlackMs: 0,
+    expiryObservedBy: 'server',
+    instantBoundedByTtl: false,
   }),
   {
     name: 'mongodb-fake',

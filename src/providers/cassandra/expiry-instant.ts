@@ -6,13 +6,13 @@ import type { EntityMapping } from './compile';
 /** What explain() says about expiry instants on Cassandra (the `{ at }` row and repository.expiresAt()). */
 export const INSTANT_SAY = {
   atHow:
-    "{ at: Date } → INSERT … USING TTL n with n = the seconds from now to the instant, rounded up, computed " +
+    '{ at: Date } → INSERT … USING TTL n with n = the seconds from the current whole second to the instant, rounded up, computed ' +
     "with this process's clock when the write is sent (the node stamps n from its own clock): the row expires " +
-    'at most 1 s after the instant, plus the skew between the two clocks; an instant not in the future is ' +
+    'within about 1 s after the instant, plus the skew between the two clocks; an instant not in the future is ' +
     'refused (never USING TTL 0, which means "never" here)',
   readBack:
     "expiresAt(key): the coordinator's currentTimestamp() + TTL() of the row's cells in one read, precise to 1 s " +
-    '(Cassandra keeps a cell\'s expiry in whole seconds)',
+    "(Cassandra keeps a cell's expiry in whole seconds)",
 } as const;
 
 /**

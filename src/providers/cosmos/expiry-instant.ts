@@ -1,6 +1,6 @@
 import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
-import { stampInstant, type StampedWriteTtl } from '../../runtime/write-instant';
+import { checkFutureInstant, clientClock, stampInstant, type StampedWriteTtl } from '../../runtime/write-instant';
 import type { CosmosContext } from './context';
 import { effectiveTtl, type ContainerTtl, type StoredExpiry } from './item-expiry';
 import { MAX_COSMOS_TTL, STORE } from './semantics';
@@ -8,11 +8,11 @@ import { MAX_COSMOS_TTL, STORE } from './semantics';
 /** What explain() says about expiry instants on Cosmos DB (the `{ at }` row and repository.expiresAt()). */
 export const INSTANT_SAY = {
   atHow:
-    'item ttl = the seconds from the server clock to the instant, rounded up, computed when the write is sent ' +
-    "(the server clock is estimated from the Date headers of its responses, within about 1 s); the item expires " +
+    'item ttl = the seconds from the current second of the server clock to the instant, rounded up, computed when the write is sent ' +
+    '(the server clock is estimated from the Date headers of its responses, within about 1 s); the item expires ' +
     'at _ts + ttl, so within about 2 s after the instant (its _ts is the second the write lands); an instant not ' +
-    'in the future by that clock is refused and nothing is written',
-  readBack: 'expiresAt(key): the item\'s _ts + its effective ttl (own ttl, else DefaultTimeToLive), precise to 1 s',
+    "in the future by that clock or by this process's is refused and nothing is written",
+  readBack: "expiresAt(key): the item's _ts + its effective ttl (own ttl, else DefaultTimeToLive), precise to 1 s",
 } as const;
 
 /**
@@ -26,8 +26,12 @@ export async function stampedTtl(
   ttl: ResolvedWriteTtl,
 ): Promise<StampedWriteTtl> {
   if (ttl.kind !== 'at') return ttl;
+  // The estimate is within about a second: an instant not after this process's clock is refused too.
+  checkFutureInstant(ttl.at, clientClock(), { entity, store: STORE });
+  // A fresh estimate when none is recent (one read of the container), then the millisecond estimate.
   const serverSeconds = await context.serverNowSeconds(container);
-  const clock = { nowMs: serverSeconds * 1000, name: 'the Cosmos DB server clock (estimated from its Date headers)' };
+  const nowMs = context.clock.estimateMs() ?? serverSeconds * 1000 + 500;
+  const clock = { nowMs, name: 'the Cosmos DB server clock (estimated from its Date headers)' };
   return stampInstant(ttl, clock, { entity, store: STORE }, MAX_COSMOS_TTL);
 }
 
