@@ -66,6 +66,8 @@ export interface EntityDraft {
   updatedAt?: string;
   /** Every TTL declaration seen; more than one from the same source is a model problem. */
   ttl: TtlDraft[];
+  /** @ExpiresAt / .expiresAt() members, in declaration order (more than one is a model problem). */
+  expiresAt?: string[];
 }
 
 export function emptyDraft(): EntityDraft {
@@ -87,6 +89,7 @@ export function cloneDraft(draft: EntityDraft): EntityDraft {
   }
   if (draft.createdAt !== undefined) copy.createdAt = draft.createdAt;
   if (draft.updatedAt !== undefined) copy.updatedAt = draft.updatedAt;
+  if (draft.expiresAt !== undefined) copy.expiresAt = [...draft.expiresAt];
   return copy;
 }
 

@@ -20,7 +20,7 @@ export type ResolvedWriteTtl =
   | { readonly kind: 'never' }
   | { readonly kind: 'keep' }
   | { readonly kind: 'extend'; readonly seconds: number }
-  | { readonly kind: 'at'; readonly at: Date };
+  | { readonly kind: 'at'; readonly at: Date; readonly member?: string };
 
 export type WriteTtlKind = ResolvedWriteTtl['kind'];
 

@@ -71,6 +71,18 @@ describe('the same model source, compiled with each decorator standard', () => {
     });
   });
 
+  test('both record the same @ExpiresAt member', () => {
+    const entities = (plain(legacy.load().model) as { entities: Array<{ name: string; ttl: unknown }> }).entities;
+    expect(entities.find((e) => e.name === 'Invitation')?.ttl).toEqual({
+      seconds: null,
+      declared: '@ExpiresAt() on validUntil',
+      anchor: null,
+      perWrite: false,
+      expiryField: 'validUntil',
+      instantMember: 'validUntil',
+    });
+  });
+
   test('both give the same explain report', () => {
     const text = legacy.load().report();
     expect(text).toContain('orders');

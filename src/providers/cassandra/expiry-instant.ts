@@ -1,4 +1,7 @@
 import { LifespanError, type ErrorPlace } from '../../errors';
+import type { ExplainEntry } from '../../explain/entry';
+import { expiryMemberOf, withExpiryMember } from '../../explain/expiry-member';
+import type { EntityModel } from '../../model/types';
 import type { Params, Row } from './executor';
 import type { SessionContext } from './context';
 import type { EntityMapping } from './compile';
@@ -62,4 +65,16 @@ export async function readExpiryInstant(
   if (ttl === null) return null;
   const now = row['lifespan_now'] as Date;
   return new Date((Math.floor(now.getTime() / 1000) + ttl) * 1000);
+}
+
+/** The explain entry of an @ExpiresAt entity: each write computes USING TTL from the member. */
+export function withMemberExpiry(entity: EntityModel, entry: ExplainEntry): ExplainEntry {
+  const member = expiryMemberOf(entity);
+  if (!member) return entry;
+  return withExpiryMember(entry, member, {
+    keeps:
+      `every write computes INSERT … USING TTL n from ${member} (${INSTANT_SAY.atHow.replace(/^\{ at: Date \} → INSERT … USING TTL n with /, '')}); ` +
+      'a null member writes USING TTL 0 (never)',
+    plainWrite: `INSERT … USING TTL n, n computed from ${member} at write time (USING TTL 0 for null)`,
+  });
 }

@@ -1,4 +1,4 @@
-import { INSTANT_SAY } from './expiry-instant';
+import { INSTANT_SAY, withMemberExpiry } from './expiry-instant';
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
@@ -56,7 +56,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
     `Changing the TTL (ALTER TABLE … WITH default_time_to_live) affects new writes only; ` +
       `existing cells keep the expiry stamped when they were written.`,
   ].join(' ');
-  return {
+  return withMemberExpiry(mapping.entity, {
     ...head,
     mechanism: seconds !== null ? 'table-default-ttl' : 'none',
     seconds,
@@ -75,7 +75,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
     limits: limits(ctx),
     warnings: warnings(mapping, seconds, ctx),
     text,
-  };
+  });
 }
 
 function lifetimeSentence(mapping: EntityMapping, seconds: number): string {

@@ -9,6 +9,7 @@ import {
   writeOptions,
 } from '../../runtime/arguments';
 import { duplicateKey } from '../../runtime/key-errors';
+import { refuseSetTtlOnMember } from '../../runtime/write-instant';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { toCql } from './codec';
 import type { ColumnMapping, EntityMapping } from './compile';
@@ -34,8 +35,8 @@ export class CassandraRepository<T> implements Repository<T> {
   /** INSERT … IF NOT EXISTS: a lightweight transaction, so an existing key is reported, never overwritten. */
   async insert(entity: T, options?: WriteOptions): Promise<void> {
     const { ttl } = writeOptions(options, 'insert()', STORE);
-    const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
     const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
+    const clause = ttlClause(this.mapping, ttl, this.ctx.clock(), record);
     const row = rowParams(this.mapping, record, this.ctx.now());
     const query = this.statements().insert({ withTtl: clause.using, ifNotExists: true });
     const result = await this.ctx.executor.execute(query, [...row, ...ttlParams(clause)], this.place, 'insert');
@@ -48,8 +49,9 @@ export class CassandraRepository<T> implements Repository<T> {
   /** A plain INSERT of every column; an existing row keeps its @CreatedAt (read first, see created-at.ts). */
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
     const { ttl } = writeOptions(options, 'upsert()', STORE);
-    const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
-    const row = rowParams(this.mapping, entityArgument(entity, 'upsert()', this.mapping.entity, STORE), this.ctx.now());
+    const record = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
+    const clause = ttlClause(this.mapping, ttl, this.ctx.clock(), record);
+    const row = rowParams(this.mapping, record, this.ctx.now());
     await keepStoredCreatedAt(this.ctx, this.mapping, row, this.place);
     const query = this.statements().insert({ withTtl: clause.using });
     await this.ctx.executor.execute(query, [...row, ...ttlParams(clause)], this.place, 'upsert');
@@ -127,6 +129,7 @@ export class CassandraRepository<T> implements Repository<T> {
    * delete that lands in between (with a later timestamp) still wins.
    */
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
+    refuseSetTtlOnMember(this.mapping.entity, STORE);
     if (ttl === 'keep') return this.exists(key);
     const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
     if (this.mapping.isCounter) {

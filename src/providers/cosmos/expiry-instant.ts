@@ -1,3 +1,5 @@
+import type { ExplainEntry } from '../../explain/entry';
+import { expiryMemberOf, withExpiryMember } from '../../explain/expiry-member';
 import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
 import { checkFutureInstant, clientClock, stampInstant, type StampedWriteTtl } from '../../runtime/write-instant';
@@ -27,7 +29,7 @@ export async function stampedTtl(
 ): Promise<StampedWriteTtl> {
   if (ttl.kind !== 'at') return ttl;
   // The estimate is within about a second: an instant not after this process's clock is refused too.
-  checkFutureInstant(ttl.at, clientClock(), { entity, store: STORE });
+  checkFutureInstant(ttl, clientClock(), { entity, store: STORE });
   // A fresh estimate when none is recent (one read of the container), then the millisecond estimate.
   const serverSeconds = await context.serverNowSeconds(container);
   const nowMs = context.clock.estimateMs() ?? serverSeconds * 1000 + 500;
@@ -39,4 +41,16 @@ export async function stampedTtl(
 export function itemExpiryInstant(item: StoredExpiry, containerTtl: ContainerTtl): Date | null {
   const ttl = effectiveTtl(item.ttl, containerTtl);
   return ttl === null ? null : new Date((item._ts + ttl) * 1000);
+}
+
+/** The explain entry of an @ExpiresAt entity: DefaultTimeToLive -1, each write sets the item ttl from the member. */
+export function withMemberExpiry(entity: EntityModel, entry: ExplainEntry): ExplainEntry {
+  const member = expiryMemberOf(entity);
+  if (!member) return entry;
+  return withExpiryMember(entry, member, {
+    keeps:
+      `the container has DefaultTimeToLive -1 and every write sets the item ttl from ${member}: ${INSTANT_SAY.atHow}; ` +
+      'a null member writes ttl -1 (never)',
+    plainWrite: `item ttl computed from ${member} at write time (-1 for null)`,
+  });
 }

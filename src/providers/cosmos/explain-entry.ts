@@ -1,4 +1,4 @@
-import { INSTANT_SAY } from './expiry-instant';
+import { INSTANT_SAY, withMemberExpiry } from './expiry-instant';
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import type { EntityModel } from '../../model/types';
@@ -45,7 +45,7 @@ export function explainEntity(
       'hideExpired: lifespan also hides items past _ts + ttl on every read, judged by the server clock (point reads: the Date header of the response; queries: estimated from a recent Date header, within about a second)',
     );
   }
-  return {
+  return withMemberExpiry(entity, {
     entity: entity.name,
     collection: entity.collection,
     store: STORE,
@@ -71,7 +71,7 @@ export function explainEntity(
     limits,
     warnings: warningsOf(entity),
     text: paragraph(entity, container),
-  };
+  });
 }
 
 function paragraph(entity: EntityModel, container: ContainerSpec): string {

@@ -4,6 +4,7 @@ import type { PerWriteTtl, ResolvedWriteTtl } from '../../model/per-write-ttl';
 import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { duplicateKey } from '../../runtime/key-errors';
+import { recordWriteTtl, refuseSetTtlOnMember } from '../../runtime/write-instant';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import type { CosmosContext, EntityAccess } from './context';
@@ -103,6 +104,7 @@ export class CosmosRepository<T> implements Repository<T> {
   }
 
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
+    refuseSetTtlOnMember(this.access.entity, STORE);
     const resolved = await this.stamped(writeTtlFor(this.access.entity, ttl, STORE));
     const address = this.address(key);
     for (let attempt = 1; ; attempt += 1) {
@@ -134,8 +136,8 @@ export class CosmosRepository<T> implements Repository<T> {
   private async write(mode: 'insert' | 'upsert', instance: T, requested: PerWriteTtl | undefined): Promise<void> {
     const { entity, codec } = this.access;
     const given = entityArgument(instance, `${mode}()`, entity, STORE);
-    const ttl = await this.stamped(writeTtlFor(entity, requested, STORE));
     const values = stampTimestamps(entity, valuesOf(entity, given), new Date(), mode === 'insert');
+    const ttl = await this.stamped(recordWriteTtl(entity, requested, STORE, values));
     const body = codec.encode(values);
     const address = codec.address(values);
     const preserved = codec.preservedOnUpdate;

@@ -1,9 +1,10 @@
+import type { ExplainEntry } from '../../explain/entry';
+import { expiryMemberOf, withExpiryMember } from '../../explain/expiry-member';
 import type { PerWriteTtl, ResolvedWriteTtl } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
-import { checkFutureInstant, clientClock } from '../../runtime/write-instant';
-import { writeTtlFor } from '../../runtime/write-ttl';
+import { checkFutureInstant, clientClock, recordWriteTtl } from '../../runtime/write-instant';
 import type { Doc } from './commands';
-import type { MongoTtl } from './compile';
+import type { DateMemberTtl, MongoTtl } from './compile';
 import { isDate } from './expiry-expressions';
 import { STORE } from './semantics';
 
@@ -22,9 +23,13 @@ export const INSTANT_SAY = {
  * The per-write TTL of one write, `{ at }` checked to be in the future: MongoDB stores the date as
  * given, and a past date would be deleted at the monitor's next pass.
  */
-export function mongoWriteTtl(entity: EntityModel, requested: PerWriteTtl | undefined): ResolvedWriteTtl {
-  const ttl = writeTtlFor(entity, requested, STORE);
-  if (ttl.kind === 'at') checkFutureInstant(ttl.at, clientClock(), { entity, store: STORE });
+export function mongoWriteTtl(
+  entity: EntityModel,
+  requested: PerWriteTtl | undefined,
+  values: object = {},
+): ResolvedWriteTtl {
+  const ttl = recordWriteTtl(entity, requested, STORE, values);
+  if (ttl.kind === 'at') checkFutureInstant(ttl, clientClock(), { entity, store: STORE });
   return ttl;
 }
 
@@ -39,4 +44,24 @@ export function expiresAtExpression(ttl: MongoTtl | null): unknown {
 /** The pipeline that reads one document's expiry instant; `match` selects the live document. */
 export function expiryInstantPipeline(match: Doc, ttl: MongoTtl | null): Doc[] {
   return [{ $match: match }, { $limit: 1 }, { $project: { _id: 0, expiresAt: expiresAtExpression(ttl) } }];
+}
+
+/** The explain entry of an @ExpiresAt entity: a TTL index with expireAfterSeconds: 0 on the member. */
+export function withMemberExpiry(entity: EntityModel, ttl: DateMemberTtl, entry: ExplainEntry): ExplainEntry {
+  const member = expiryMemberOf(entity);
+  if (!member) return entry;
+  return withExpiryMember(entry, member, {
+    keeps:
+      `a TTL index on ${ttl.field} with expireAfterSeconds: 0 (${ttl.index.name}); the TTL monitor deletes a ` +
+      `document about every 60 s once its ${ttl.field} has passed, and until then queries still return it ` +
+      '(unless hideExpired); a null or missing date never expires',
+    plainWrite: `${ttl.field} is stored as given; the TTL index (expireAfterSeconds: 0) expires the document at it`,
+    changeEffect: {
+      kind: 'retroactive',
+      text:
+        `the TTL index judges the ${ttl.field} of every stored document: creating it (e.g. switching from a ` +
+        `duration to @ExpiresAt) makes every stored document whose ${ttl.field} has passed eligible for deletion ` +
+        'at the next monitor pass',
+    },
+  });
 }

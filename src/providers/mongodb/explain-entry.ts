@@ -1,4 +1,4 @@
-import { INSTANT_SAY } from './expiry-instant';
+import { INSTANT_SAY, withMemberExpiry } from './expiry-instant';
 import type { ExplainEntry } from '../../explain/entry';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import type { CollectionMapping, DateMemberTtl, ExpiryFieldTtl } from './compile';
@@ -74,7 +74,7 @@ function dateMember(mapping: CollectionMapping, ttl: DateMemberTtl, ctx: Explain
     ttl.source === 'explicit'
       ? [`lifespan does not set ${member}; ${SAY.notADate(member)}, so every write must give it a Date`]
       : [];
-  return {
+  return withMemberExpiry(mapping.entity, ttl, {
     ...common(mapping, ctx),
     seconds,
     countsFrom: `member:${member}`,
@@ -83,7 +83,7 @@ function dateMember(mapping: CollectionMapping, ttl: DateMemberTtl, ctx: Explain
     limits: limits(field),
     warnings,
     text,
-  };
+  });
 }
 
 function expiryField(mapping: CollectionMapping, ttl: ExpiryFieldTtl, ctx: ExplainContext): ExplainEntry {

@@ -3,6 +3,7 @@ import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import { duplicateKey, type DuplicateHit } from '../../runtime/key-errors';
+import { refuseSetTtlOnMember } from '../../runtime/write-instant';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import type { Doc } from './commands';
 import type { CollectionMapping } from './compile';
@@ -35,7 +36,7 @@ export class MongoRepository<T> implements Repository<T> {
     const write = entityWrite(
       this.mapping,
       record,
-      this.writeTtl(writeOptions(options, 'insert()', STORE).ttl),
+      this.writeTtl(writeOptions(options, 'insert()', STORE).ttl, record),
       'insert',
       this.ctx.hideExpired,
     );
@@ -56,10 +57,11 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
+    const record = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
     const write = entityWrite(
       this.mapping,
-      entityArgument(entity, 'upsert()', this.mapping.entity, STORE),
-      this.writeTtl(writeOptions(options, 'upsert()', STORE).ttl),
+      record,
+      this.writeTtl(writeOptions(options, 'upsert()', STORE).ttl, record),
       'upsert',
       this.ctx.hideExpired,
     );
@@ -138,6 +140,7 @@ export class MongoRepository<T> implements Repository<T> {
 
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
     const { entity, ttl: mongoTtl } = this.mapping;
+    refuseSetTtlOnMember(entity, STORE);
     if (mongoTtl?.kind !== 'expiry-field') {
       const why =
         mongoTtl?.kind === 'date-member'
@@ -167,8 +170,8 @@ export class MongoRepository<T> implements Repository<T> {
     return { entity: this.mapping.entity.name, store: STORE };
   }
 
-  private writeTtl(ttl: PerWriteTtl | undefined) {
-    return mongoWriteTtl(this.mapping.entity, ttl);
+  private writeTtl(ttl: PerWriteTtl | undefined, record?: object) {
+    return mongoWriteTtl(this.mapping.entity, ttl, record);
   }
 
   private live(filter: Doc): Doc {

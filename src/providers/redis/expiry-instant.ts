@@ -1,3 +1,6 @@
+import type { ExplainEntry } from '../../explain/entry';
+import { expiryMemberOf, withExpiryMember } from '../../explain/expiry-member';
+import type { EntityModel } from '../../model/types';
 import { call, type CallPlace, type RedisClientLike } from './gateway';
 
 /** What explain() says about reading an expiry instant back on Redis. */
@@ -17,4 +20,17 @@ export async function readExpiryInstant(
   if (ms === -2) return undefined;
   if (ms === -1) return null;
   return new Date(ms);
+}
+
+/** The explain entry of an @ExpiresAt entity: every write is SET … PXAT the member's instant. */
+export function withMemberExpiry(entity: EntityModel, entry: ExplainEntry): ExplainEntry {
+  const member = expiryMemberOf(entity);
+  if (!member) return entry;
+  return withExpiryMember(entry, member, {
+    keeps:
+      `every write sends SET … PXAT <${member} in Unix ms> (insert: SET … NX PXAT), exact to the millisecond; ` +
+      `a null ${member} is a SET without expiry`,
+    plainWrite: `SET key value PXAT <${member} in Unix ms>`,
+    mechanism: 'key-expiry',
+  });
 }

@@ -3,7 +3,7 @@ import { perWriteRows } from '../../explain/per-write-rows';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
 import type { KeyspaceMapping } from './compile';
 import { keyLayout } from './keys';
-import { READ_BACK_SAY } from './expiry-instant';
+import { READ_BACK_SAY, withMemberExpiry } from './expiry-instant';
 import { createdAtPattern } from './writes';
 import { SAY, STORE } from './semantics';
 
@@ -26,7 +26,7 @@ export function explainMapping(mapping: KeyspaceMapping, prefix: string): Explai
     seconds === null ? 'There is no default to change.' : `${SAY.newWritesOnly}.`,
     'Under maxmemory, volatile-ttl / volatile-lru eviction can remove keys before their TTL.',
   ].join(' ');
-  return {
+  return withMemberExpiry(mapping.entity, {
     entity: mapping.entity.name,
     collection: mapping.collection,
     store: STORE,
@@ -51,7 +51,7 @@ export function explainMapping(mapping: KeyspaceMapping, prefix: string): Explai
     limits: [SAY.precision, SAY.valueLimit, SAY.scan, SAY.cluster, SAY.version, READ_BACK_SAY],
     warnings: [SAY.eviction, SAY.replicas, SAY.persistence],
     text,
-  };
+  });
 }
 
 /** What `{ at: Date }` does on Redis: the instant itself, natively. */

@@ -3,7 +3,7 @@ import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import { duplicateKey, type CommitOutcome, type DuplicateHit } from '../../runtime/key-errors';
-import { writeTtlFor } from '../../runtime/write-ttl';
+import { recordWriteTtl, refuseSetTtlOnMember } from '../../runtime/write-instant';
 import type { FindOptions, KeyInput, Repository, WriteOptions } from '../contract';
 import { decodeRecord, parseStored, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
@@ -32,20 +32,19 @@ export class RedisRepository<T> implements Repository<T> {
   }
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
-    const ttl = this.ttlOf(writeOptions(options, 'insert()', STORE).ttl);
+    const requested = writeOptions(options, 'insert()', STORE).ttl;
     const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
+    const ttl = this.ttlOf(requested, record);
     const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const reply = await call<string | null>(this.ctx.client, insertCommand(key, value, ttl), this.place('insert'));
     if (reply === null) throw duplicateKeyIn(this.mapping, 'key');
   }
 
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
-    const ttl = this.ttlOf(writeOptions(options, 'upsert()', STORE).ttl);
-    const { key, value } = encodeEntity(
-      this.ctx.prefix,
-      this.mapping,
-      entityArgument(entity, 'upsert()', this.mapping.entity, STORE),
-    );
+    const requested = writeOptions(options, 'upsert()', STORE).ttl;
+    const record = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
+    const ttl = this.ttlOf(requested, record);
+    const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const plain = this.keepCreatedAt === '' ? plainUpsertCommand(key, value, ttl) : null;
     if (plain) {
       await call(this.ctx.client, plain, this.place('upsert'));
@@ -118,8 +117,9 @@ export class RedisRepository<T> implements Repository<T> {
 
   /** EXPIRE n, PEXPIREAT ms (at), PERSIST, EXPIRE … GT n (extend) or nothing (keep), on a key that exists: one script. */
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
+    refuseSetTtlOnMember(this.mapping.entity, STORE);
     const target = this.key(key);
-    const resolved = this.ttlOf(ttl);
+    const resolved = this.ttlOf(ttl, {});
     const done = await runScript(
       this.ctx.client,
       SET_TTL_SCRIPT,
@@ -154,8 +154,8 @@ export class RedisRepository<T> implements Repository<T> {
     return scriptArgs(op, ttl, value, this.keepCreatedAt);
   }
 
-  private ttlOf(ttl: PerWriteTtl | undefined): RedisTtl {
-    return redisTtl(this.mapping, writeTtlFor(this.mapping.entity, ttl, STORE));
+  private ttlOf(ttl: PerWriteTtl | undefined, record: object): RedisTtl {
+    return redisTtl(this.mapping, recordWriteTtl(this.mapping.entity, ttl, STORE, record));
   }
 
   private key(key: KeyInput<T>): string {

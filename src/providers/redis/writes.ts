@@ -37,7 +37,7 @@ function secondsOf(ttl: ResolvedWriteTtl): number {
 
 export function redisTtl(mapping: KeyspaceMapping, ttl: ResolvedWriteTtl): RedisTtl {
   // PXAT with a past instant would store the value and expire it at once: refused before anything is sent.
-  if (ttl.kind === 'at') checkFutureInstant(ttl.at, clientClock(), { entity: mapping.entity, store: STORE });
+  if (ttl.kind === 'at') checkFutureInstant(ttl, clientClock(), { entity: mapping.entity, store: STORE });
   return BY_KIND[ttl.kind](ttl, mapping.defaultSeconds);
 }
 

@@ -1,4 +1,6 @@
 import { TtlError } from '../../errors';
+import type { ExplainEntry } from '../../explain/entry';
+import { expiryMemberOf, withExpiryMember } from '../../explain/expiry-member';
 import type { EntityModel } from '../../model/types';
 import { decoderFor } from './codec';
 import type { Executor } from './drivers/executor';
@@ -52,4 +54,16 @@ export async function readExpiryInstant(
   const row = rows[0];
   if (!row) return undefined;
   return decoderFor(t.dialect, 'date')(row[0]) as Date | null;
+}
+
+/** The explain entry of an @ExpiresAt entity on emulation: expires_at = the member, exactly. */
+export function withMemberExpiry(entity: EntityModel, entry: ExplainEntry): ExplainEntry {
+  const member = expiryMemberOf(entity);
+  if (!member) return entry;
+  return withExpiryMember(entry, member, {
+    keeps:
+      `every write stamps expires_at = ${member}, exactly (NULL: never); due rows are hidden from every lifespan ` +
+      'read at once and deleted by purgeExpired()',
+    plainWrite: `expires_at = ${member}, exact`,
+  });
 }

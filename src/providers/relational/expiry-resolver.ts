@@ -2,7 +2,7 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { formatDuration } from '../../model/duration';
 import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
-import { checkFutureInstant } from '../../runtime/write-instant';
+import { checkFutureInstant, memberInstant, type AtTtl } from '../../runtime/write-instant';
 import { unsupported, writeTtlFor } from '../../runtime/write-ttl';
 import { checkInstantRange } from './expiry-instant';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
@@ -80,15 +80,17 @@ export function resolveExpiry<A>(t: EntityTable, ttl: ResolvedWriteTtl, anchored
       // The common case, a plain write on the database clock, needs no new object.
       return t.plainExpiry ?? byDefault(t, 'replace', anchored);
     case 'at':
-      return atInstant(t, ttl.at);
+      return atInstant(t, ttl);
   }
 }
 
 const NEVER: WriteExpiry = Object.freeze({ source: 'value', value: null, rule: 'replace' });
 
 /** A write's expiry: `values` are the member values written (an anchored TTL reads its anchor member). */
-export function writeExpiry(t: EntityTable, ttl: ResolvedWriteTtl, values: Record<string, unknown>): WriteExpiry {
+export function writeExpiry(t: EntityTable, requested: ResolvedWriteTtl, values: Record<string, unknown>): WriteExpiry {
   checkAnchorPlaceholder(t, values);
+  // @ExpiresAt: the default is the member's instant (expires_at = the member), or never for null.
+  const ttl = requested.kind === 'default' ? (memberInstant(t.entity, RELATIONAL_STORE, values) ?? requested) : requested;
   return resolveExpiry(t, ttl, (member, seconds, rule) => fromWrittenAnchor(t, values, member, seconds, rule));
 }
 
@@ -111,15 +113,15 @@ function fromNow(t: EntityTable, seconds: number, rule: ConflictRule): WriteExpi
  * `{ at }`: expires_at is the instant itself, exact. Judged to be in the future by the clock anchored
  * expiries are judged with (the injected one, or this process's: reads judge by the database clock).
  */
-function atInstant(t: EntityTable, at: Date): WriteExpiry {
+function atInstant(t: EntityTable, at: AtTtl): WriteExpiry {
   const clock =
     t.nowMode === 'param'
       ? { nowMs: t.clockNow().getTime(), name: 'the injected clock' }
       : { nowMs: Date.now(), name: "this process's clock" };
   const place = { entity: t.entity, store: RELATIONAL_STORE };
   checkFutureInstant(at, clock, place);
-  checkInstantRange(at, place);
-  return { source: 'value', value: t.encodeInstant(at), rule: 'replace' };
+  checkInstantRange(at.at, place);
+  return { source: 'value', value: t.encodeInstant(at.at), rule: 'replace' };
 }
 
 /** The entity default: now + TTL, anchor member + TTL, or never (no default declared). */

@@ -108,6 +108,12 @@ export function emulatedClause(entity: EntityModel, dialect: RelationalDialect, 
   const ttl = entity.ttl;
   if (!ttl) return '';
   const now = injectedClock ? 'now (the injected clock)' : `${clockName(dialect)} (the database clock)`;
+  if (ttl.instantMember) {
+    return (
+      `each row expires at the instant in ${ttl.instantMember} (@ExpiresAt): every write stamps ${EXPIRY_COLUMN} = ` +
+      `${ttl.instantMember}, exactly (NULL: never expires), and refuses an instant not in the future`
+    );
+  }
   if (ttl.seconds === null) {
     return `rows never expire unless a write gives a TTL: that write stamps ${EXPIRY_COLUMN} = ${now} + n s`;
   }
