@@ -28,6 +28,7 @@ const CASE_STORES = {
   cosmos: ['none'],
   redis: ['none'],
   memory: ['sqlite'],
+  'expiry-instant': ['sqlite', 'postgres', 'cassandra', 'none'],
 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);

@@ -16,6 +16,7 @@ const CASES = {
   cosmos: () => require('../cases/cosmos'),
   redis: () => require('../cases/redis'),
   memory: () => require('../cases/memory'),
+  'expiry-instant': () => require('../cases/expiry-instant'),
 };
 
 async function runJob({ caseName, store, options, info }) {

@@ -5,7 +5,7 @@
  */
 
 const STORES = ['sqlite', 'postgres', 'mariadb', 'cassandra'];
-const CASES = ['write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory', 'redis'];
+const CASES = ['write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory', 'redis', 'expiry-instant'];
 
 /** name → [default, quick, help] */
 const SIZES = {

@@ -37,23 +37,33 @@ export function expiryByKey(t: TableSql, mode: NowMode, expiryColumn: string): S
   return t.finish(w, `SELECT ${t.q(expiryColumn)} FROM ${t.table} WHERE ${where}`, true);
 }
 
+/** The expires_at decoder of each table's dialect, made once. */
+const decoders = new WeakMap<EntityTable, (raw: unknown) => unknown>();
+
 /**
  * The stored expires_at of the live row: null when it never expires (or the table keeps no expiry,
- * ttl: 'ignore'), undefined when there is no live row.
+ * ttl: 'ignore'), undefined when there is no live row. Synchronous on SQLite, as get() is.
  */
-export async function readExpiryInstant(
+export function readExpiryInstant(
   t: EntityTable,
   executor: Executor,
   key: unknown[],
   rowExists: () => Promise<boolean>,
 ): Promise<Date | null | undefined> {
   const column = t.expiryColumn;
-  if (!column) return (await rowExists()) ? null : undefined;
-  const statement = t.statement('expires-at', () => expiryByKey(t, t.nowMode, column));
-  const rows = await executor.rows(statement, bind(statement, { key, now: t.nowParam() }));
-  const row = rows[0];
-  if (!row) return undefined;
-  return decoderFor(t.dialect, 'date')(row[0]) as Date | null;
+  if (!column) return rowExists().then((found) => (found ? null : undefined));
+  try {
+    const statement = t.statement('expires-at', () => expiryByKey(t, t.nowMode, column));
+    const params = statement.keyOnly ? key : bind(statement, { key, now: t.nowParam() });
+    let decode = decoders.get(t);
+    if (!decode) decoders.set(t, (decode = decoderFor(t.dialect, 'date')));
+    const instant = (row: unknown[] | undefined) => (row ? (decode(row[0]) as Date | null) : undefined);
+    const sync = executor.trySync();
+    if (sync) return Promise.resolve(instant(sync.rowSync(statement, params)));
+    return executor.rows(statement, params).then((rows) => instant(rows[0]));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** The explain entry of an @ExpiresAt entity on emulation: expires_at = the member, exactly. */
