@@ -9,6 +9,8 @@ const lifespan = require('../lib/lifespan');
 const { benchModel, BenchSession, sessionValues } = require('../lib/entities');
 const conn = require('../lib/connections');
 const { openBenchStore } = require('../lib/bench-store');
+const { openCassandraSessions } = require('../lib/cassandra-sessions');
+const { redisClient, scanKeys, deleteKeys } = require('../lib/redis-client');
 const SQL = require('../lib/reference-sql');
 const { timing, interleave, compareRow, atMost } = require('../lib/measure');
 const { driverLabel } = require('../lib/versions');
@@ -109,21 +111,7 @@ async function postgres(ctx) {
 
 async function cassandra(ctx) {
   const { options, info } = ctx;
-  const client = await conn.cassandraClient(info);
-  await conn.createKeyspace(client, info.keyspace);
-  const { CassandraStore } = lifespan.cassandra();
-  const db = await lifespan.connect(benchModel(), new CassandraStore({ client, keyspace: info.keyspace }));
-  await db.ensureCollections();
-  const cql = SQL.cassandra(info.keyspace);
-  const { concurrent } = require('cassandra-driver');
-  const params = Array.from({ length: options.readKeys }, (_, i) => {
-    const v = sessionValues(i);
-    return [v.id, v.owner, v.payload, v.hits, new Date(), 3600];
-  });
-  await concurrent.executeConcurrent(client, cql.insert, params, {
-    concurrencyLevel: 64,
-    executionOptions: { prepare: true },
-  });
+  const { client, db } = await openCassandraSessions(info, options.readKeys);
   const table = `"${info.keyspace}"."bench_sessions"`;
   // The same read by hand: the coordinator's clock and the TTL of every non-key cell.
   const query =
@@ -150,10 +138,7 @@ async function cassandra(ctx) {
 /** Redis 7 on REDIS_URL: PEXPIRETIME by hand, keys under this run's own prefix (deleted afterwards). */
 async function none(ctx) {
   const { options } = ctx;
-  const { createClient } = require('redis');
-  const client = createClient({ url: process.env.REDIS_URL || 'redis://127.0.0.1:6379' });
-  client.on('error', () => undefined);
-  await client.connect();
+  const client = await redisClient();
   const prefix = `lifespan_bench_at_${process.pid}:`;
   try {
     const { RedisStore } = require('../../dist/providers/redis');
@@ -172,12 +157,9 @@ async function none(ctx) {
     }
     // The key each record was written under, found once (untimed) so the hand side sends one PEXPIRETIME.
     const names = new Map();
-    let cursor = '0';
-    do {
-      const [next, found] = await client.sendCommand(['SCAN', cursor, 'MATCH', `${prefix}*`, 'COUNT', '1000']);
-      cursor = next;
+    await scanKeys(client, prefix, (found) => {
       for (const name of found) names.set(/(s\d+)\W*$/.exec(name)?.[1], name);
-    } while (cursor !== '0');
+    });
     const row = await compare(
       ctx,
       'redis',
@@ -192,12 +174,7 @@ async function none(ctx) {
     await db.close();
     return [row];
   } finally {
-    let cursor = '0';
-    do {
-      const [next, found] = await client.sendCommand(['SCAN', cursor, 'MATCH', `${prefix}*`, 'COUNT', '1000']);
-      cursor = next;
-      if (found.length > 0) await client.sendCommand(['UNLINK', ...found]);
-    } while (cursor !== '0');
+    await deleteKeys(client, prefix);
     client.destroy();
   }
 }

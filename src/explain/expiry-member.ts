@@ -32,7 +32,9 @@ export function withExpiryMember(entry: ExplainEntry, member: string, facts: Mem
     mechanism: facts.mechanism ?? entry.mechanism,
     countsFrom: instantCountsFrom(member),
     perWrite: entry.perWrite.map((row) =>
-      row.value === 'default' ? { ...row, how: `the instant in ${member}: ${facts.plainWrite}; null: never expires` } : row,
+      row.value === 'default'
+        ? { ...row, how: `the instant in ${member}: ${facts.plainWrite}; null: never expires` }
+        : row,
     ),
     changeEffect: facts.changeEffect ?? {
       kind: 'new-writes-only',

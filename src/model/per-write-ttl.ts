@@ -7,12 +7,7 @@ import { parseDuration, showValue, type DurationInput } from './duration';
  * expire at an instant (`{ at: Date }`).
  */
 export type PerWriteTtl =
-  | DurationInput
-  | 'default'
-  | 'never'
-  | 'keep'
-  | { readonly extend: DurationInput }
-  | { readonly at: Date };
+  DurationInput | 'default' | 'never' | 'keep' | { readonly extend: DurationInput } | { readonly at: Date };
 
 export type ResolvedWriteTtl =
   | { readonly kind: 'duration'; readonly seconds: number }

@@ -3,29 +3,11 @@
  * (`.expiresAt(x => x.validUntil)`) is a reviewed plan step on every store with a schema plan,
  * with its effect on stored data; applied, the plan is in sync and writes expire at the member.
  */
-import { ModelBuilder, type StoreContext } from '../../src';
+import type { StoreContext } from '../../src';
+import { Offer, offerModel } from './models';
 import { CONTRACT_STORES, type OpenedContract } from './stores';
 
 const prefix = `ce${process.pid % 10000}`;
-
-class Offer {
-  id = '';
-  createdAt: Date | null = null;
-  validUntil: Date | null = null;
-}
-
-function offerModel(version: 'duration' | 'member') {
-  return new ModelBuilder()
-    .entity(Offer, (e) => {
-      e.toCollection(`${prefix}_offer`)
-        .key((o) => o.id)
-        .createdAt((o) => o.createdAt)
-        .field((o) => o.validUntil, { type: 'date', nullable: true });
-      if (version === 'duration') e.timeToLive('30d');
-      else e.expiresAt((o) => o.validUntil);
-    })
-    .build();
-}
 
 const offer = (id: string, validUntil: Date | null) =>
   Object.assign(new Offer(), { id, createdAt: new Date(), validUntil });
@@ -36,11 +18,11 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
     let v2: StoreContext;
 
     beforeAll(async () => {
-      opened = await store.open(offerModel('duration'), prefix);
+      opened = await store.open(offerModel('duration', `${prefix}_offer`), prefix);
       if (!opened.sibling) return;
       await opened.db.ensureCollections();
       await opened.db.repository(Offer).upsert(offer('stored', new Date(Date.now() + 86400_000)));
-      v2 = await opened.sibling(offerModel('member'));
+      v2 = await opened.sibling(offerModel('member', `${prefix}_offer`));
     });
     afterAll(async () => {
       await opened?.close();

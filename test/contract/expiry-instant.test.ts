@@ -6,12 +6,11 @@
  * and the record really gone after its instant where the test bed's store enforces expiry.
  */
 import { TtlError, type PerWriteTtl } from '../../src';
-import { MemoryDb } from '../mongodb/fake/memory-db';
+import { letInstantPass, observedExpiry } from './expiry-observed';
 import { contractModel, sample, Sample } from './models';
 import { forEachStore } from './stores';
 
 const prefix = `cx${process.pid % 10000}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const inMs = (ms: number) => new Date(Date.now() + ms);
 /** An instant with milliseconds, so a store that rounds to seconds would show. */
 const soon = () => inMs(3600_000 + 123);
@@ -140,29 +139,17 @@ forEachStore('expiry instants', contractModel(prefix), prefix, (store, db, raw) 
     });
   });
 
-  const observed = store.can.expiryObservedBy;
-  const observable = observed === 'server' || observed === 'purge' || observed === 'monitor';
-  (observable ? test : test.skip)(
-    `the record is gone after its instant (${observed === 'none' ? 'not observable on this test bed' : `by the ${observed}`})`,
-    async () => {
-      const at = inMs(1500);
-      await samples().upsert(sample('at-real'), { ttl: { at } });
-      expect(await samples().get('at-real')).toMatchObject({ id: 'at-real' });
-      const memory = raw()?.mongo;
-      if (observed === 'monitor') {
-        // The fake's clock is the server's: the TTL monitor judges the stored date by it.
-        if (!(memory instanceof MemoryDb)) return; // a live server's monitor runs every 60 s
-        memory.advance(2);
-        memory.ttlMonitorPass();
-      } else {
-        await sleep(Math.max(0, at.getTime() - Date.now()) + 1200);
-      }
-      expect(await samples().get('at-real')).toBeUndefined();
-      expect(await samples().expiresAt('at-real')).toBeUndefined();
-      if (observed === 'purge') {
-        const purged = await db().purgeExpired();
-        expect(purged.deleted).toBeGreaterThanOrEqual(1);
-      }
-    },
-  );
+  const observed = observedExpiry(store, 'its instant');
+  (observed.runs ? test : test.skip)(observed.title, async () => {
+    const at = inMs(1500);
+    await samples().upsert(sample('at-real'), { ttl: { at } });
+    expect(await samples().get('at-real')).toMatchObject({ id: 'at-real' });
+    if (!(await letInstantPass(store, raw(), at))) return;
+    expect(await samples().get('at-real')).toBeUndefined();
+    expect(await samples().expiresAt('at-real')).toBeUndefined();
+    if (store.can.expiryObservedBy === 'purge') {
+      const purged = await db().purgeExpired();
+      expect(purged.deleted).toBeGreaterThanOrEqual(1);
+    }
+  });
 });

@@ -3,28 +3,10 @@
  * any other declaration: switching from `timeToLive('30d')` to `.expiresAt(x => x.validUntil)` is
  * a ttl-change step on every store, with the store's effect on the records already stored.
  */
-import { ModelBuilder } from '../../src';
 import { compareSnapshots } from '../../src/cli/review/compare';
 import { snapshotOf } from '../../src/cli/review/snapshot-file';
 import { STORE_NAMES } from '../../src/providers/registry';
-
-class Offer {
-  id = '';
-  createdAt: Date | null = null;
-  validUntil: Date | null = null;
-}
-
-function offerModel(version: 'duration' | 'member') {
-  return new ModelBuilder()
-    .entity(Offer, (e) => {
-      e.key((o) => o.id)
-        .createdAt((o) => o.createdAt)
-        .field((o) => o.validUntil, { type: 'date', nullable: true });
-      if (version === 'duration') e.timeToLive('30d');
-      else e.expiresAt((o) => o.validUntil);
-    })
-    .build();
-}
+import { offerModel } from '../contract/models';
 
 test('snapshot records instant:<member>; diff shows the switch as a reviewed step with its effect', () => {
   const before = snapshotOf(offerModel('duration'), STORE_NAMES, 'emulate');

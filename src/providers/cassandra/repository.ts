@@ -155,7 +155,9 @@ export class CassandraRepository<T> implements Repository<T> {
   }
 
   private remaining(row: Row): number | null {
-    const columns = this.statements().ttlColumns().map((c) => c.column);
+    const columns = this.statements()
+      .ttlColumns()
+      .map((c) => c.column);
     return longestCellTtl(row, columns, this.place);
   }
 

@@ -14,7 +14,15 @@ import { encodeEntity, matches, whereForms } from './records';
 import { scanKeys } from './scan';
 import { runScript, SET_TTL_SCRIPT, WRITE_SCRIPT } from './scripts';
 import { STORE } from './semantics';
-import { amountOf, createdAtPattern, insertCommand, plainUpsertCommand, redisTtl, scriptArgs, type RedisTtl } from './writes';
+import {
+  amountOf,
+  createdAtPattern,
+  insertCommand,
+  plainUpsertCommand,
+  redisTtl,
+  scriptArgs,
+  type RedisTtl,
+} from './writes';
 
 export interface RedisContext {
   readonly client: RedisClientLike;

@@ -90,7 +90,8 @@ const NEVER: WriteExpiry = Object.freeze({ source: 'value', value: null, rule: '
 export function writeExpiry(t: EntityTable, requested: ResolvedWriteTtl, values: Record<string, unknown>): WriteExpiry {
   checkAnchorPlaceholder(t, values);
   // @ExpiresAt: the default is the member's instant (expires_at = the member), or never for null.
-  const ttl = requested.kind === 'default' ? (memberInstant(t.entity, RELATIONAL_STORE, values) ?? requested) : requested;
+  const ttl =
+    requested.kind === 'default' ? (memberInstant(t.entity, RELATIONAL_STORE, values) ?? requested) : requested;
   return resolveExpiry(t, ttl, (member, seconds, rule) => fromWrittenAnchor(t, values, member, seconds, rule));
 }
 
