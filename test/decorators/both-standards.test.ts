@@ -73,12 +73,9 @@ describe('the same model source, compiled with each decorator standard', () => {
 
   test('both record the same @ExpiresAt member', () => {
     const entities = (plain(legacy.load().model) as { entities: Array<{ name: string; ttl: unknown }> }).entities;
-    expect(entities.find((e) => e.name === 'Invitation')?.ttl).toEqual({
+    // The whole TTL model of @ExpiresAt is pinned in test/model/expires-at.test.ts; here: the member is recorded.
+    expect(entities.find((e) => e.name === 'Invitation')?.ttl).toMatchObject({
       seconds: null,
-      declared: '@ExpiresAt() on validUntil',
-      anchor: null,
-      perWrite: false,
-      expiryField: 'validUntil',
       instantMember: 'validUntil',
     });
   });
