@@ -31,6 +31,7 @@ const CASE_STORES = {
   versions: ['sqlite', 'postgres'],
   // Redis runs as the store-less job (its server is not one of --stores), as case 9 does.
   iterate: ['sqlite', 'postgres', 'none'],
+  'expiry-instant': ['sqlite', 'postgres', 'cassandra', 'none'],
 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);

@@ -76,7 +76,9 @@ async function sqlite(ctx) {
     for (const side of order) {
       const m = await runChild(side, rows, info.dir);
       measured[side].push(m);
-      ctx.log(`round ${round + 1}/${options.runs}: ${side} peak ${m.peakMb.toFixed(0)} MiB (base ${m.baseMb.toFixed(0)})`);
+      ctx.log(
+        `round ${round + 1}/${options.runs}: ${side} peak ${m.peakMb.toFixed(0)} MiB (base ${m.baseMb.toFixed(0)})`,
+      );
     }
   }
   const peak = (side) => measured[side].map((m) => m.peakMb);

@@ -6,11 +6,10 @@
  * against the same statements by hand with the raw driver and with knex. Cassandra expires
  * natively (no filter): its get() is compared with the raw driver's prepared SELECT.
  */
-const { connect } = require('../lib/lifespan');
-const lifespan = require('../lib/lifespan');
-const { benchModel, BenchSession, PlainSession, sessionValues } = require('../lib/entities');
+const { BenchSession, PlainSession, sessionValues } = require('../lib/entities');
 const conn = require('../lib/connections');
 const { openBenchStore } = require('../lib/bench-store');
+const { openCassandraSessions } = require('../lib/cassandra-sessions');
 const SQL = require('../lib/reference-sql');
 const { timing, interleave, compareRow, atMost } = require('../lib/measure');
 const { driverLabel } = require('../lib/versions');
@@ -264,21 +263,7 @@ async function fillMariadb(my, n) {
 
 async function cassandra(ctx) {
   const { options, info } = ctx;
-  const client = await conn.cassandraClient(info);
-  await conn.createKeyspace(client, info.keyspace);
-  const { CassandraStore } = lifespan.cassandra();
-  const db = await connect(benchModel(), new CassandraStore({ client, keyspace: info.keyspace }));
-  await db.ensureCollections();
-  const cql = SQL.cassandra(info.keyspace);
-  const { concurrent } = require('cassandra-driver');
-  const params = Array.from({ length: options.readKeys }, (_, i) => {
-    const v = sessionValues(i);
-    return [v.id, v.owner, v.payload, v.hits, new Date(), 3600];
-  });
-  await concurrent.executeConcurrent(client, cql.insert, params, {
-    concurrencyLevel: 64,
-    executionOptions: { prepare: true },
-  });
+  const { client, db, cql } = await openCassandraSessions(info, options.readKeys);
   const keys = shuffledKeys(options.readKeys);
   const repo = db.repository(BenchSession);
   const measured = await interleave({

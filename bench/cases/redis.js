@@ -9,16 +9,13 @@ const lifespan = require('../lib/lifespan');
 const { benchModel, BenchSession } = require('../lib/entities');
 const { insertThenGet, insertGetRows } = require('../lib/insert-get');
 const { driverLabel } = require('../lib/versions');
-const { deleteKeys } = require('../lib/redis-keys');
+const { redisClient, deleteKeys } = require('../lib/redis-client');
 
 const TARGET = 1.2;
 
 async function none(ctx) {
   const { options } = ctx;
-  const { createClient } = require('redis');
-  const client = createClient({ url: process.env.REDIS_URL || 'redis://127.0.0.1:6379' });
-  client.on('error', () => undefined);
-  await client.connect();
+  const client = await redisClient();
   const prefix = `lifespan_bench_${process.pid}:`;
   try {
     const { RedisStore } = require('../../dist/providers/redis');

@@ -18,6 +18,7 @@ const CASES = {
   memory: () => require('../cases/memory'),
   versions: () => require('../cases/versions'),
   iterate: () => require('../cases/iterate'),
+  'expiry-instant': () => require('../cases/expiry-instant'),
 };
 
 async function runJob({ caseName, store, options, info }) {

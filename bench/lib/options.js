@@ -5,7 +5,7 @@
  */
 
 const STORES = ['sqlite', 'postgres', 'mariadb', 'cassandra'];
-const CASES = ['write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory', 'redis', 'versions', 'iterate'];
+const CASES = ['write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory', 'redis', 'versions', 'iterate', 'expiry-instant'];
 
 /** name → [default, quick, help] */
 const SIZES = {
@@ -21,12 +21,12 @@ const SIZES = {
   cosmosOps: [200, 50, 'inserts and gets per run on the in-process Cosmos server (case 7)'],
   redisOps: [2000, 200, 'inserts and gets per run on the Redis 7 server (case 9)'],
   memoryRows: [200000, 20000, 'rows in the one unit of work whose peak RSS is measured (case 8)'],
-  versionUpdates: [5000, 200, 'update() with a version per run (case 10)'],
-  iterateSqlite: [1000000, 20000, 'rows iterate() walks on SQLite (case 11)'],
-  iteratePostgres: [200000, 5000, 'rows iterate() walks on PostgreSQL (case 11)'],
-  iterateRedis: [200000, 5000, 'records iterate() walks on Redis (case 11)'],
-  pageSize: [1000, 500, 'rows per page of iterate() and findPage() (case 11)'],
-  pagesPerWalk: [50, 8, 'findPage() pages per timed walk (case 11)'],
+  versionUpdates: [5000, 200, 'update() with a version per run (case 11)'],
+  iterateSqlite: [1000000, 20000, 'rows iterate() walks on SQLite (case 10)'],
+  iteratePostgres: [200000, 5000, 'rows iterate() walks on PostgreSQL (case 10)'],
+  iterateRedis: [200000, 5000, 'records iterate() walks on Redis (case 10)'],
+  pageSize: [1000, 500, 'rows per page of iterate() and findPage() (case 10)'],
+  pagesPerWalk: [50, 8, 'findPage() pages per timed walk (case 10)'],
   runs: [5, 5, 'timed rounds per comparison (at least 5)'],
   roundBudget: [4000, 0, 'ms a fast comparison keeps adding rounds for (up to 25 rounds)'],
   warmup: [1, 1, 'untimed runs per side before timing'],

@@ -86,3 +86,17 @@ export function Version(options?: Omit<FieldOptions, 'type' | 'nullable'>): Memb
     options,
   );
 }
+
+/**
+ * Each record expires at this Date member's instant (null: never); changing it moves the expiry
+ * on the next write. An entity declares this or a @TimeToLive duration, not both.
+ */
+export function ExpiresAt(options?: Omit<FieldOptions, 'type'>): MemberDecorator {
+  return memberDecorator(
+    '@ExpiresAt',
+    ({ draft, name }) => {
+      (draft.expiresAt ??= []).push(name);
+    },
+    { ...options, type: 'date' },
+  );
+}

@@ -34,4 +34,12 @@ export const DURATION_CODES = {
   TTL_PER_WRITE_UNSUPPORTED: { family: 'UnsupportedTtlError', exit: 'model' },
   /** setTtl() on a store that cannot change one record's expiry. */
   TTL_SET_UNSUPPORTED: { family: 'UnsupportedTtlError', exit: 'model' },
+
+  // Expiry instants ({ at: Date }, @ExpiresAt).
+  /** A per-write `{ at }` whose value is not a valid Date, or that mixes 'at' with other keys. */
+  TTL_INVALID_AT: { family: 'TtlError', exit: 'model' },
+  /** An expiry instant that is not in the future (it would expire the record at once, or mean "never" on Cassandra). */
+  TTL_AT_NOT_FUTURE: { family: 'TtlError', exit: 'model' },
+  /** An expiry instant beyond what the store can hold (its TTL limit, as computed at write time). */
+  TTL_AT_TOO_LATE: { family: 'TtlError', exit: 'model' },
 } as const satisfies Record<string, ErrorCodeSpec>;

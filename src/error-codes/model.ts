@@ -48,4 +48,10 @@ export const MODEL_CODES = {
   MODEL_VERSION_NOT_NUMERIC: { family: 'ModelError', exit: 'model' },
   /** explain() asked for a store that is not one of lifespan's stores. */
   EXPLAIN_UNKNOWN_STORE: { family: 'ModelError', exit: 'model' },
+
+  // Expiry from a member (@ExpiresAt, issue 25).
+  /** An entity that declares both a duration (@TimeToLive) and an expiry member (@ExpiresAt). */
+  MODEL_TTL_AND_EXPIRES_AT: { family: 'ModelError', exit: 'model' },
+  /** @ExpiresAt on more than one member, or on a member that is not a Date. */
+  MODEL_EXPIRES_AT_MEMBER: { family: 'ModelError', exit: 'model' },
 } as const satisfies Record<string, ErrorCodeSpec>;

@@ -68,6 +68,8 @@ export interface EntityDraft {
   ttl: TtlDraft[];
   /** Every @Version / .version() member seen, in order; more than one is a model problem. */
   versions: string[];
+  /** @ExpiresAt / .expiresAt() members, in declaration order (more than one is a model problem). */
+  expiresAt?: string[];
 }
 
 export function emptyDraft(): EntityDraft {
@@ -90,6 +92,7 @@ export function cloneDraft(draft: EntityDraft): EntityDraft {
   }
   if (draft.createdAt !== undefined) copy.createdAt = draft.createdAt;
   if (draft.updatedAt !== undefined) copy.updatedAt = draft.updatedAt;
+  if (draft.expiresAt !== undefined) copy.expiresAt = [...draft.expiresAt];
   return copy;
 }
 

@@ -85,6 +85,16 @@ export class EntityConfigurator<T> {
   }
 
   /**
+   * Each record expires at this Date member's instant (null: never), as @ExpiresAt; replaces a
+   * decorated @ExpiresAt. An entity declares this or a timeToLive duration, not both.
+   */
+  expiresAt(selector: MemberSelector<T, Date | null | undefined>): this {
+    const member = this.recordMember(selector, { type: 'date' });
+    this.draft.expiresAt = [member];
+    return this;
+  }
+
+  /**
    * `.timeToLive('1h')`, `.timeToLive('1h', { perWrite: true })`,
    * `.timeToLive(x => x.lastSeenAt, '1h')` (counts from that Date member),
    * or `.timeToLive({ perWrite: true })` (per-write TTLs only, no default).

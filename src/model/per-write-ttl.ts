@@ -3,20 +3,23 @@ import { parseDuration, showValue, type DurationInput } from './duration';
 
 /**
  * What one write does to a record's expiry (after Aerospike's -2/-1/0/n vocabulary):
- * a duration, the entity default, never, keep the current expiry, or extend (never shorten).
+ * a duration, the entity default, never, keep the current expiry, extend (never shorten), or
+ * expire at an instant (`{ at: Date }`).
  */
-export type PerWriteTtl = DurationInput | 'default' | 'never' | 'keep' | { readonly extend: DurationInput };
+export type PerWriteTtl =
+  DurationInput | 'default' | 'never' | 'keep' | { readonly extend: DurationInput } | { readonly at: Date };
 
 export type ResolvedWriteTtl =
   | { readonly kind: 'duration'; readonly seconds: number }
   | { readonly kind: 'default' }
   | { readonly kind: 'never' }
   | { readonly kind: 'keep' }
-  | { readonly kind: 'extend'; readonly seconds: number };
+  | { readonly kind: 'extend'; readonly seconds: number }
+  | { readonly kind: 'at'; readonly at: Date; readonly member?: string };
 
 export type WriteTtlKind = ResolvedWriteTtl['kind'];
 
-export const WRITE_TTL_KINDS: readonly WriteTtlKind[] = ['duration', 'default', 'never', 'keep', 'extend'];
+export const WRITE_TTL_KINDS: readonly WriteTtlKind[] = ['duration', 'default', 'never', 'keep', 'extend', 'at'];
 
 /** Resolves a per-write value; `undefined` means "not given", which is the entity default. */
 export function resolveWriteTtl(value: PerWriteTtl | undefined): ResolvedWriteTtl {
@@ -38,6 +41,7 @@ export function resolveWriteTtl(value: PerWriteTtl | undefined): ResolvedWriteTt
     }
     return { kind: 'extend', seconds: parseDuration(readExtend(value)) };
   }
+  if (typeof value === 'object' && value !== null && hasOwnKey(value, 'at')) return resolveAt(value);
   return { kind: 'duration', seconds: parseDuration(value) };
 }
 
@@ -61,7 +65,7 @@ function ownKeys(value: object): Array<string | symbol> {
 
 function unreadable(value: object): TtlError {
   return new TtlError('TTL_INVALID_TYPE', value, `per-write TTL ${showValue(value)} cannot be read`, {
-    hint: "pass a duration, 'default', 'never', 'keep' or { extend: duration }",
+    hint: "pass a duration, 'default', 'never', 'keep', { extend: duration } or { at: Date }",
   });
 }
 
@@ -80,12 +84,50 @@ function readExtend(value: object): unknown {
   }
 }
 
+/**
+ * `{ at: Date }` alone, holding a valid Date (copied, so a later change of the caller's Date does
+ * not move the expiry). Whether the instant is in the future is judged by the store that writes
+ * it, with the clock it computes expiry with (runtime/write-instant.ts).
+ */
+function resolveAt(value: object): ResolvedWriteTtl {
+  const keys = ownKeys(value);
+  if (keys.length !== 1) {
+    const others = keys.filter((key) => key !== 'at').map((key) => showValue(key));
+    throw new TtlError(
+      'TTL_INVALID_AT',
+      value,
+      `per-write TTL ${showValue(value)} mixes 'at' with other keys (${others.join(', ')})`,
+      { hint: "write { at: new Date('2030-01-01T18:00:00Z') } alone" },
+    );
+  }
+  let at: unknown;
+  try {
+    at = (value as { at: unknown }).at;
+  } catch {
+    throw unreadable(value);
+  }
+  const ms = at instanceof Date ? at.getTime() : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new TtlError(
+      'TTL_INVALID_AT',
+      at,
+      at instanceof Date
+        ? 'per-write TTL { at } is an invalid Date (its time is NaN)'
+        : `per-write TTL { at } must be a Date, not ${showValue(at)}`,
+      { hint: "pass { at: new Date('2030-01-01T18:00:00Z') }, or a duration for a relative expiry" },
+    );
+  }
+  return { kind: 'at', at: new Date(ms) };
+}
+
 export function describeWriteTtl(ttl: ResolvedWriteTtl): string {
   switch (ttl.kind) {
     case 'duration':
       return `${ttl.seconds}s`;
     case 'extend':
       return `extend by ${ttl.seconds}s`;
+    case 'at':
+      return `at ${ttl.at.toISOString()}`;
     case 'default':
     case 'never':
     case 'keep':

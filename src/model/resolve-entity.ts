@@ -3,6 +3,7 @@ import type { EntityDraft, FieldDraft, KeyDraft, TtlDraft } from './draft';
 import { parseDuration, showValue } from './duration';
 import { fieldTypeFromDesignType, fieldTypeFromValue, initialValues, isFieldType, KEY_FIELD_TYPES } from './field-type';
 import { resolveVersion } from './resolve-version';
+import { resolveExpiresAt } from './resolve-expires-at';
 import { IDENTIFIER_HINT, isPortableIdentifier, isReservedName } from './identifiers';
 import {
   DEFAULT_EXPIRY_FIELD,
@@ -42,7 +43,9 @@ export function resolveEntity(target: EntityClass, draft: EntityDraft, problems:
   const key = resolveKey(draft, fields, report);
   checkTimestampMember(draft.createdAt, '@CreatedAt', fields, report);
   checkTimestampMember(draft.updatedAt, '@UpdatedAt', fields, report);
-  const ttl = resolveTtl(draft, fields, problems, entity);
+  const ttl = draft.expiresAt?.length
+    ? resolveExpiresAt(draft, fields, problems, entity)
+    : resolveTtl(draft, fields, problems, entity);
   const version = resolveVersion(draft, fields, key, report);
 
   return Object.freeze({
@@ -296,6 +299,7 @@ function resolveTtl(draft: EntityDraft, fields: FieldModel[], problems: ProblemL
     anchor,
     perWrite: declaration.perWrite,
     expiryField,
+    instantMember: null,
   });
 }
 

@@ -62,6 +62,11 @@ export interface TtlModel {
   readonly perWrite: boolean;
   /** Member/field that holds a per-record absolute expiry instant where a store needs one. */
   readonly expiryField: string;
+  /**
+   * @ExpiresAt / `.expiresAt(x => x.m)`: the Date member whose value is each record's expiry
+   * instant (null: never expires). With one, `seconds` is null, `perWrite` false and `anchor` null.
+   */
+  readonly instantMember: string | null;
 }
 
 export interface EntityModel {

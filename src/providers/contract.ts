@@ -75,6 +75,14 @@ export interface Repository<T> {
    * docs/reading-and-writing.md). An empty filter deletes nothing unless `{ all: true }` is given.
    */
   deleteMany(where: Partial<T>, options?: DeleteManyOptions): Promise<number>;
+  // Expiry instants (issue 25).
+  /**
+   * When the record expires: null when it never does; undefined when there is no live record. Read
+   * natively, with each store's precision: Redis PEXPIRETIME and the relational `expires_at` to
+   * the millisecond, MongoDB's expiry date (or date member + expireAfterSeconds) to the
+   * millisecond, Cosmos DB `_ts` + ttl and Cassandra's coordinator clock + TTL() to the second.
+   */
+  expiresAt(key: KeyInput<T>): Promise<Date | null | undefined>;
 }
 
 export interface DeleteOptions {

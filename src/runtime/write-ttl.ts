@@ -24,6 +24,10 @@ export function writeTtlFor(entity: EntityModel, requested: PerWriteTtl | undefi
 
 /** What to declare for per-write TTLs; explain() rows and the error say the same. */
 export function perWriteDeclarationHint(entity: EntityModel): string {
+  const member = entity.ttl?.instantMember;
+  if (member) {
+    return `${entity.name} expires at its ${member} (@ExpiresAt): set ${member} to the instant and write the record`;
+  }
   return `declare @TimeToLive({ ttl: ..., perWrite: true }) or .timeToLive(..., { perWrite: true }) on ${entity.name}`;
 }
 

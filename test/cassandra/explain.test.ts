@@ -57,6 +57,7 @@ test('the seed example: table default, per cell, from each write; USING TTL over
     ['never', 'unsupported'],
     ['keep', 'unsupported'],
     ['extend', 'unsupported'],
+    ['at', 'unsupported'],
   ]);
   expect(entry('Cart').perWrite.map((r) => [r.value, r.support])).toEqual([
     ['duration', 'native'],
@@ -64,6 +65,7 @@ test('the seed example: table default, per cell, from each write; USING TTL over
     ['never', 'native'],
     ['keep', 'unsupported'],
     ['extend', 'unsupported'],
+    ['at', 'emulated'],
   ]);
   expect(session.warnings).toEqual([]);
 });

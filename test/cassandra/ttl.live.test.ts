@@ -218,10 +218,17 @@ describeStore('cassandra', 'cassandra TTL (live)', () => {
 
     // Per-write support as listed = what a write with that value does.
     const sessions = db.repository(Session);
-    const values = { duration: 60, default: 'default', never: 'never', keep: 'keep', extend: { extend: 60 } } as const;
+    const values = {
+      duration: 60,
+      default: 'default',
+      never: 'never',
+      keep: 'keep',
+      extend: { extend: 60 },
+      at: { at: new Date(Date.now() + 60_000) },
+    } as const;
     for (const row of entry.perWrite) {
       const outcome = await sessions.upsert(session(`pw-${row.value}`), { ttl: values[row.value] }).then(
-        () => 'native',
+        () => (row.value === 'at' ? 'emulated' : 'native'),
         (error: unknown) => (error instanceof UnsupportedTtlError ? 'unsupported' : String(error)),
       );
       expect([row.value, outcome]).toEqual([row.value, row.support]);

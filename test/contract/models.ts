@@ -38,3 +38,23 @@ export const sample = (id: string, values: Partial<Record<keyof Sample, unknown>
 
 export const order = (userId: string, id: string, total: number): Order =>
   Object.assign(new Order(), { userId, id, total });
+
+/** An offer at two app versions: its expiry a duration (`timeToLive('30d')`), or its validUntil member. */
+export class Offer {
+  id = '';
+  createdAt: Date | null = null;
+  validUntil: Date | null = null;
+}
+
+export function offerModel(version: 'duration' | 'member', collection = 'Offer') {
+  return new ModelBuilder()
+    .entity(Offer, (e) => {
+      e.toCollection(collection)
+        .key((o) => o.id)
+        .createdAt((o) => o.createdAt)
+        .field((o) => o.validUntil, { type: 'date', nullable: true });
+      if (version === 'duration') e.timeToLive('30d');
+      else e.expiresAt((o) => o.validUntil);
+    })
+    .build();
+}

@@ -50,7 +50,7 @@ const model = new ModelBuilder()
 
 const plain = (id: string) => Object.assign(new Plain(), { id, note: 'n' });
 const declared = (id: string) => Object.assign(new Declared(), { id, note: 'n' });
-const REFUSED: PerWriteTtl[] = [60, '1h', 'never', 'keep', { extend: 60 }];
+const REFUSED: PerWriteTtl[] = [60, '1h', 'never', 'keep', { extend: 60 }, { at: new Date(Date.now() + 86400_000) }];
 
 forEachStore('per-write TTL needs the perWrite declaration', model, prefix, (store, db) => {
   test.each(REFUSED.map((ttl) => [JSON.stringify(ttl), ttl]))(

@@ -42,6 +42,18 @@ export interface Capabilities {
   readonly orderedPages: boolean;
   /** A record written with a 1 s TTL is gone for the store a few seconds later in this test bed (not the Cosmos server, not the fake). */
   readonly realTimeExpiry: boolean;
+
+  // Expiry instants (issue 25).
+  /**
+   * How far expiresAt() may be from a `{ at }` instant written: 0 where the store keeps the instant
+   * itself (Redis PXAT, MongoDB date, relational expires_at), about 2 s where lifespan computes a
+   * whole-second TTL at write time (Cassandra USING TTL, Cosmos item ttl from `_ts`).
+   */
+  readonly instantSlackMs: number;
+  /** Who makes a due record vanish in the test bed: the server itself, a purge, a monitor pass (fake), or nobody. */
+  readonly expiryObservedBy: 'server' | 'purge' | 'monitor' | 'none';
+  /** The latest `{ at }` accepted is bounded by the store's largest TTL (a TTL computed at write time). */
+  readonly instantBoundedByTtl: boolean;
 }
 
 export interface ContractStore {
@@ -72,6 +84,9 @@ const relational: Capabilities = {
   mechanism: 'emulated',
   orderedPages: true,
   realTimeExpiry: false,
+  instantSlackMs: 0,
+  expiryObservedBy: 'purge',
+  instantBoundedByTtl: false,
 };
 
 /**
@@ -148,6 +163,10 @@ const cosmos: Capabilities = {
   // The Cosmos protocol server never expires items (a real account does).
   orderedPages: false,
   realTimeExpiry: false,
+  instantSlackMs: 2000,
+  // The in-process protocol server stores ttl but never expires anything (docs/testing.md).
+  expiryObservedBy: 'none',
+  instantBoundedByTtl: true,
 };
 
 const mongodb: Capabilities = {
@@ -162,6 +181,9 @@ const mongodb: Capabilities = {
   orderedPages: true,
   // The fake's clock moves only when a test moves it (clocked stores below).
   realTimeExpiry: false,
+  instantSlackMs: 0,
+  expiryObservedBy: 'monitor',
+  instantBoundedByTtl: false,
 };
 
 export const CONTRACT_STORES: readonly ContractStore[] = [
@@ -180,6 +202,9 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     mechanism: 'table-default-ttl',
     orderedPages: false,
     realTimeExpiry: true,
+    instantSlackMs: 2000,
+    expiryObservedBy: 'server',
+    instantBoundedByTtl: true,
   }),
   local('cosmos', cosmos),
   local('redis', {
@@ -194,6 +219,9 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     mechanism: 'key-expiry',
     orderedPages: false,
     realTimeExpiry: true,
+    instantSlackMs: 0,
+    expiryObservedBy: 'server',
+    instantBoundedByTtl: false,
   }),
   {
     name: 'mongodb-fake',

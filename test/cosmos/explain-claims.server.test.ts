@@ -66,7 +66,14 @@ describeStore('cosmos', 'cosmos explain, claim by claim (in-process server)', ()
   });
 
   test('each per-write row does what it says: the item ttl property written, or UnsupportedTtlError and nothing', async () => {
-    const values = { duration: 90, default: 'default', never: 'never', keep: 'keep', extend: { extend: 120 } } as const;
+    const values = {
+      duration: 90,
+      default: 'default',
+      never: 'never',
+      keep: 'keep',
+      extend: { extend: 120 },
+      at: { at: new Date(Date.now() + 3600_000) },
+    } as const;
     for (const name of Object.keys(build) as Name[]) {
       const entry = db.explain().entries.find((e) => e.entity === name) as ExplainEntry;
       const repo = db.repository(classes[name] as new () => object);
@@ -91,6 +98,11 @@ describeStore('cosmos', 'cosmos explain, claim by claim (in-process server)', ()
         // keep / extend on a new item: "a new … item gets no ttl" / "ttl = max(remaining, n)"
         if (row.value === 'keep') expect(raw).not.toHaveProperty('ttl');
         if (row.value === 'extend') expect(raw?.ttl).toBe(120);
+        // The seconds from the (estimated) server clock to the instant, rounded up (time passes on a loaded machine).
+        if (row.value === 'at') {
+          const left = (values.at.at.getTime() - Date.now()) / 1000;
+          expect(Math.abs((raw?.ttl as number) - left)).toBeLessThanOrEqual(2);
+        }
       }
     }
   });

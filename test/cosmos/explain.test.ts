@@ -46,6 +46,7 @@ describe('cosmos explain (examples/models.ts)', () => {
       never: 'native',
       keep: 'emulated',
       extend: 'emulated',
+      at: 'emulated',
     });
     expect(support('Session')).toEqual({
       duration: 'unsupported',
@@ -53,6 +54,7 @@ describe('cosmos explain (examples/models.ts)', () => {
       never: 'unsupported',
       keep: 'unsupported',
       extend: 'unsupported',
+      at: 'unsupported',
     });
     expect(entry('Cart').perWrite.find((r) => r.value === 'never')?.how).toBe('item ttl: -1');
   });

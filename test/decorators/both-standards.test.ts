@@ -82,6 +82,15 @@ describe('the same model source, compiled with each decorator standard', () => {
     });
   });
 
+  test('both record the same @ExpiresAt member', () => {
+    const entities = (plain(legacy.load().model) as { entities: Array<{ name: string; ttl: unknown }> }).entities;
+    // The whole TTL model of @ExpiresAt is pinned in test/model/expires-at.test.ts; here: the member is recorded.
+    expect(entities.find((e) => e.name === 'Invitation')?.ttl).toMatchObject({
+      seconds: null,
+      instantMember: 'validUntil',
+    });
+  });
+
   test('both give the same explain report', () => {
     const text = legacy.load().report();
     expect(text).toContain('orders');

@@ -49,6 +49,7 @@ describe('mongodb explain of examples/models.ts', () => {
       ['never', 'unsupported'],
       ['keep', 'unsupported'],
       ['extend', 'unsupported'],
+      ['at', 'unsupported'],
     ]);
     expect(e.changeEffect.text).toContain('(per the MongoDB manual)');
   });

@@ -25,6 +25,7 @@ const KINDS: Record<WriteTtlKind, ResolvedWriteTtl> = {
   never: { kind: 'never' },
   keep: { kind: 'keep' },
   extend: { kind: 'extend', seconds: 120 },
+  at: { kind: 'at', at: new Date(Date.UTC(2031, 0, 1)) },
 };
 
 describe.each([

@@ -170,12 +170,14 @@ describeEngines('relational explain, claim by claim (database clock)', (engine) 
   });
 
   test('each per-write row does what its how says, or refuses with UnsupportedTtlError and writes nothing', async () => {
+    const instant = new Date(Date.now() + 3600_123);
     const values = {
       duration: 90,
       default: 'default',
       never: 'never',
       keep: 'keep',
       extend: { extend: 7200 },
+      at: { at: instant },
     } as const;
     const subjects = [
       { name: 'Session', cls: Session, key: 'id', make: (id: string) => make(Session, { id, payload: 'p' }) },
@@ -231,6 +233,10 @@ describeEngines('relational explain, claim by claim (database clock)', (engine) 
         }
         if (row.value === 'keep') expect(after).toEqual(before);
         if (row.value === 'extend') expectNowPlus(after, window, 7200); // max(now + 600, now + 7200)
+        if (row.value === 'at') {
+          expect(row.how).toContain('expires_at = the instant itself, exact');
+          expect(after.ms).toBe(instant.getTime());
+        }
       }
     }
   });
@@ -307,7 +313,14 @@ describeEngines("relational explain, claim by claim (ttl: 'ignore')", (engine) =
     expect(e?.text).toContain('rows stay visible until you delete them');
     expect(await knex.schema.hasColumn(table('ignored'), 'expires_at')).toBe(false);
     const carts = db.repository(Cart);
-    const values = { duration: 90, default: 'default', never: 'never', keep: 'keep', extend: { extend: 60 } } as const;
+    const values = {
+      duration: 90,
+      default: 'default',
+      never: 'never',
+      keep: 'keep',
+      extend: { extend: 60 },
+      at: { at: new Date(Date.now() + 3600_000) },
+    } as const;
     for (const row of e?.perWrite ?? []) {
       const outcome = await carts
         .upsert(make(Cart, { id: `i-${row.value}`, items: [] }), { ttl: values[row.value] })

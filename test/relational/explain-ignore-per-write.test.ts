@@ -47,5 +47,5 @@ test('ignore mode without perWrite: only default, and it is ignored too', () => 
 });
 
 test('emulate mode keeps its emulated rows', () => {
-  expect(Object.values(rows('Declared', 'emulate')).map((r) => r.support)).toEqual(Array(5).fill('emulated'));
+  expect(Object.values(rows('Declared', 'emulate')).map((r) => r.support)).toEqual(Array(6).fill('emulated'));
 });

@@ -1,3 +1,4 @@
+import { INSTANT_SAY, withMemberExpiry } from './expiry-instant';
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
 import { cassandraConditionalWrites } from './conditional-writes-explain';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
@@ -60,7 +61,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
       `existing cells keep the expiry stamped when they were written.`,
     clusterText(mapping, ctx.cluster),
   ].join(' ');
-  return {
+  return withMemberExpiry(mapping.entity, {
     ...head,
     mechanism: seconds !== null ? 'table-default-ttl' : 'none',
     seconds,
@@ -80,7 +81,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
     limits: limits(ctx),
     warnings: [...warnings(mapping, seconds, ctx), ...clusterWarnings(mapping, ctx.cluster)],
     text,
-  };
+  });
 }
 
 function lifetimeSentence(mapping: EntityMapping, seconds: number): string {
@@ -127,6 +128,7 @@ function perWriteRowsOf(mapping: EntityMapping, seconds: number | null): PerWrit
       : notDeclared,
     keep: { support: 'unsupported', how: SAY.keepUnsupported },
     extend: { support: 'unsupported', how: SAY.extendUnsupported },
+    at: declared ? { support: 'emulated', how: INSTANT_SAY.atHow } : notDeclared,
   });
 }
 
@@ -138,6 +140,7 @@ function counterRows(): PerWriteRow[] {
     never: unsupported,
     keep: unsupported,
     extend: unsupported,
+    at: unsupported,
   });
 }
 
@@ -146,6 +149,7 @@ function limits(ctx: ExplainContext): string[] {
     `TTL at most ${CASSANDRA_MAX_TTL_SECONDS} s (20 years)`,
     ceilingText(ctx.clock.ceiling),
     "1 s precision, measured by the coordinator's clock",
+    INSTANT_SAY.readBack,
   ];
 }
 

@@ -12,6 +12,7 @@ import { duplicateKey } from '../../runtime/key-errors';
 import { setVersion } from '../../runtime/conditional-writes';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { CassandraConditionalWrites } from './conditional-writes';
+import { refuseSetTtlOnMember } from '../../runtime/write-instant';
 import { toCql } from './codec';
 import type { ColumnMapping, EntityMapping } from './compile';
 import type { SessionContext } from './context';
@@ -19,6 +20,7 @@ import { keepStoredCreatedAt } from './created-at';
 import type { Params, Row } from './executor';
 import { keyParams, rowParams, rowToEntity, ttlParams } from './rows';
 import { MAX_LIMIT, STORE } from './semantics';
+import { longestCellTtl, readExpiryInstant } from './expiry-instant';
 import { ttlClause } from './write-ttl';
 import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../contract';
 import { deleteManyRequest } from '../../runtime/delete-many';
@@ -44,9 +46,9 @@ export class CassandraRepository<T> implements Repository<T> {
   /** INSERT … IF NOT EXISTS: a lightweight transaction, so an existing key is reported, never overwritten. */
   async insert(entity: T, options?: WriteOptions): Promise<void> {
     const { ttl } = writeOptions(options, 'insert()', STORE);
-    const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
     const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
     setVersion(this.mapping.entity, record, 1);
+    const clause = ttlClause(this.mapping, ttl, this.ctx.clock(), record);
     const row = rowParams(this.mapping, record, this.ctx.now());
     const query = this.statements().insert({ withTtl: clause.using, ifNotExists: true });
     const result = await this.ctx.executor.execute(query, [...row, ...ttlParams(clause)], this.place, 'insert');
@@ -59,8 +61,9 @@ export class CassandraRepository<T> implements Repository<T> {
   /** A plain INSERT of every column; an existing row keeps its @CreatedAt (read first, see created-at.ts). */
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
     const { ttl } = writeOptions(options, 'upsert()', STORE);
-    const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
-    const row = rowParams(this.mapping, entityArgument(entity, 'upsert()', this.mapping.entity, STORE), this.ctx.now());
+    const record = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
+    const clause = ttlClause(this.mapping, ttl, this.ctx.clock(), record);
+    const row = rowParams(this.mapping, record, this.ctx.now());
     await keepStoredCreatedAt(this.ctx, this.mapping, row, this.place);
     const query = this.statements().insert({ withTtl: clause.using });
     await this.ctx.executor.execute(query, [...row, ...ttlParams(clause)], this.place, 'upsert');
@@ -127,12 +130,20 @@ export class CassandraRepository<T> implements Repository<T> {
     return this.remaining(row);
   }
 
+  /** The coordinator's clock + TTL() in one read (expiry-instant.ts); 1 s precision. */
+  async expiresAt(key: KeyInput<T>): Promise<Date | null | undefined> {
+    const params = keyParams(this.mapping, key);
+    if (this.mapping.isCounter) return (await this.exists(key)) ? null : undefined;
+    return readExpiryInstant(this.ctx, this.mapping, params, this.place);
+  }
+
   /**
    * Cassandra cannot change a stored cell's TTL: the row is read and every column rewritten with
    * INSERT … USING TTL, timestamped one microsecond after the newest cell it read, so a write or
    * delete that lands in between (with a later timestamp) still wins.
    */
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
+    refuseSetTtlOnMember(this.mapping.entity, STORE);
     if (ttl === 'keep') return this.exists(key);
     const clause = ttlClause(this.mapping, ttl, this.ctx.clock());
     if (this.mapping.isCounter) {
@@ -194,21 +205,10 @@ export class CassandraRepository<T> implements Repository<T> {
   }
 
   private remaining(row: Row): number | null {
-    let longest: number | undefined;
-    const columns = this.statements().ttlColumns();
-    for (const [i, c] of columns.entries()) {
-      if (row[c.column] === null || row[c.column] === undefined) continue;
-      const ttl = row[`ttl_${i}`] as number | null;
-      if (ttl === null) return null;
-      longest = Math.max(longest ?? 0, Number(ttl));
-    }
-    if (longest === undefined) {
-      throw new LifespanError('CASSANDRA_TTL_UNREADABLE', 'every non-key column of this row is null', {
-        ...this.place,
-        hint: "Cassandra reports TTL() only for cells that hold a value; the row marker's TTL cannot be read",
-      });
-    }
-    return longest;
+    const columns = this.statements()
+      .ttlColumns()
+      .map((c) => c.column);
+    return longestCellTtl(row, columns, this.place);
   }
 
   private newestWritetime(row: Row): bigint | undefined {

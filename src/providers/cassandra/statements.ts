@@ -63,6 +63,15 @@ export class TableStatements {
     return `SELECT ${[...keys, ...parts, ...others].join(', ')} FROM ${this.table} WHERE ${this.keyCondition()}`;
   }
 
+  /**
+   * repository.expiresAt(): the coordinator's clock (currentTimestamp(), Cassandra 4.0+) with each
+   * TTL-carrying cell and its TTL(), in one read: expiry = that clock + the longest cell TTL.
+   */
+  selectExpiryInstant(): string {
+    const parts = this.ttlColumns().flatMap((c, i) => [col(c), `TTL(${col(c)}) AS "ttl_${i}"`]);
+    return `SELECT currentTimestamp() AS "lifespan_now", ${parts.join(', ')} FROM ${this.table} WHERE ${this.keyCondition()}`;
+  }
+
   /** SELECT (or COUNT) with equality filters; ALLOW FILTERING unless the filter is a key prefix Cassandra serves directly. */
   selectWhere(columns: readonly ColumnMapping[], options: { count: boolean; limit?: number }): string {
     const what = options.count ? 'COUNT(*)' : this.all.map(col).join(', ');

@@ -72,7 +72,7 @@ export class CassandraUnitOfWork extends UnitOfWorkShell<Operation, EntityMappin
       if (op.kind === 'delete') {
         checked.set(op, { params: keyParams(op.mapping, op.key), clause: undefined });
       } else {
-        const clause = ttlClause(op.mapping, op.ttl ?? commitTtl, clock);
+        const clause = ttlClause(op.mapping, op.ttl ?? commitTtl, clock, op.instance);
         checked.set(op, { params: rowParams(op.mapping, op.instance, now), clause });
       }
     }

@@ -12,6 +12,7 @@ import {
 import { duplicateKey } from '../../runtime/key-errors';
 import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { writeTtlFor } from '../../runtime/write-ttl';
+import type { StampedWriteTtl } from '../../runtime/write-instant';
 import type { GetOrInsertResult, KeyInput } from '../contract';
 import type { ItemAddress } from './codec';
 import type { EntityAccess } from './context';
@@ -33,6 +34,8 @@ export class CosmosConditionalWrites<T> {
   constructor(
     private readonly access: EntityAccess,
     private readonly current: (address: ItemAddress) => Promise<CurrentItem | undefined>,
+    /** `{ at }` turned into the item ttl sent now (the estimated server clock: expiry-instant.ts). */
+    private readonly stamp: (ttl: ResolvedWriteTtl) => Promise<StampedWriteTtl>,
   ) {}
 
   async update(entity: T, options: unknown): Promise<void> {
@@ -40,7 +43,7 @@ export class CosmosConditionalWrites<T> {
     const { ttl } = conditionalWriteOptions(options, 'update()', model, STORE);
     const given = entityArgument(entity, 'update()', model, STORE);
     const expected = expectedVersion(model, given, STORE);
-    const resolved = writeTtlFor(model, ttl, STORE);
+    const resolved = await this.stamp(writeTtlFor(model, ttl, STORE));
     const values = stampTimestamps(model, valuesOf(model, given), new Date(), false);
     values[model.version as string] = expected + 1;
     const address = codec.address(values);
@@ -90,7 +93,7 @@ export class CosmosConditionalWrites<T> {
     const { entity: model, codec } = this.access;
     const { ttl } = conditionalWriteOptions(options, 'getOrInsert()', model, STORE);
     const given = entityArgument(entity, 'getOrInsert()', model, STORE) as T;
-    const resolved = writeTtlFor(model, ttl, STORE);
+    const resolved = await this.stamp(writeTtlFor(model, ttl, STORE));
     setVersion(model, given as object, 1);
     const values = stampTimestamps(model, valuesOf(model, given as object), new Date(), true);
     const body = itemWrite('insert', codec.encode(values), resolved).body as ItemDefinition;
@@ -124,7 +127,7 @@ export class CosmosConditionalWrites<T> {
     const { entity: model, codec } = this.access;
     const { ttl } = conditionalWriteOptions(options, 'patch()', model, STORE);
     const members = patchChanges(model, changes, STORE);
-    const resolved = writeTtlFor(model, ttl ?? 'keep', STORE);
+    const resolved = await this.stamp(writeTtlFor(model, ttl ?? 'keep', STORE));
     const address = this.address(key);
     for (let attempt = 1; ; attempt += 1) {
       const current = await this.live(address);
@@ -178,7 +181,7 @@ export class CosmosConditionalWrites<T> {
 }
 
 /** The /ttl operations of a patch: 'keep' writes the remaining seconds (a patch resets _ts). */
-function expiryOperations(ttl: ResolvedWriteTtl, current: CurrentItem): PatchOperation[] {
+function expiryOperations(ttl: StampedWriteTtl, current: CurrentItem): PatchOperation[] {
   if (ttl.kind !== 'keep') return ttlPatch(ttl, current) ?? [];
   const kept = keptTtl(current.raw, current.containerTtl, current.serverNow);
   return kept === undefined ? [] : [{ op: 'set', path: '/ttl', value: kept }];

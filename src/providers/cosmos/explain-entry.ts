@@ -1,3 +1,4 @@
+import { INSTANT_SAY, withMemberExpiry } from './expiry-instant';
 import type { ExplainEntry, PerWriteRow } from '../../explain/entry';
 import { cosmosConditionalWrites } from './conditional-writes-explain';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
@@ -33,6 +34,7 @@ export function explainEntity(
     PHRASES.everyWriteRestarts,
     PHRASES.itemTtlNeedsContainer,
     partitionKeyFixed(layout.partitionKeyPath),
+    INSTANT_SAY.readBack,
   ];
   if (layout.shared) {
     limits.push(
@@ -44,7 +46,7 @@ export function explainEntity(
       'hideExpired: lifespan also hides items past _ts + ttl on every read, judged by the server clock (point reads: the Date header of the response; queries: estimated from a recent Date header, within about a second)',
     );
   }
-  return {
+  return withMemberExpiry(entity, {
     entity: entity.name,
     collection: entity.collection,
     store: STORE,
@@ -71,7 +73,7 @@ export function explainEntity(
     limits,
     warnings: warningsOf(entity),
     text: paragraph(entity, container),
-  };
+  });
 }
 
 function paragraph(entity: EntityModel, container: ContainerSpec): string {
@@ -126,6 +128,7 @@ function perWriteRowsOf(entity: EntityModel, defaultTtl: number | null): PerWrit
       never: unsupported,
       keep: unsupported,
       extend: unsupported,
+      at: unsupported,
     });
   }
   return perWriteRows({
@@ -149,6 +152,7 @@ function perWriteRowsOf(entity: EntityModel, defaultTtl: number | null): PerWrit
         'read the item and the server time, then replace it on its _etag (If-Match) with ttl = max(remaining, n): ' +
         'never shortens; may add the seconds between the read and the write; an item that never expires stays so',
     },
+    at: { support: 'emulated', how: INSTANT_SAY.atHow },
   });
 }
 

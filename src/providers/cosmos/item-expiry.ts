@@ -4,7 +4,7 @@
  * -1 means never, and nothing expires while the container has no DefaultTimeToLive.
  * Pure functions: every caller passes "now" in epoch seconds.
  */
-import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
+import type { StampedWriteTtl } from '../../runtime/write-instant';
 import { MAX_COSMOS_TTL, TTL_ON_NO_DEFAULT } from './semantics';
 
 /** A container's live DefaultTimeToLive: null when the property is absent (TTL off). */
@@ -36,7 +36,7 @@ export function isExpired(item: StoredExpiry, containerTtl: ContainerTtl, nowSec
 }
 
 /** The ttl property of a plain write: a number, or undefined for "no ttl property". Never 0 or null. */
-export function plainWriteTtl(ttl: ResolvedWriteTtl & { kind: 'duration' | 'default' | 'never' }): number | undefined {
+export function plainWriteTtl(ttl: StampedWriteTtl & { kind: 'duration' | 'default' | 'never' }): number | undefined {
   if (ttl.kind === 'duration') return ttl.seconds;
   if (ttl.kind === 'never') return TTL_ON_NO_DEFAULT;
   return undefined;

@@ -1,5 +1,5 @@
 import type { PatchOperation } from '@azure/cosmos';
-import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
+import type { StampedWriteTtl } from '../../runtime/write-instant';
 import { checkCosmosTtl } from './compile';
 import { extendedTtl, isExpired, keptTtl, plainWriteTtl, remainingSeconds, type ContainerTtl } from './item-expiry';
 import type { ItemBody } from './codec';
@@ -24,7 +24,7 @@ export interface CurrentItem {
  */
 export function needsCurrentItem(
   mode: 'insert' | 'upsert',
-  ttl: ResolvedWriteTtl,
+  ttl: StampedWriteTtl,
   preserved: readonly string[],
 ): boolean {
   return mode === 'upsert' && (ttl.kind === 'keep' || ttl.kind === 'extend' || preserved.length > 0);
@@ -41,7 +41,7 @@ export function needsCurrentItem(
 export function itemWrite(
   mode: 'insert' | 'upsert',
   body: ItemBody,
-  ttl: ResolvedWriteTtl,
+  ttl: StampedWriteTtl,
   current?: CurrentItem,
   preserved: readonly string[] = [],
 ): ItemWrite {
@@ -55,13 +55,13 @@ export function itemWrite(
   return { op: 'replace', body: withTtl(carryOver(body, current.raw, preserved), next), etag: current.raw._etag };
 }
 
-function newItemTtl(ttl: ResolvedWriteTtl): number | undefined {
+function newItemTtl(ttl: StampedWriteTtl): number | undefined {
   if (ttl.kind === 'extend') return ttl.seconds;
   if (ttl.kind === 'keep') return undefined;
   return plainWriteTtl(ttl);
 }
 
-function updatedTtl(ttl: ResolvedWriteTtl, current: CurrentItem): number | undefined {
+function updatedTtl(ttl: StampedWriteTtl, current: CurrentItem): number | undefined {
   if (ttl.kind === 'keep') return keptTtl(current.raw, current.containerTtl, current.serverNow);
   if (ttl.kind === 'extend') return extendedTtl(current.raw, current.containerTtl, ttl.seconds, current.serverNow);
   return plainWriteTtl(ttl);
@@ -81,7 +81,7 @@ function carryOver(body: ItemBody, stored: RawItem, preserved: readonly string[]
  * expiry instant stay exactly; 'extend' on an item that never expires). Every patch is a write, so
  * it also resets _ts.
  */
-export function ttlPatch(ttl: ResolvedWriteTtl, current: CurrentItem): PatchOperation[] | null {
+export function ttlPatch(ttl: StampedWriteTtl, current: CurrentItem): PatchOperation[] | null {
   switch (ttl.kind) {
     case 'duration':
       return [{ op: 'set', path: '/ttl', value: checkCosmosTtl(ttl.seconds) }];

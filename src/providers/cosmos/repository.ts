@@ -1,15 +1,17 @@
 import type { ItemDefinition } from '@azure/cosmos';
 import { StoreError } from '../../errors';
-import type { PerWriteTtl } from '../../model/per-write-ttl';
+import type { PerWriteTtl, ResolvedWriteTtl } from '../../model/per-write-ttl';
 import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { duplicateKey } from '../../runtime/key-errors';
+import { recordWriteTtl, refuseSetTtlOnMember } from '../../runtime/write-instant';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import { setVersion } from '../../runtime/conditional-writes';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { CosmosConditionalWrites } from './conditional-writes';
 import type { CosmosContext, EntityAccess } from './context';
 import { CONFLICT, driverCall, NOT_FOUND, PRECONDITION_FAILED, statusOf, wrapDriverError } from './driver-errors';
+import { itemExpiryInstant, stampedTtl } from './expiry-instant';
 import { expiredFilter, isExpired, remainingSeconds } from './item-expiry';
 import type { ItemAddress } from './codec';
 import { readItem, type StoredItem } from './item-reader';
@@ -31,7 +33,11 @@ export class CosmosRepository<T> implements Repository<T> {
     private readonly context: CosmosContext,
     private readonly access: EntityAccess,
   ) {
-    this.conditional = new CosmosConditionalWrites<T>(access, (address) => this.current(address));
+    this.conditional = new CosmosConditionalWrites<T>(
+      access,
+      (address) => this.current(address),
+      (ttl) => this.stamped(ttl),
+    );
   }
 
   private get name(): string {
@@ -114,7 +120,8 @@ export class CosmosRepository<T> implements Repository<T> {
   }
 
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
-    const resolved = writeTtlFor(this.access.entity, ttl, STORE);
+    refuseSetTtlOnMember(this.access.entity, STORE);
+    const resolved = await this.stamped(writeTtlFor(this.access.entity, ttl, STORE));
     const address = this.address(key);
     for (let attempt = 1; ; attempt += 1) {
       const current = await this.current(address);
@@ -167,12 +174,18 @@ export class CosmosRepository<T> implements Repository<T> {
     return { access: this.access, hidden: () => this.hiddenFilter() };
   }
 
+  /** _ts + the effective ttl of the stored item (expiry-instant.ts); a due item hidden by hideExpired is absent. */
+  async expiresAt(key: KeyInput<T>): Promise<Date | null | undefined> {
+    const stored = await this.readLive(this.address(key));
+    return stored && itemExpiryInstant(stored.raw, await this.containerTtl());
+  }
+
   private async write(mode: 'insert' | 'upsert', instance: T, requested: PerWriteTtl | undefined): Promise<void> {
     const { entity, codec } = this.access;
     const given = entityArgument(instance, `${mode}()`, entity, STORE);
     if (mode === 'insert') setVersion(entity, given, 1);
-    const ttl = writeTtlFor(entity, requested, STORE);
     const values = stampTimestamps(entity, valuesOf(entity, given), new Date(), mode === 'insert');
+    const ttl = await this.stamped(recordWriteTtl(entity, requested, STORE, values));
     const body = codec.encode(values);
     const address = codec.address(values);
     const preserved = codec.preservedOnUpdate;
@@ -249,6 +262,11 @@ export class CosmosRepository<T> implements Repository<T> {
     if (!this.context.hideExpired) return null;
     const containerTtl = await this.containerTtl();
     return expiredFilter(containerTtl, await this.context.serverNowSeconds(this.access.codec.layout.container));
+  }
+
+  /** `{ at }` as the item ttl, by the server clock (expiry-instant.ts). */
+  private stamped(ttl: ResolvedWriteTtl) {
+    return stampedTtl(this.context, this.access.codec.layout.container, this.access.entity, ttl);
   }
 
   private containerTtl() {

@@ -25,10 +25,16 @@ export class ServerClock {
     return seconds;
   }
 
-  /** The server's epoch seconds now, or undefined when no recent response told it. */
-  estimateSeconds(): number | undefined {
+  /** The server's epoch milliseconds now (within about a second), or undefined when no recent response told it. */
+  estimateMs(): number | undefined {
     const at = this.clientNowMs();
     if (this.offsetMs === undefined || Math.abs(at - this.sampledAtMs) > SAMPLE_MAX_AGE_MS) return undefined;
-    return Math.floor((at + this.offsetMs) / 1000);
+    return at + this.offsetMs;
+  }
+
+  /** The server's epoch seconds now, or undefined when no recent response told it. */
+  estimateSeconds(): number | undefined {
+    const ms = this.estimateMs();
+    return ms === undefined ? undefined : Math.floor(ms / 1000);
   }
 }

@@ -5,7 +5,8 @@ import type { EntityModel } from '../../model/types';
 import { stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { duplicateKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
-import { writeTtlFor } from '../../runtime/write-ttl';
+import { recordWriteTtl } from '../../runtime/write-instant';
+import { stampedTtl } from './expiry-instant';
 import type { CosmosContext, EntityAccess } from './context';
 import { CONFLICT, driverCall } from './driver-errors';
 import { clientNowSeconds } from './item-expiry';
@@ -85,8 +86,9 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
       return [this.prepared(access, address, { operationType: 'Delete', id: address.id }, number, 'delete')];
     }
     const { entity, codec } = access;
-    const ttl = writeTtlFor(entity, item.ttl ?? commitTtl, STORE);
     const values = stampTimestamps(entity, valuesOf(entity, item.instance), new Date(), item.kind === 'insert');
+    const requested = recordWriteTtl(entity, item.ttl ?? commitTtl, STORE, values);
+    const ttl = await stampedTtl(this.context, codec.layout.container, entity, requested);
     const body = codec.encode(values);
     const address = codec.address(values);
     const key = addressKey(access, address);

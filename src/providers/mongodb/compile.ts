@@ -124,9 +124,12 @@ function compileTtl(entity: EntityModel, keyMembers: readonly string[], report: 
       index: indexSpec(ttl.expiryField, 0, entity.collection),
     };
   }
-  const seconds = ttl.seconds;
+  // @ExpiresAt: a TTL index with expireAfterSeconds: 0 on that member, so each document expires at its date.
+  const instant = ttl.instantMember;
+  const anchor: TtlAnchor | null = instant !== null ? { member: instant, source: 'explicit' } : ttl.anchor;
+  const seconds = instant !== null ? 0 : ttl.seconds;
   if (seconds === null) return null;
-  if (ttl.anchor === null) {
+  if (anchor === null) {
     report({
       code: 'MONGO_TTL_NO_DATE_MEMBER',
       message:
@@ -139,22 +142,22 @@ function compileTtl(entity: EntityModel, keyMembers: readonly string[], report: 
     });
     return null;
   }
-  if (keyMembers.includes(ttl.anchor.member)) {
+  if (keyMembers.includes(anchor.member)) {
     report({
       code: 'MONGO_TTL_ON_KEY',
-      member: ttl.anchor.member,
-      message: `the TTL counts from '${ttl.anchor.member}', a key member stored in _id, which cannot carry a TTL index`,
+      member: anchor.member,
+      message: `the TTL counts from '${anchor.member}', a key member stored in _id, which cannot carry a TTL index`,
       hint: 'count the TTL from a non-key date member, e.g. @CreatedAt()',
     });
     return null;
   }
-  const field = dateField(entity, ttl.anchor.member, report);
+  const field = dateField(entity, anchor.member, report);
   if (!field) return null;
   return {
     kind: 'date-member',
     member: field.member,
     field: field.storedName,
-    source: ttl.anchor.source,
+    source: anchor.source,
     seconds,
     index: indexSpec(field.storedName, seconds, entity.collection),
   };

@@ -1,3 +1,4 @@
+import { INSTANT_SAY, withMemberExpiry } from './expiry-instant';
 import type { ExplainEntry } from '../../explain/entry';
 import { mongoConditionalWrites } from './conditional-writes-explain';
 import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
@@ -68,12 +69,13 @@ function dateMember(mapping: CollectionMapping, ttl: DateMemberTtl, ctx: Explain
     never: unsupported,
     keep: unsupported,
     extend: unsupported,
+    at: unsupported,
   });
   const warnings =
     ttl.source === 'explicit'
       ? [`lifespan does not set ${member}; ${SAY.notADate(member)}, so every write must give it a Date`]
       : [];
-  return {
+  return withMemberExpiry(mapping.entity, ttl, {
     ...common(mapping, ctx),
     seconds,
     countsFrom: `member:${member}`,
@@ -83,7 +85,7 @@ function dateMember(mapping: CollectionMapping, ttl: DateMemberTtl, ctx: Explain
     limits: limits(field),
     warnings,
     text,
-  };
+  });
 }
 
 function expiryField(mapping: CollectionMapping, ttl: ExpiryFieldTtl, ctx: ExplainContext): ExplainEntry {
@@ -109,7 +111,7 @@ function expiryField(mapping: CollectionMapping, ttl: ExpiryFieldTtl, ctx: Expla
       ? `A write without a TTL stamps ${defaultExpr}${anchorNote};`
       : `A write without a TTL leaves no ${field}, so the document does not expire;`,
     `a per-write TTL n stamps ${field} = $$NOW + n (server clock), 'never' removes ${field}, 'keep' leaves it, ` +
-      `and { extend: n } keeps the later of ${field} and $$NOW + n.`,
+      `{ extend: n } keeps the later of ${field} and $$NOW + n, and { at: Date } stores that instant.`,
     defaultSeconds !== null
       ? `Changing the default affects new writes only: stored documents keep their ${field} until rewritten.`
       : `There is no default to change: each document's ${field} comes from its own writes.`,
@@ -134,6 +136,7 @@ function expiryField(mapping: CollectionMapping, ttl: ExpiryFieldTtl, ctx: Expla
         `$set ${field}: { $max: ["$${field}", { $add: ["$$NOW", n * 1000] }] }; a new document gets $$NOW + n, ` +
         `a stored document without ${field} keeps never expiring`,
     },
+    at: { support: 'native', how: `$set ${field}: <the instant>; ${INSTANT_SAY.atHow}` },
   });
   return {
     ...common(mapping, ctx),
@@ -168,6 +171,7 @@ function noTtl(mapping: CollectionMapping): ExplainEntry {
       { value: 'never', support: 'unsupported', how: why },
       { value: 'keep', support: 'unsupported', how: why },
       { value: 'extend', support: 'unsupported', how: why },
+      { value: 'at', support: 'unsupported', how: why },
     ],
     conditionalWrites: mongoConditionalWrites(mapping),
     expiredVisibleUntilDeleted: false,
@@ -185,7 +189,7 @@ function noTtl(mapping: CollectionMapping): ExplainEntry {
 }
 
 function limits(field: string): string[] {
-  return [SAY.range, SAY.noCompoundNoId, `${SAY.notADate(field)}`, SAY.primaryOnly, SAY.needs42];
+  return [SAY.range, SAY.noCompoundNoId, `${SAY.notADate(field)}`, SAY.primaryOnly, SAY.needs42, INSTANT_SAY.readBack];
 }
 
 /** The whole key is _id: the value itself for one member, a sub-document of every key member otherwise. */

@@ -7,6 +7,7 @@ import { writeTtlFor } from '../../runtime/write-ttl';
 import { setVersion } from '../../runtime/conditional-writes';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { MongoConditionalWrites } from './conditional-writes';
+import { refuseSetTtlOnMember } from '../../runtime/write-instant';
 import type { Doc } from './commands';
 import type { CollectionMapping } from './compile';
 import { fromDocument, idOf, idText, whereFilter } from './documents';
@@ -17,6 +18,7 @@ import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../co
 import { deleteManyRequest } from '../../runtime/delete-many';
 import { iteratePages } from '../../runtime/pages';
 import { mongoDeleteMany, mongoPage, type MongoPages } from './pages';
+import { expiryInstantPipeline, mongoWriteTtl } from './expiry-instant';
 import { entityWrite, setTtlWrite, type WriteSpec } from './writes';
 
 export interface MongoContext {
@@ -52,7 +54,7 @@ export class MongoRepository<T> implements Repository<T> {
     const write = entityWrite(
       this.mapping,
       record,
-      this.writeTtl(writeOptions(options, 'insert()', STORE).ttl),
+      this.writeTtl(writeOptions(options, 'insert()', STORE).ttl, record),
       'insert',
       this.ctx.hideExpired,
     );
@@ -73,10 +75,11 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
+    const record = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
     const write = entityWrite(
       this.mapping,
-      entityArgument(entity, 'upsert()', this.mapping.entity, STORE),
-      this.writeTtl(writeOptions(options, 'upsert()', STORE).ttl),
+      record,
+      this.writeTtl(writeOptions(options, 'upsert()', STORE).ttl, record),
       'upsert',
       this.ctx.hideExpired,
     );
@@ -146,8 +149,18 @@ export class MongoRepository<T> implements Repository<T> {
     return Math.max(0, Math.ceil(Number(ms) / 1000));
   }
 
+  /** The expiry field, or the date member + expireAfterSeconds, of the live document (expiry-instant.ts). */
+  async expiresAt(key: KeyInput<T>): Promise<Date | null | undefined> {
+    const pipeline = expiryInstantPipeline(this.live({ _id: idOf(this.mapping, key) }), this.mapping.ttl);
+    const [row] = await this.guard('expiresAt', () => this.collection.aggregate(pipeline, READ).toArray());
+    if (!row) return undefined;
+    const at = row['expiresAt'];
+    return at instanceof Date ? at : null;
+  }
+
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
     const { entity, ttl: mongoTtl } = this.mapping;
+    refuseSetTtlOnMember(entity, STORE);
     if (mongoTtl?.kind !== 'expiry-field') {
       const why =
         mongoTtl?.kind === 'date-member'
@@ -212,8 +225,8 @@ export class MongoRepository<T> implements Repository<T> {
     return { entity: this.mapping.entity.name, store: STORE };
   }
 
-  private writeTtl(ttl: PerWriteTtl | undefined) {
-    return writeTtlFor(this.mapping.entity, ttl, STORE);
+  private writeTtl(ttl: PerWriteTtl | undefined, record?: object) {
+    return mongoWriteTtl(this.mapping.entity, ttl, record);
   }
 
   private live(filter: Doc): Doc {

@@ -115,7 +115,8 @@ type ExpiryUpdate = { readonly set: unknown } | { readonly unset: true } | { rea
  * What a write does to the expiry-date field (DESIGN.md per-write table, MongoDB column):
  * duration n → $$NOW + n; default → anchor + default (or $$NOW + default, or nothing without a
  * default); never → $unset; keep → untouched (a new document gets the default); { extend: n } →
- * the later of the stored expiry and $$NOW + n (a new document gets $$NOW + n; "never" stays never).
+ * the later of the stored expiry and $$NOW + n (a new document gets $$NOW + n; "never" stays never);
+ * { at } → the instant.
  */
 export function expiryUpdate(
   ttl: ExpiryFieldTtl,
@@ -143,6 +144,9 @@ export function expiryUpdate(
       if (mode === 'insert') return { set: nowPlus(resolved.seconds) };
       return mode === 'set-ttl' ? { set: later } : { set: { $cond: [isNew, nowPlus(resolved.seconds), later] } };
     }
+    case 'at':
+      // The instant itself: the index has expireAfterSeconds: 0, so the monitor deletes at that date.
+      return { set: resolved.at };
   }
 }
 

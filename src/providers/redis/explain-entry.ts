@@ -4,6 +4,7 @@ import { perWriteRows } from '../../explain/per-write-rows';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
 import type { KeyspaceMapping } from './compile';
 import { keyLayout } from './keys';
+import { READ_BACK_SAY, withMemberExpiry } from './expiry-instant';
 import { createdAtPattern } from './writes';
 import { SAY, STORE } from './semantics';
 
@@ -26,7 +27,7 @@ export function explainMapping(mapping: KeyspaceMapping, prefix: string): Explai
     seconds === null ? 'There is no default to change.' : `${SAY.newWritesOnly}.`,
     'Under maxmemory, volatile-ttl / volatile-lru eviction can remove keys before their TTL.',
   ].join(' ');
-  return {
+  return withMemberExpiry(mapping.entity, {
     entity: mapping.entity.name,
     collection: mapping.collection,
     store: STORE,
@@ -49,11 +50,17 @@ export function explainMapping(mapping: KeyspaceMapping, prefix: string): Explai
       seconds === null
         ? { kind: 'none', text: 'no default TTL declared; adding one affects keys written afterwards only' }
         : { kind: 'new-writes-only', text: `${SAY.newWritesOnly}.` },
-    limits: [SAY.precision, SAY.valueLimit, SAY.scan, SAY.cluster, SAY.version],
+    limits: [SAY.precision, SAY.valueLimit, SAY.scan, SAY.cluster, SAY.version, READ_BACK_SAY],
     warnings: [SAY.eviction, SAY.replicas, SAY.persistence],
     text,
-  };
+  });
 }
+
+/** What `{ at: Date }` does on Redis: the instant itself, natively. */
+const REDIS_AT_HOW =
+  'SET key value PXAT <ms> (insert: SET … NX PXAT; setTtl: PEXPIREAT): Redis keeps the instant as absolute ' +
+  "Unix milliseconds, exact to the millisecond; an instant not after this process's clock is refused before " +
+  'anything is sent (a skew between this clock and the server only moves that check, never the instant)';
 
 function nativeRows(seconds: number | null): PerWriteRow[] {
   const onNew = seconds === null ? 'no expiry' : `EX ${seconds}`;
@@ -69,6 +76,7 @@ function nativeRows(seconds: number | null): PerWriteRow[] {
       support: 'native',
       how: 'SET … KEEPTTL, then EXPIRE key n GT, in one script (a key without expiry stays without); a new key gets EX n',
     },
+    at: { support: 'native', how: REDIS_AT_HOW },
   });
 }
 
@@ -83,6 +91,7 @@ function undeclaredRows(mapping: KeyspaceMapping, seconds: number | null): PerWr
     never: why,
     keep: why,
     extend: why,
+    at: why,
   });
 }
 

@@ -7,9 +7,11 @@ import { writeTtlFor } from '../../runtime/write-ttl';
 import { setVersion } from '../../runtime/conditional-writes';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { RedisConditionalWrites } from './conditional-writes';
+import { recordWriteTtl, refuseSetTtlOnMember } from '../../runtime/write-instant';
 import { decodeRecord, parseStored, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { call, type RedisClientLike } from './gateway';
+import { readExpiryInstant } from './expiry-instant';
 import { keyOf, scanPattern } from './keys';
 import { encodeEntity, matches, whereForms } from './records';
 import { scanKeys } from './scan';
@@ -19,7 +21,15 @@ import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../co
 import { deleteManyRequest } from '../../runtime/delete-many';
 import { iteratePages } from '../../runtime/pages';
 import { redisDeleteMany, redisPage, type RedisPages } from './pages';
-import { createdAtPattern, insertCommand, plainUpsertCommand, redisTtl, scriptArgs, type RedisTtl } from './writes';
+import {
+  amountOf,
+  createdAtPattern,
+  insertCommand,
+  plainUpsertCommand,
+  redisTtl,
+  scriptArgs,
+  type RedisTtl,
+} from './writes';
 
 export interface RedisContext {
   readonly client: RedisClientLike;
@@ -39,21 +49,20 @@ export class RedisRepository<T> implements Repository<T> {
   }
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
-    const ttl = this.ttlOf(writeOptions(options, 'insert()', STORE).ttl);
+    const requested = writeOptions(options, 'insert()', STORE).ttl;
     const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
     setVersion(this.mapping.entity, record, 1);
+    const ttl = this.ttlOf(requested, record);
     const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const reply = await call<string | null>(this.ctx.client, insertCommand(key, value, ttl), this.place('insert'));
     if (reply === null) throw duplicateKeyIn(this.mapping, 'key');
   }
 
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
-    const ttl = this.ttlOf(writeOptions(options, 'upsert()', STORE).ttl);
-    const { key, value } = encodeEntity(
-      this.ctx.prefix,
-      this.mapping,
-      entityArgument(entity, 'upsert()', this.mapping.entity, STORE),
-    );
+    const requested = writeOptions(options, 'upsert()', STORE).ttl;
+    const record = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
+    const ttl = this.ttlOf(requested, record);
+    const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const plain = this.keepCreatedAt === '' ? plainUpsertCommand(key, value, ttl) : null;
     if (plain) {
       await call(this.ctx.client, plain, this.place('upsert'));
@@ -121,15 +130,21 @@ export class RedisRepository<T> implements Repository<T> {
     return Math.max(0, Math.ceil(ms / 1000));
   }
 
-  /** EXPIRE n, PERSIST, EXPIRE … GT n (extend) or nothing (keep), on a key that exists: one script. */
+  /** PEXPIRETIME: the instant Redis keeps (expiry-instant.ts); exact to the millisecond. */
+  async expiresAt(key: KeyInput<T>): Promise<Date | null | undefined> {
+    return readExpiryInstant(this.ctx.client, this.key(key), this.place('expiresAt'));
+  }
+
+  /** EXPIRE n, PEXPIREAT ms (at), PERSIST, EXPIRE … GT n (extend) or nothing (keep), on a key that exists: one script. */
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
+    refuseSetTtlOnMember(this.mapping.entity, STORE);
     const target = this.key(key);
-    const { mode, seconds } = this.ttlOf(ttl);
+    const resolved = this.ttlOf(ttl, {});
     const done = await runScript(
       this.ctx.client,
       SET_TTL_SCRIPT,
       [target],
-      [mode, String(seconds)],
+      [resolved.mode, amountOf(resolved)],
       this.place('setTtl'),
     );
     return done === 1;
@@ -190,8 +205,8 @@ export class RedisRepository<T> implements Repository<T> {
     return scriptArgs(op, ttl, value, this.keepCreatedAt);
   }
 
-  private ttlOf(ttl: PerWriteTtl | undefined): RedisTtl {
-    return redisTtl(this.mapping, writeTtlFor(this.mapping.entity, ttl, STORE));
+  private ttlOf(ttl: PerWriteTtl | undefined, record: object): RedisTtl {
+    return redisTtl(this.mapping, recordWriteTtl(this.mapping.entity, ttl, STORE, record));
   }
 
   private key(key: KeyInput<T>): string {

@@ -51,6 +51,8 @@ for i, key in ipairs(KEYS) do
     end
     if mode == 'ex' then
       redis.call('SET', key, value, 'EX', seconds)
+    elseif mode == 'pxat' then
+      redis.call('SET', key, value, 'PXAT', seconds)
     elseif mode == 'persist' then
       redis.call('SET', key, value)
     elseif exists then
@@ -66,12 +68,14 @@ end
 return 0
 `);
 
-/** setTtl: 0 (and nothing done) when the key does not exist, else 1 after EXPIRE / PERSIST / EXPIRE … GT. */
+/** setTtl: 0 (and nothing done) when the key does not exist, else 1 after EXPIRE / PEXPIREAT / PERSIST / EXPIRE … GT. */
 export const SET_TTL_SCRIPT = script(`#!lua
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local mode, seconds = ARGV[1], ARGV[2]
 if mode == 'ex' then
   redis.call('EXPIRE', KEYS[1], seconds)
+elseif mode == 'pxat' then
+  redis.call('PEXPIREAT', KEYS[1], seconds)
 elseif mode == 'persist' then
   redis.call('PERSIST', KEYS[1])
 elseif mode == 'extend' then

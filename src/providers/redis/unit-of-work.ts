@@ -1,7 +1,7 @@
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { unitHoldsKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
-import { writeTtlFor } from '../../runtime/write-ttl';
+import { recordWriteTtl } from '../../runtime/write-instant';
 import type { KeyspaceMapping } from './compile';
 import { keyFromValues } from './keys';
 import { encodeEntity } from './records';
@@ -51,7 +51,7 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending, KeyspaceMapping> {
         keys.push(op.key);
         return scriptArgs('delete', { mode: 'persist', seconds: 0 }, '', '');
       }
-      const ttl = redisTtl(op.mapping, writeTtlFor(op.mapping.entity, op.ttl ?? commitTtl, STORE));
+      const ttl = redisTtl(op.mapping, recordWriteTtl(op.mapping.entity, op.ttl ?? commitTtl, STORE, op.entity));
       const { key, value } = encodeEntity(this.ctx.prefix, op.mapping, op.entity);
       keys.push(key);
       return scriptArgs(op.kind, ttl, value, createdAtPattern(op.mapping));

@@ -1,3 +1,4 @@
+import { expiryMemberOf, instantCountsFrom } from '../../explain/expiry-member';
 import { ProblemList } from '../../errors';
 import { showValue } from '../../model/duration';
 import { IDENTIFIER_HINT, isPortableIdentifier } from '../../model/identifiers';
@@ -142,7 +143,10 @@ function compileEntity(
   });
 }
 
-function countsFrom(entity: EntityModel): string {
+/** What an emulated expiry counts from, as explain() and the TTL record say it. */
+export function countsFrom(entity: EntityModel): string {
+  const member = expiryMemberOf(entity);
+  if (member) return instantCountsFrom(member);
   const anchor = entity.ttl?.anchor;
   return anchor?.source === 'explicit' && entity.ttl?.seconds !== null ? `member:${anchor.member}` : 'last-write';
 }

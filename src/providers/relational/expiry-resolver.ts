@@ -2,7 +2,9 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import { formatDuration } from '../../model/duration';
 import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
+import { checkFutureInstant, memberInstant, type AtTtl } from '../../runtime/write-instant';
 import { unsupported, writeTtlFor } from '../../runtime/write-ttl';
+import { checkInstantRange } from './expiry-instant';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityTable } from './entity-table';
 import { RELATIONAL_STORE } from './options';
@@ -45,7 +47,7 @@ export const ALREADY_EXPIRED = 'RELATIONAL_TTL_ALREADY_EXPIRED';
 export function resolveTtl(t: EntityTable, requested: PerWriteTtl | undefined): ResolvedWriteTtl {
   if (requested === undefined) return DEFAULT_TTL;
   const ttl = writeTtlFor(t.entity, requested, RELATIONAL_STORE);
-  if (!t.expiryColumn && (ttl.kind === 'duration' || ttl.kind === 'extend')) {
+  if (!t.expiryColumn && (ttl.kind === 'duration' || ttl.kind === 'extend' || ttl.kind === 'at')) {
     throw unsupported(
       t.entity,
       RELATIONAL_STORE,
@@ -77,14 +79,19 @@ export function resolveExpiry<A>(t: EntityTable, ttl: ResolvedWriteTtl, anchored
     case 'default':
       // The common case, a plain write on the database clock, needs no new object.
       return t.plainExpiry ?? byDefault(t, 'replace', anchored);
+    case 'at':
+      return atInstant(t, ttl);
   }
 }
 
 const NEVER: WriteExpiry = Object.freeze({ source: 'value', value: null, rule: 'replace' });
 
 /** A write's expiry: `values` are the member values written (an anchored TTL reads its anchor member). */
-export function writeExpiry(t: EntityTable, ttl: ResolvedWriteTtl, values: Record<string, unknown>): WriteExpiry {
+export function writeExpiry(t: EntityTable, requested: ResolvedWriteTtl, values: Record<string, unknown>): WriteExpiry {
   checkAnchorPlaceholder(t, values);
+  // @ExpiresAt: the default is the member's instant (expires_at = the member), or never for null.
+  const ttl =
+    requested.kind === 'default' ? (memberInstant(t.entity, RELATIONAL_STORE, values) ?? requested) : requested;
   return resolveExpiry(t, ttl, (member, seconds, rule) => fromWrittenAnchor(t, values, member, seconds, rule));
 }
 
@@ -101,6 +108,21 @@ export function storedRowExpiry(t: EntityTable, ttl: ResolvedWriteTtl): WriteExp
 function fromNow(t: EntityTable, seconds: number, rule: ConflictRule): WriteExpiry {
   if (t.nowMode === 'db') return { source: 'nowPlus', seconds, rule };
   return { source: 'value', value: t.encodeInstant(new Date(t.clockNow().getTime() + seconds * 1000)), rule };
+}
+
+/**
+ * `{ at }`: expires_at is the instant itself, exact. Judged to be in the future by the clock anchored
+ * expiries are judged with (the injected one, or this process's: reads judge by the database clock).
+ */
+function atInstant(t: EntityTable, at: AtTtl): WriteExpiry {
+  const clock =
+    t.nowMode === 'param'
+      ? { nowMs: t.clockNow().getTime(), name: 'the injected clock' }
+      : { nowMs: Date.now(), name: "this process's clock" };
+  const place = { entity: t.entity, store: RELATIONAL_STORE };
+  checkFutureInstant(at, clock, place);
+  checkInstantRange(at.at, place);
+  return { source: 'value', value: t.encodeInstant(at.at), rule: 'replace' };
 }
 
 /** The entity default: now + TTL, anchor member + TTL, or never (no default declared). */

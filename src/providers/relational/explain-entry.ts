@@ -1,9 +1,10 @@
 import type { ExplainEntry } from '../../explain/entry';
 import { relationalConditionalWrites } from './conditional-writes-explain';
 import type { EntityModel, Model } from '../../model/types';
-import type { CompiledSchema, TableSpec } from './compile';
+import { countsFrom, type CompiledSchema, type TableSpec } from './compile';
 import { createTableCommands } from './ddl';
 import { dialectLabel, EXPIRY_COLUMN, type RelationalDialect } from './dialect';
+import { withMemberExpiry } from './expiry-instant';
 import { RELATIONAL_STORE } from './options';
 import {
   anchorLimit,
@@ -92,10 +93,10 @@ function emulatedEntry(
       `the TTL counts from each row's last write, not from ${anchor.member}: an upsert renews the row's life`,
     );
   }
-  return {
+  return withMemberExpiry(entity, {
     ...base,
     mechanism: 'emulated',
-    countsFrom: anchor?.source === 'explicit' && ttl?.seconds !== null ? `member:${anchor.member}` : 'last-write',
+    countsFrom: countsFrom(entity),
     materializedBy: {
       text: `${EXPIRY_COLUMN} column and its index, stamped by lifespan on every write; ${instantStorage(dialect)}`,
       commands,
@@ -116,5 +117,5 @@ function emulatedEntry(
     ],
     warnings,
     text: emulatedText(entity, dialect, injectedClock),
-  };
+  });
 }

@@ -201,6 +201,7 @@ function recordStep(dialect: RelationalDialect, table: TableSpec, input: PlanInp
 }
 
 function describeRecord(record: TtlRecord): string {
+  if (record.countsFrom.startsWith('instant:')) return `at the instant in ${record.countsFrom.slice(8)} (@ExpiresAt)`;
   const ttl = record.seconds === null ? 'per-write only' : `${record.seconds}s`;
   return record.countsFrom === 'last-write' ? `${ttl} after each write` : `${ttl} after ${record.countsFrom.slice(7)}`;
 }

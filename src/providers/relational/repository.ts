@@ -1,3 +1,4 @@
+import { readExpiryInstant } from './expiry-instant';
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
@@ -163,6 +164,11 @@ export class RelationalRepository<T> implements Repository<T> {
 
   async ttl(key: KeyInput<T>): Promise<number | null | undefined> {
     return runTtl(this.t, this.executor, encodeKey(this.t, key));
+  }
+
+  /** The stored expires_at of the live row (expiry-instant.ts); exact. */
+  async expiresAt(key: KeyInput<T>): Promise<Date | null | undefined> {
+    return readExpiryInstant(this.t, this.executor, encodeKey(this.t, key), () => this.exists(key));
   }
 
   async setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {

@@ -7,8 +7,9 @@
  * (§4.2): PostgreSQL now() is the start of the current transaction; MariaDB UTC_TIMESTAMP(3) is
  * the start of the statement; SQLite unixepoch('subsec') is stable within one statement step [U].
  */
+import { INSTANT_SAY } from './expiry-instant';
 import type { PerWriteRow } from '../../explain/entry';
-import type { WriteTtlKind } from '../../model/per-write-ttl';
+import { WRITE_TTL_KINDS, type WriteTtlKind } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
 import { clockName, dialectLabel, EXPIRY_COLUMN, sqlFamily, type RelationalDialect } from './dialect';
@@ -44,6 +45,7 @@ export function perWriteRows(entity: EntityModel, mode: RelationalTtlMode, diale
       never: ['unsupported', why],
       keep: ['unsupported', why],
       extend: ['unsupported', why],
+      at: ['unsupported', why],
     });
   }
   if (mode !== 'emulate') {
@@ -60,6 +62,7 @@ export function perWriteRows(entity: EntityModel, mode: RelationalTtlMode, diale
         `accepted as a plain write; rows carry no expiry with ttl: '${mode}', so there is none to keep`,
       ],
       extend: ['unsupported', why],
+      at: ['unsupported', why],
     });
   }
   return rows({
@@ -68,6 +71,7 @@ export function perWriteRows(entity: EntityModel, mode: RelationalTtlMode, diale
     never: ['emulated', `${EXPIRY_COLUMN} = NULL`],
     keep: ['emulated', `${EXPIRY_COLUMN} left as is (a new or expired row gets the default)`],
     extend: ['emulated', `${EXPIRY_COLUMN} = max(${EXPIRY_COLUMN}, ${now} + n s); NULL (never) stays NULL`],
+    at: ['emulated', INSTANT_SAY.atHow],
   });
 }
 
@@ -84,7 +88,7 @@ function defaultStamp(entity: EntityModel, now: string): string {
 type RowSpec = [PerWriteRow['support'], string];
 
 function rows(spec: Record<WriteTtlKind, RowSpec>): PerWriteRow[] {
-  return (['duration', 'default', 'never', 'keep', 'extend'] as const).map((value) => ({
+  return WRITE_TTL_KINDS.map((value) => ({
     value,
     support: spec[value][0],
     how: spec[value][1],
@@ -104,6 +108,12 @@ export function emulatedClause(entity: EntityModel, dialect: RelationalDialect, 
   const ttl = entity.ttl;
   if (!ttl) return '';
   const now = injectedClock ? 'now (the injected clock)' : `${clockName(dialect)} (the database clock)`;
+  if (ttl.instantMember) {
+    return (
+      `each row expires at the instant in ${ttl.instantMember} (@ExpiresAt): every write stamps ${EXPIRY_COLUMN} = ` +
+      `${ttl.instantMember}, exactly (NULL: never expires), and refuses an instant not in the future`
+    );
+  }
   if (ttl.seconds === null) {
     return `rows never expire unless a write gives a TTL: that write stamps ${EXPIRY_COLUMN} = ${now} + n s`;
   }

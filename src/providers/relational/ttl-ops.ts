@@ -1,6 +1,7 @@
 import { LifespanError } from '../../errors';
 import { formatDuration } from '../../model/duration';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
+import { refuseSetTtlOnMember } from '../../runtime/write-instant';
 import type { EntityTable } from './entity-table';
 import type { Executor } from './drivers/executor';
 import {
@@ -43,6 +44,7 @@ export async function runSetTtl(
   key: unknown[],
   requested: PerWriteTtl,
 ): Promise<boolean> {
+  refuseSetTtlOnMember(t.entity, RELATIONAL_STORE);
   const ttl = resolveTtl(t, requested);
   const ex = t.expiryColumn;
   if (!ex) return exists(t, executor, key);
