@@ -3,7 +3,6 @@ import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import { duplicateKey, type DuplicateHit } from '../../runtime/key-errors';
-import { writeTtlFor } from '../../runtime/write-ttl';
 import { setVersion } from '../../runtime/conditional-writes';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { MongoConditionalWrites } from './conditional-writes';
