@@ -3,6 +3,8 @@ import { mappingConnectionErrors } from './providers/connection-errors';
 import { labelledRetroactive, refuseUnconsentedRetroactive, shorterTtl } from './core/plan-consent';
 import { assertModel, assertStore, optionsArgument } from './runtime/arguments';
 import { ExplainReport } from './explain/report';
+import { forecastSpec, type ExpiryForecastOptions } from './core/forecast';
+import { ExpiryForecastReport } from './explain/forecast-report';
 import type { ApplyResult, MigrationPlan } from './explain/plan';
 import type { EntityClass, Model } from './model/types';
 import type {
@@ -118,6 +120,23 @@ export class StoreContext {
 
   close(): Promise<void> {
     return this.session.close();
+  }
+
+  /**
+   * How many stored records expire when, per entity: due but still stored, within each bucket
+   * (default 1h, 1d, 7d, 30d, later), never. Each entry says whether it is exact or sampled (a
+   * walk stopped at `cap`), how many records were read and what it cost.
+   */
+  async expiryForecast(options?: ExpiryForecastOptions): Promise<ExpiryForecastReport> {
+    const spec = forecastSpec(options, this.session.store);
+    const session = this.session;
+    if (typeof session.expiryForecast !== 'function') {
+      throw new LifespanError('FORECAST_UNSUPPORTED', `the ${session.store} store cannot forecast expiry`, {
+        store: session.store,
+        hint: 'give the store session an expiryForecast() (see StoreSession)',
+      });
+    }
+    return new ExpiryForecastReport(await this.talking(() => session.expiryForecast?.(spec) ?? Promise.resolve([])));
   }
 }
 

@@ -68,3 +68,13 @@ export type {
 } from './providers/contract';
 export { STORE_NAMES, type StoreName } from './providers/registry';
 export { ErrorCodes, type ErrorCode } from './error-codes';
+
+// Issue 25: the expiry forecast.
+export { ExpiryForecastReport } from './explain/forecast-report';
+export type {
+  ExpiryForecastOptions,
+  EntityForecast,
+  ForecastBucket,
+  ForecastCost,
+  ForecastMethod,
+} from './core/forecast';

@@ -50,4 +50,10 @@ export const SHARED_CODES = {
   SESSION_CLOSED: { family: 'LifespanError', exit: 'model' },
   /** The relational driver or server refused a statement; the driver error is the cause. */
   STORE_QUERY_FAILED: { family: 'StoreError', exit: 'store' },
+
+  // Issue 25: the expiry forecast and the un-expiry consent.
+  /** expiryForecast() on a store whose session has no forecast (a third-party store). */
+  FORECAST_UNSUPPORTED: { family: 'LifespanError', exit: 'usage' },
+  /** apply()/ensureCollections() of a step that makes due-but-stored records readable again, without allowUnexpiry. */
+  PLAN_UNEXPIRY_NOT_ALLOWED: { family: 'LifespanError', exit: 'usage' },
 } as const satisfies Record<string, ErrorCodeSpec>;

@@ -1,3 +1,4 @@
+import type { EntityForecast, ForecastSpec } from '../core/forecast';
 import type { ExplainEntry } from '../explain/entry';
 import type { ApplyResult, MigrationPlan } from '../explain/plan';
 import type { PerWriteTtl } from '../model/per-write-ttl';
@@ -150,6 +151,14 @@ export interface StoreSession {
   countExpired?(options?: Pick<PurgeOptions, 'now'>): Promise<number>;
   /** Releases what lifespan holds (prepared statements); the caller's driver stays open. */
   close(): Promise<void>;
+
+  // Issue 25: the expiry forecast.
+  /**
+   * Per entity: how many stored records are due but still stored, expire within each bucket, and
+   * never expire; by an aggregate where the store has one, else by a walk of at most `spec.cap`
+   * records (then sampled). Options are checked by the caller (core/forecast.ts).
+   */
+  expiryForecast?(spec: ForecastSpec): Promise<EntityForecast[]>;
 }
 
 /** What a user constructs, e.g. `new RelationalStore({ knex })`. */

@@ -17,6 +17,8 @@ import type { KeyspaceSchema } from './schema';
 import { DEFAULT_GC_GRACE_SECONDS, STORE } from './semantics';
 import { qualified } from './cql';
 import { CassandraUnitOfWork } from './unit-of-work';
+import type { EntityForecast, ForecastSpec } from '../../core/forecast';
+import { forecastTable } from './forecast';
 
 export class CassandraSession implements StoreSession {
   readonly store = 'cassandra' as const;
@@ -102,6 +104,15 @@ export class CassandraSession implements StoreSession {
 
   unitOfWork(): UnitOfWork {
     return new CassandraUnitOfWork(this.ctx);
+  }
+
+  /** A paged TTL() walk per table, at most spec.cap rows each (forecast.ts). */
+  async expiryForecast(spec: ForecastSpec): Promise<EntityForecast[]> {
+    const forecasts: EntityForecast[] = [];
+    for (const m of this.ctx.compiled.mappings) {
+      forecasts.push(await forecastTable(this.ctx.executor, this.ctx.keyspace, m, spec));
+    }
+    return forecasts;
   }
 
   /** Nothing to release: prepared statements belong to the caller's client, which stays open. */

@@ -16,6 +16,8 @@ import { CosmosRepository } from './repository';
 import { STORE } from './semantics';
 import { checkedSteps, COSMOS_STEPS } from './steps';
 import { CosmosUnitOfWork } from './unit-of-work';
+import type { EntityForecast, ForecastSpec } from '../../core/forecast';
+import { forecastContainer } from './forecast';
 
 export class CosmosSession implements StoreSession {
   readonly store = STORE;
@@ -96,6 +98,18 @@ export class CosmosSession implements StoreSession {
 
   unitOfWork(): UnitOfWork {
     return new CosmosUnitOfWork(this.context);
+  }
+
+  /** COUNT queries per entity over _ts + ttl, at the server clock (forecast.ts). */
+  async expiryForecast(spec: ForecastSpec): Promise<EntityForecast[]> {
+    const forecasts: EntityForecast[] = [];
+    for (const entity of this.context.model.entities) {
+      const access = this.context.access(entity.target);
+      const ttl = await this.context.containerTtl(access.container.id);
+      const now = await this.context.serverNowSeconds(access.container.id);
+      forecasts.push(await forecastContainer(access, ttl, now, spec));
+    }
+    return forecasts;
   }
 
   async close(): Promise<void> {

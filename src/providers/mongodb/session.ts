@@ -18,6 +18,8 @@ import { MongoRepository } from './repository';
 import { STORE } from './semantics';
 import { applyPlan, checkedSteps, MONGODB_STEPS } from './steps';
 import { MongoUnitOfWork } from './unit-of-work';
+import type { EntityForecast, ForecastSpec } from '../../core/forecast';
+import { forecastCollection } from './forecast';
 
 /** Codes that mean the collection changed between plan and apply; ensureCollections plans again. */
 const REPLAN_CODES = new Set(['MONGO_INDEX_OPTIONS_CONFLICT', 'MONGO_INDEX_NAME_CONFLICT', 'MONGO_INDEX_GONE']);
@@ -117,6 +119,13 @@ export class MongoSession implements StoreSession {
 
   unitOfWork(): UnitOfWork {
     return new MongoUnitOfWork(this.db, this.hideExpired, (target) => this.mappingOf(target));
+  }
+
+  /** One aggregation per collection over the expiry expression (forecast.ts). */
+  async expiryForecast(spec: ForecastSpec): Promise<EntityForecast[]> {
+    const forecasts: EntityForecast[] = [];
+    for (const m of this.compiled.mappings) forecasts.push(await forecastCollection(this.db, m, spec));
+    return forecasts;
   }
 
   async close(): Promise<void> {

@@ -15,6 +15,8 @@ import { RedisRepository } from './repository';
 import { STORE } from './semantics';
 import { applyPlan, checkedSteps, runCheckedSteps } from './steps';
 import { RedisUnitOfWork } from './unit-of-work';
+import type { EntityForecast, ForecastSpec } from '../../core/forecast';
+import { forecastKeyspace } from './forecast';
 
 export class RedisSession implements StoreSession {
   readonly store = STORE;
@@ -76,6 +78,13 @@ export class RedisSession implements StoreSession {
 
   unitOfWork(): UnitOfWork {
     return new RedisUnitOfWork({ client: this.client, prefix: this.prefix }, (target) => this.mappingOf(target));
+  }
+
+  /** A SCAN + PTTL walk per entity, at most spec.cap keys each (forecast.ts). */
+  async expiryForecast(spec: ForecastSpec): Promise<EntityForecast[]> {
+    const forecasts: EntityForecast[] = [];
+    for (const m of this.compiled.mappings) forecasts.push(await forecastKeyspace(this.client, this.prefix, m, spec));
+    return forecasts;
   }
 
   async close(): Promise<void> {

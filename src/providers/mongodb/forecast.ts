@@ -1,0 +1,62 @@
+import {
+  boundsMs,
+  DUE_INDEX,
+  ForecastTally,
+  NEVER_INDEX,
+  noExpiryForecast,
+  type EntityForecast,
+  type ForecastSpec,
+} from '../../core/forecast';
+import type { Doc } from './commands';
+import type { CollectionMapping } from './compile';
+import { remainingMsExpression } from './expiry-expressions';
+import type { MongoDbLike } from './gateway';
+import { wrap } from './repository';
+import { STORE } from './semantics';
+
+/**
+ * One aggregation per collection: every document's bucket index from the expiry expression the
+ * TTL monitor applies (the indexed date, plus expireAfterSeconds for a date member), against the
+ * server's $$NOW, grouped and counted. Exact. Due documents stay stored, and readable unless the
+ * store hides them (hideExpired), until the TTL monitor deletes them (about every 60 s).
+ */
+export function forecastPipeline(mapping: CollectionMapping, spec: ForecastSpec): Doc[] {
+  const rem = '$rem';
+  const branches = [
+    { case: { $eq: [rem, null] }, then: NEVER_INDEX },
+    { case: { $lte: [rem, 0] }, then: DUE_INDEX },
+    ...boundsMs(spec).map((b, i) => ({ case: { $lte: [rem, b] }, then: i + 1 })),
+  ];
+  return [
+    { $project: { _id: 0, rem: remainingMsExpression(mapping.ttl) } },
+    { $group: { _id: { $switch: { branches, default: spec.bucketSeconds.length + 1 } }, n: { $sum: 1 } } },
+  ];
+}
+
+export async function forecastCollection(
+  db: MongoDbLike,
+  mapping: CollectionMapping,
+  spec: ForecastSpec,
+): Promise<EntityForecast> {
+  const at = { entity: mapping.entity.name, collection: mapping.collection, store: STORE };
+  if (mapping.ttl === null) {
+    return noExpiryForecast(spec, at, `${mapping.entity.name} declares no TTL: its documents never expire`);
+  }
+  let groups: Doc[];
+  try {
+    groups = await db
+      .collection(mapping.collection)
+      .aggregate(forecastPipeline(mapping, spec), { useBigInt64: true })
+      .toArray();
+  } catch (error) {
+    throw wrap(error, mapping, 'expiryForecast');
+  }
+  const tally = new ForecastTally(spec);
+  for (const group of groups) tally.addIndexed(Number(group['_id']), Number(group['n']));
+  return tally.result(at, {
+    method: 'aggregate',
+    exact: true,
+    cost: { roundTrips: 1, text: `one aggregation over the expiry expression (a collection scan of ${mapping.collection})` },
+    note: 'due documents stay stored until the TTL monitor deletes them (about every 60 s)',
+  });
+}
