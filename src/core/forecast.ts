@@ -231,3 +231,8 @@ export function noExpiryForecast(
     note,
   });
 }
+
+/** The note of an entity that declares no TTL, on every store alike. */
+export function untimedNote(entity: string): string {
+  return `${entity} declares no TTL: its records never expire`;
+}

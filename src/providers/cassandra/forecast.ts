@@ -1,4 +1,4 @@
-import { ForecastTally, noExpiryForecast, type EntityForecast, type ForecastSpec } from '../../core/forecast';
+import { ForecastTally, noExpiryForecast, untimedNote, type EntityForecast, type ForecastSpec } from '../../core/forecast';
 import type { EntityMapping } from './compile';
 import { qualified, quoteId } from './cql';
 import type { Executor, Row } from './executor';
@@ -21,6 +21,7 @@ export async function forecastTable(
   spec: ForecastSpec,
 ): Promise<EntityForecast> {
   const at = { entity: mapping.entity.name, collection: mapping.table.name, store: STORE };
+  if (!mapping.entity.ttl) return noExpiryForecast(spec, at, untimedNote(mapping.entity.name));
   if (mapping.isCounter) return noExpiryForecast(spec, at, 'a counter table: counters never expire');
   const columns = mapping.regular;
   if (columns.length === 0) {

@@ -2,6 +2,8 @@ import {
   DUE_INDEX,
   ForecastTally,
   NEVER_INDEX,
+  noExpiryForecast,
+  untimedNote,
   type EntityForecast,
   type ForecastSpec,
 } from '../../core/forecast';
@@ -31,6 +33,10 @@ export async function forecastContainer(
   nowSeconds: number,
   spec: ForecastSpec,
 ): Promise<EntityForecast> {
+  if (!access.entity.ttl) {
+    const at = { entity: access.entity.name, collection: access.container.id, store: STORE };
+    return noExpiryForecast(spec, at, untimedNote(access.entity.name));
+  }
   const ranges: Array<{ index: number; sql: string | null }> = [{ index: NEVER_INDEX, sql: neverSql(containerTtl) }];
   const bounds = [nowSeconds, ...spec.bucketSeconds.map((s) => nowSeconds + s)];
   ranges.push({ index: DUE_INDEX, sql: expiresSql(containerTtl, { upTo: nowSeconds }) });

@@ -4,6 +4,7 @@ import {
   ForecastTally,
   NEVER_INDEX,
   noExpiryForecast,
+  untimedNote,
   type EntityForecast,
   type ForecastSpec,
 } from '../../core/forecast';
@@ -40,7 +41,7 @@ export async function forecastCollection(
 ): Promise<EntityForecast> {
   const at = { entity: mapping.entity.name, collection: mapping.collection, store: STORE };
   if (mapping.ttl === null) {
-    return noExpiryForecast(spec, at, `${mapping.entity.name} declares no TTL: its documents never expire`);
+    return noExpiryForecast(spec, at, untimedNote(mapping.entity.name));
   }
   let groups: Doc[];
   try {

@@ -1,4 +1,4 @@
-import { ForecastTally, type EntityForecast, type ForecastSpec } from '../../core/forecast';
+import { ForecastTally, noExpiryForecast, untimedNote, type EntityForecast, type ForecastSpec } from '../../core/forecast';
 import type { KeyspaceMapping } from './compile';
 import { call, type RedisClientLike } from './gateway';
 import { scanPattern } from './keys';
@@ -17,6 +17,8 @@ export async function forecastKeyspace(
   mapping: KeyspaceMapping,
   spec: ForecastSpec,
 ): Promise<EntityForecast> {
+  const at = { entity: mapping.entity.name, collection: mapping.collection, store: STORE };
+  if (!mapping.entity.ttl) return noExpiryForecast(spec, at, untimedNote(mapping.entity.name));
   const tally = new ForecastTally(spec);
   const place = { entity: mapping.entity.name, operation: `expiryForecast (SCAN + PTTL) on '${mapping.collection}'` };
   let batches = 0;

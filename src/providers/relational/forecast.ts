@@ -4,6 +4,7 @@ import {
   ForecastTally,
   NEVER_INDEX,
   noExpiryForecast,
+  untimedNote,
   type EntityForecast,
   type ForecastSpec,
 } from '../../core/forecast';
@@ -55,7 +56,7 @@ export async function forecastTable(
 }
 
 function noExpiryNote(t: EntityTable, mode: RelationalTtlMode): string {
-  if (!t.entity.ttl) return `${t.entity.name} declares no TTL: its rows never expire`;
+  if (!t.entity.ttl) return untimedNote(t.entity.name);
   return mode === 'emulate'
     ? `${t.entity.name} has no expiry on this table`
     : `TTL is ignored on the relational store (ttl: '${mode}'): rows never expire; create the store with ttl: 'emulate' to keep expires_at`;
