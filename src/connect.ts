@@ -1,6 +1,12 @@
 import { LifespanError } from './errors';
 import { mappingConnectionErrors } from './providers/connection-errors';
-import { labelledRetroactive, refuseUnconsentedRetroactive, shorterTtl } from './core/plan-consent';
+import {
+  labelledRetroactive,
+  labelledUnexpiry,
+  refuseUnconsentedRetroactive,
+  refuseUnconsentedUnexpiry,
+  shorterTtl,
+} from './core/plan-consent';
 import { assertModel, assertStore, optionsArgument } from './runtime/arguments';
 import { ExplainReport } from './explain/report';
 import { forecastSpec, type ExpiryForecastOptions } from './core/forecast';
@@ -49,8 +55,9 @@ export class StoreContext {
 
   /**
    * Applies a reviewed plan. A step that can make records already stored expire at once needs
-   * `allowRetroactive: true` (as in ensureCollections()), a destructive one `allowDestructive: true`;
-   * without them nothing is applied.
+   * `allowRetroactive: true` (as in ensureCollections()), a destructive one `allowDestructive: true`,
+   * one that makes due-but-stored records readable again `allowUnexpiry: true`; without them
+   * nothing is applied.
    */
   apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
     return this.talking(async () => {
@@ -66,6 +73,7 @@ export class StoreContext {
       if (typeof plan === 'object' && plan !== null && Array.isArray(plan.steps)) {
         const labelled = labelledRetroactive(plan.steps, shorterTtl);
         refuseUnconsentedRetroactive(this.session.store, labelled, consent.allowRetroactive);
+        refuseUnconsentedUnexpiry(this.session.store, labelledUnexpiry(plan.steps), consent.allowUnexpiry);
       }
       return this.session.apply(plan, options);
     });

@@ -59,6 +59,8 @@ export interface PlanOptions {
 export interface EnsureOptions {
   /** Also apply steps that make stored records expire at once (see ensureCollections). */
   readonly allowRetroactive?: boolean;
+  /** Also apply steps that make due-but-stored records readable again (un-expiry; see ensureCollections). */
+  readonly allowUnexpiry?: boolean;
 }
 
 export interface ApplyOptions {
@@ -69,6 +71,12 @@ export interface ApplyOptions {
    * (PLAN_RETROACTIVE_NOT_ALLOWED), as ensureCollections() does.
    */
   readonly allowRetroactive?: boolean;
+  /**
+   * Also apply steps that can make records that are due but still stored readable again (a
+   * lengthened or removed retroactive TTL, emulation turned off); without it apply() refuses the
+   * whole plan (PLAN_UNEXPIRY_NOT_ALLOWED).
+   */
+  readonly allowUnexpiry?: boolean;
 }
 
 /**

@@ -57,7 +57,7 @@ export class CassandraSession implements StoreSession {
         // The plan gate parses every step and refuses a conflict before anything runs; no step
         // ensureCollections() makes can make a stored row expire sooner (expiry is stamped at write).
         refuseConflicts: (steps) =>
-          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
+          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true, allowUnexpiry: true }),
         apply: async (steps, applied: PlanStep[]) => {
           let race: StoreError | undefined;
           for (const step of steps) {

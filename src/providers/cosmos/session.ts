@@ -18,6 +18,7 @@ import { checkedSteps, COSMOS_STEPS } from './steps';
 import { CosmosUnitOfWork } from './unit-of-work';
 import type { EntityForecast, ForecastSpec } from '../../core/forecast';
 import { forecastContainer } from './forecast';
+import { labelUnexpiry, refuseUnexpiry } from './unexpiry';
 
 export class CosmosSession implements StoreSession {
   readonly store = STORE;
@@ -42,10 +43,9 @@ export class CosmosSession implements StoreSession {
     // A container read answers 404 for a missing database too: only then is the database read.
     const databaseMissing = live.some((c) => !c.exists) && !(await databaseExists(database));
     let steps = [...(databaseMissing ? [createDatabaseStep(database.id)] : []), ...planSteps(schema.containers, live)];
-    if (options.counts) {
-      const now = await this.serverNow(live);
-      steps = await Promise.all(steps.map((step) => this.counted(step, now)));
-    }
+    const now = options.counts ? await this.serverNow(live) : undefined;
+    if (now !== undefined) steps = await Promise.all(steps.map((step) => this.counted(step, now)));
+    steps = await Promise.all(steps.map((step) => labelUnexpiry(step, database, now)));
     return { store: STORE, target: this.target, steps };
   }
 
@@ -76,8 +76,9 @@ export class CosmosSession implements StoreSession {
         // The plan gate parses every step and refuses a conflict; steps over stored items are
         // judged by ensureCollections' own rule (refuseRetroactive), not the gate's.
         refuseConflicts: (steps) =>
-          checkedSteps({ store: STORE, target: this.target, steps }, databaseId, { allowRetroactive: true }),
+          checkedSteps({ store: STORE, target: this.target, steps }, databaseId, { allowRetroactive: true, allowUnexpiry: true }),
         refuseRetroactive: (steps) => this.refuseRetroactive(steps),
+        refuseUnexpiry: (steps) => refuseUnexpiry(this.context.database, steps),
         apply: async (steps, applied: PlanStep[]) => {
           try {
             await runSteps(COSMOS_STEPS, steps, this.context.database, applied);

@@ -20,6 +20,7 @@ import { applyPlan, checkedSteps, MONGODB_STEPS } from './steps';
 import { MongoUnitOfWork } from './unit-of-work';
 import type { EntityForecast, ForecastSpec } from '../../core/forecast';
 import { forecastCollection } from './forecast';
+import { labelUnexpiry, refuseUnexpiry } from './unexpiry';
 
 /** Codes that mean the collection changed between plan and apply; ensureCollections plans again. */
 const REPLAN_CODES = new Set(['MONGO_INDEX_OPTIONS_CONFLICT', 'MONGO_INDEX_NAME_CONFLICT', 'MONGO_INDEX_GONE']);
@@ -43,7 +44,8 @@ export class MongoSession implements StoreSession {
 
   async plan(given?: PlanOptions): Promise<MigrationPlan> {
     const options = planOptions(given, STORE);
-    const steps = await this.planSteps(options.allowDestructive ?? false);
+    const planned = await this.planSteps(options.allowDestructive ?? false);
+    const steps = await labelUnexpiry(this.db, planned, options.counts === true);
     return { store: STORE, target: this.target, steps: options.counts ? await countAffected(this.db, steps) : steps };
   }
 
@@ -73,11 +75,12 @@ export class MongoSession implements StoreSession {
         plan: () => this.planSteps(false),
         // The gate refuses conflicts; steps over stored documents are judged by ensureCollections' own rule.
         refuseConflicts: (steps) =>
-          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
+          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true, allowUnexpiry: true }),
         refuseRetroactive: async (steps) => {
           await this.refuseRetroactive(steps);
           judgedFrom = plannedLengthenings(steps);
         },
+        refuseUnexpiry: (steps) => refuseUnexpiry(this.db, steps),
         apply: async (steps, applied: PlanStep[]) => {
           await runSteps(MONGODB_STEPS, steps, { db: this.db, judgedFrom }, applied);
         },

@@ -77,6 +77,9 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoStepRun> = {
       // counts as one). It is a claim in editable data, so apply() also judges the step against the
       // live index (live-consent.ts); checkPlan(), which reads nothing, has only this.
       expiresStored: (payload) => payload.count !== null,
+      // A collMod that carries no count lengthens the TTL: documents due and waiting for the TTL
+      // monitor are kept (and readable again where the store hides them). Fail closed: every one.
+      unexpiresStored: (payload) => payload.count === null && ttlCommandOf(payload.command).kind === 'collMod',
       async apply(payload, step, run) {
         await runStep(run, step, payload.command);
         return true;
@@ -92,6 +95,7 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoStepRun> = {
       blocks: () => true,
       destroys: () => false,
       expiresStored: () => false,
+      unexpiresStored: () => false,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
       render: (payload) => `// not applied: ${payload.reason}`,

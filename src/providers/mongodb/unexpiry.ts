@@ -1,0 +1,67 @@
+import { withUnexpiry } from '../../core/plan-consent';
+import { ensureUnexpiryNeedsReview } from '../../runtime/ensure-collections';
+import { countFilter, serverNow } from './apply';
+import { ttlCommandOf } from './commands';
+import type { MongoDbLike } from './gateway';
+import type { CountSpec, MongoPlanStep } from './plan';
+import { STORE } from './semantics';
+
+/** explain()'s sentence on un-expiry (issue 25). */
+export const MONGODB_UNEXPIRY =
+  'a longer expireAfterSeconds (collMod) keeps documents that are due but not yet deleted by the TTL monitor, and makes them readable again where the store hides them (hideExpired): such a step needs allowUnexpiry (CLI: --allow-unexpiry)';
+
+const STEP_TEXT = 'documents due under the old expireAfterSeconds and not yet deleted by the TTL monitor live again';
+
+/**
+ * The documents a collMod lengthening keeps from their deletion: those whose indexed date lies in
+ * (now − to, now − from], due under the live `from` and not under `to`. Null for any other step.
+ */
+function lengthening(step: MongoPlanStep): CountSpec | null {
+  if (step.payload.op !== 'command' || step.payload.count !== null) return null;
+  const ttl = ttlCommandOf(step.payload.command);
+  const from = step.ttl?.from;
+  const to = step.ttl?.to;
+  if (ttl.kind !== 'collMod' || typeof from !== 'number' || typeof to !== 'number') return null;
+  const [field] = Object.keys(ttl.key);
+  return field === undefined ? null : { field, atOrBefore: from, after: to };
+}
+
+/** Labels every lengthening as an un-expiry; with `counts`, counts the documents it keeps. */
+export async function labelUnexpiry(
+  db: MongoDbLike,
+  steps: readonly MongoPlanStep[],
+  counts: boolean,
+): Promise<MongoPlanStep[]> {
+  const now = counts && steps.some((s) => lengthening(s) !== null) ? await serverNow(db) : null;
+  const labelled: MongoPlanStep[] = [];
+  for (const step of steps) {
+    const spec = lengthening(step);
+    if (spec === null) {
+      labelled.push(step);
+      continue;
+    }
+    const kept = counts ? (now === null ? null : await countKept(db, step.collection, spec, now)) : undefined;
+    labelled.push(withUnexpiry(step, STEP_TEXT, kept));
+  }
+  return labelled;
+}
+
+function countKept(db: MongoDbLike, collection: string, spec: CountSpec, now: Date): Promise<number> {
+  return db.collection(collection).countDocuments(countFilter(spec, now), {});
+}
+
+/** ensureCollections(): a lengthening over due documents waits for review (or allowUnexpiry). */
+export async function refuseUnexpiry(db: MongoDbLike, steps: readonly MongoPlanStep[]): Promise<void> {
+  const review: string[] = [];
+  let now: Date | null | undefined;
+  for (const step of steps) {
+    const spec = lengthening(step);
+    if (spec === null) continue;
+    now ??= await serverNow(db);
+    // Fail closed: without the server clock the documents cannot be judged.
+    const kept = now === null ? null : await countKept(db, step.collection, spec, now);
+    if (kept !== 0) review.push(`${step.entity ?? step.collection}: ${step.summary} (${kept ?? 'uncounted'} due documents live again)`);
+  }
+  if (review.length === 0) return;
+  throw ensureUnexpiryNeedsReview(`${review.join('; ')}: ${STEP_TEXT}`, { store: STORE, entity: steps[0]?.entity ?? undefined });
+}
