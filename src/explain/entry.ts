@@ -34,6 +34,11 @@ export interface ExplainEntry {
   readonly perWrite: readonly PerWriteRow[];
   readonly expiredVisibleUntilDeleted: boolean;
   readonly deletion: { readonly by: string; readonly lag: string };
+  /**
+   * Issue 25: whether a change can make records that are due but still stored readable again
+   * (un-expiry, which then needs allowUnexpiry), and why, in the store's words.
+   */
+  readonly unexpiry?: { readonly possible: boolean; readonly text: string };
   readonly changeEffect: { readonly kind: ChangeEffectKind; readonly text: string };
   readonly limits: readonly string[];
   readonly warnings: readonly string[];

@@ -5,6 +5,7 @@ import type { EntityMapping } from './compile';
 import { createTable, primaryKey } from './ddl';
 import { CASSANDRA_MAX_TTL_SECONDS, SAY, STORE, ceilingText, isoSeconds } from './semantics';
 import type { TtlClock } from './ttl-limits';
+import { CASSANDRA_UNEXPIRY } from './unexpiry';
 
 export interface ExplainContext {
   readonly clock: TtlClock;
@@ -70,6 +71,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
     perWrite: perWriteRowsOf(mapping, seconds),
     expiredVisibleUntilDeleted: false,
     deletion: { by: 'compaction', lag: `invisible at expiry; purged by ${gc}` },
+    unexpiry: CASSANDRA_UNEXPIRY,
     changeEffect: { kind: 'new-writes-only', text: `${SAY.changeEffect}.` },
     limits: limits(ctx),
     warnings: warnings(mapping, seconds, ctx),

@@ -12,6 +12,7 @@ import {
   STORE,
   TTL_ON_NO_DEFAULT,
 } from './semantics';
+import { COSMOS_UNEXPIRY } from './unexpiry';
 
 export interface ExplainContext {
   /** The store was opened with hideExpired: reads filter items past _ts + ttl themselves. */
@@ -60,6 +61,7 @@ export function explainEntity(
     perWrite: perWriteRowsOf(entity, container.defaultTtl),
     expiredVisibleUntilDeleted: false,
     deletion: on ? { by: PHRASES.deletionBy, lag: PHRASES.deletionLag } : { by: 'nothing (TTL off)', lag: 'never' },
+    unexpiry: { possible: true, text: COSMOS_UNEXPIRY },
     changeEffect: {
       kind: 'retroactive',
       text: on

@@ -3,6 +3,7 @@ import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import type { CollectionMapping, DateMemberTtl, ExpiryFieldTtl } from './compile';
 import { createIndexesCommand, shellCommand } from './commands';
 import { SAY, STORE, UNVERIFIED_NOTE } from './semantics';
+import { MONGODB_FIELD_UNEXPIRY, MONGODB_UNEXPIRY } from './unexpiry';
 
 export interface ExplainContext {
   /** Whether the store filters expired-but-not-yet-deleted documents out of every read. */
@@ -77,6 +78,7 @@ function dateMember(mapping: CollectionMapping, ttl: DateMemberTtl, ctx: Explain
     seconds,
     countsFrom: `member:${member}`,
     perWrite,
+    unexpiry: { possible: true, text: MONGODB_UNEXPIRY },
     changeEffect: { kind: 'retroactive', text: SAY.collModRetroactive(member) },
     limits: limits(field),
     warnings,
@@ -138,6 +140,7 @@ function expiryField(mapping: CollectionMapping, ttl: ExpiryFieldTtl, ctx: Expla
     seconds: defaultSeconds,
     countsFrom: defaultSeconds !== null && anchor ? `member:${anchor.member}` : 'last-write',
     perWrite,
+    unexpiry: MONGODB_FIELD_UNEXPIRY,
     changeEffect:
       defaultSeconds !== null
         ? { kind: 'new-writes-only', text: `${SAY.stamped(field)}.` }

@@ -65,3 +65,9 @@ export async function refuseUnexpiry(db: MongoDbLike, steps: readonly MongoPlanS
   if (review.length === 0) return;
   throw ensureUnexpiryNeedsReview(`${review.join('; ')}: ${STEP_TEXT}`, { store: STORE, entity: steps[0]?.entity ?? undefined });
 }
+
+/** The per-document expiry field (index expireAfterSeconds: 0): no plan step can bring a document back. */
+export const MONGODB_FIELD_UNEXPIRY = {
+  possible: false,
+  text: 'cannot happen through a plan: each document carries its own expiry instant under an index with expireAfterSeconds: 0, and a TTL change reaches new writes only',
+} as const;

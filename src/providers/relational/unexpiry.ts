@@ -1,0 +1,11 @@
+/** explain()'s statements on un-expiry (issue 25). */
+export const RELATIONAL_UNEXPIRY = {
+  emulated: {
+    possible: true,
+    text: "turning TTL emulation off stops filtering expires_at: rows due but not yet purged are read again; the plan step that says so (keep- or drop-expiry-column) needs allowUnexpiry (CLI: --allow-unexpiry). A TTL change reaches new writes only and brings nothing back",
+  },
+  ignored: {
+    possible: false,
+    text: 'cannot happen: nothing expires on this table (TTL ignored), so nothing can come back',
+  },
+} as const;
