@@ -17,7 +17,7 @@ export interface ExpiryForecastOptions {
    */
   readonly buckets?: readonly DurationInput[];
   /**
-   * The most records a walk reads per entity (stores that cannot aggregate: Redis, Cassandra);
+   * The most records a walk reads per entity (on stores that cannot aggregate over expiry);
    * default 10,000, 1..10,000,000. A walk that stops at the cap is reported as sampled.
    */
   readonly cap?: number;
@@ -51,7 +51,7 @@ export interface ForecastBucket {
 export interface ForecastCost {
   /** Requests sent to the store. */
   readonly roundTrips: number;
-  /** Cosmos DB request units, where the service reports them. */
+  /** Request units, where the store reports them. */
   readonly requestUnits?: number;
   /** In the store's words, e.g. 'one GROUP BY query over expires_at (a full scan of sessions)'. */
   readonly text: string;

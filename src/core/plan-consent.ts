@@ -74,14 +74,19 @@ export const longerTtl: ExpiresLater = (from, to) => {
 
 /**
  * The steps whose labels say they make due-but-stored records readable again, on a collection that
- * exists before the plan runs, and not counted as reaching zero records. Labels are editable, so
+ * exists before the plan runs, counted as reaching at least one record. Labels are editable, so
  * this only adds to what the payloads say (StepHandler.unexpiresStored).
  */
 export function labelledUnexpiry(steps: readonly PlanStep[]): PlanStep[] {
   const created = new Set(
     steps.filter((s) => /^create-(collection|container|table)$/.test(s.action)).map((s) => s.collection),
   );
-  return steps.filter((s) => s.effect?.unexpires === true && !created.has(s.collection) && s.effect.unexpired !== 0);
+  // Counted: a step whose count found due records. The payload rule (or a store's live judgement)
+  // covers an uncounted one.
+  return steps.filter((s) => {
+    const n = s.effect?.unexpired;
+    return s.effect?.unexpires === true && !created.has(s.collection) && typeof n === 'number' && n > 0;
+  });
 }
 
 /** apply() refuses, before any step runs, a plan that makes due-but-stored records readable again without allowUnexpiry. */

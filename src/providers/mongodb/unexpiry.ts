@@ -1,9 +1,11 @@
-import { withUnexpiry } from '../../core/plan-consent';
+import type { CheckedStep } from '../../core/plan-gate';
+import { refuseUnconsentedUnexpiry, withUnexpiry } from '../../core/plan-consent';
 import { ensureUnexpiryNeedsReview } from '../../runtime/ensure-collections';
 import { countFilter, serverNow } from './apply';
-import { ttlCommandOf } from './commands';
+import { ttlCommandOf, type KeyPattern } from './commands';
+import { inspectCollection } from './inspect';
 import type { MongoDbLike } from './gateway';
-import type { CountSpec, MongoPlanStep } from './plan';
+import type { CountSpec, MongoPlanStep, MongoStepPayload } from './plan';
 import { STORE } from './semantics';
 
 /** explain()'s sentence on un-expiry (issue 25). */
@@ -71,3 +73,40 @@ export const MONGODB_FIELD_UNEXPIRY = {
   possible: false,
   text: 'cannot happen through a plan: each document carries its own expiry instant under an index with expireAfterSeconds: 0, and a TTL change reaches new writes only',
 } as const;
+
+/**
+ * apply(): a collMod lengthening judged against the live index (the payload carries only the new
+ * value, and labels are editable): the documents due under the live expireAfterSeconds and not
+ * under the new one are counted at the server clock, and any such document needs allowUnexpiry.
+ * Fail closed: a live value that cannot be read, or no server clock, counts as documents kept.
+ */
+export async function refuseLiveUnexpiry(
+  db: MongoDbLike,
+  steps: readonly CheckedStep<MongoStepPayload>[],
+  allowUnexpiry: boolean | undefined,
+): Promise<void> {
+  if (allowUnexpiry === true) return;
+  const kept: MongoPlanStep[] = [];
+  let now: Date | null | undefined;
+  for (const step of steps) {
+    if (step.payload.op !== 'command' || step.payload.count !== null) continue;
+    const ttl = ttlCommandOf(step.payload.command);
+    if (ttl.kind !== 'collMod' || typeof ttl.to !== 'number') continue;
+    const live = (await inspectCollection(db, ttl.collection)).indexes.find((i) => sameKey(i.key, ttl.key));
+    const from = live?.hasTtl && typeof live.expireAfterSeconds === 'number' ? live.expireAfterSeconds : undefined;
+    if (from !== undefined && ttl.to <= from) continue;
+    const [field] = Object.keys(ttl.key);
+    now ??= await serverNow(db);
+    const count =
+      from === undefined || field === undefined || now === null
+        ? null
+        : await countKept(db, ttl.collection, { field, atOrBefore: from, after: ttl.to }, now);
+    if (count !== 0) kept.push(withUnexpiry(step, STEP_TEXT, count));
+  }
+  refuseUnconsentedUnexpiry(STORE, kept, allowUnexpiry);
+}
+
+function sameKey(a: KeyPattern, b: KeyPattern): boolean {
+  const entries = (k: KeyPattern) => JSON.stringify(Object.entries(k).map(([f, d]) => [f, Number(d)]));
+  return entries(a) === entries(b);
+}
