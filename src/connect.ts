@@ -11,6 +11,7 @@ import { assertModel, assertStore, optionsArgument } from './runtime/arguments';
 import { ExplainReport } from './explain/report';
 import { forecastSpec, type ExpiryForecastOptions } from './core/forecast';
 import { ExpiryForecastReport } from './explain/forecast-report';
+import { TouchingRepository } from './runtime/touching-repository';
 import type { ApplyResult, MigrationPlan } from './explain/plan';
 import type { EntityClass, Model } from './model/types';
 import type {
@@ -100,8 +101,11 @@ export class StoreContext {
     return mappingConnectionErrors(this.session.store, this.target, call);
   }
 
+  /** The store's repository of an entity; get/getMany take read options (sliding expiry on read). */
   repository<T>(target: EntityClass<T>): Repository<T> {
-    return this.session.repository(target);
+    const inner = this.session.repository(target);
+    const entity = this.model.entities.find((e) => e.target === target);
+    return entity ? new TouchingRepository(inner, entity, this.session.store) : inner;
   }
 
   unitOfWork(): UnitOfWork {

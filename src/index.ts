@@ -78,3 +78,4 @@ export type {
   ForecastCost,
   ForecastMethod,
 } from './core/forecast';
+export type { ReadOptions } from './runtime/touch';

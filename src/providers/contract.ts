@@ -1,5 +1,6 @@
 import type { EntityForecast, ForecastSpec } from '../core/forecast';
 import type { ExplainEntry } from '../explain/entry';
+import type { ReadOptions } from '../runtime/touch';
 import type { ApplyResult, MigrationPlan } from '../explain/plan';
 import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, Model } from '../model/types';
@@ -27,8 +28,9 @@ export interface Repository<T> {
   /** Fails with StoreError (code STORE_DUPLICATE_KEY) when the key exists, where the store can tell. */
   insert(entity: T, options?: WriteOptions): Promise<void>;
   upsert(entity: T, options?: WriteOptions): Promise<void>;
-  get(key: KeyInput<T>): Promise<T | undefined>;
-  getMany(keys: readonly KeyInput<T>[]): Promise<T[]>;
+  /** With `{ touch }`, extends the life of what it returns (sliding expiry on read; see ReadOptions). */
+  get(key: KeyInput<T>, options?: ReadOptions): Promise<T | undefined>;
+  getMany(keys: readonly KeyInput<T>[], options?: ReadOptions): Promise<T[]>;
   /** Equality filters on members. */
   find(where?: Partial<T>, options?: FindOptions): Promise<T[]>;
   exists(key: KeyInput<T>): Promise<boolean>;

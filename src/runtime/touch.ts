@@ -92,3 +92,11 @@ export async function touchEach<K>(target: TouchTarget<K>, keys: readonly K[], t
   }
   return touched;
 }
+
+/**
+ * A store's own touch on read (native, or a refusal), when it has one: the records of `keys` in
+ * their order (undefined where none is live), each extended as `touch` says.
+ */
+export interface NativeTouch<K, T> {
+  getTouched(keys: readonly K[], touch: CheckedTouch): Promise<Array<T | undefined>>;
+}

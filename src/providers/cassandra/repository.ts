@@ -18,6 +18,8 @@ import type { Params, Row } from './executor';
 import { keyParams, rowParams, rowToEntity, ttlParams } from './rows';
 import { MAX_LIMIT, STORE } from './semantics';
 import { ttlClause } from './write-ttl';
+import type { CheckedTouch } from '../../runtime/touch';
+import { touchRefused } from './touch';
 
 /** One entity's table: every write is an INSERT of every column with one TTL (row-granular expiry). */
 export class CassandraRepository<T> implements Repository<T> {
@@ -141,6 +143,11 @@ export class CassandraRepository<T> implements Repository<T> {
     ];
     await this.ctx.executor.execute(query, params, this.place, 'setTtl (rewrite)');
     return true;
+  }
+
+  /** get()/getMany() with { touch } (issue 25): refused before anything is read (touch.ts). */
+  async getTouched(_keys: readonly KeyInput<T>[], touch: CheckedTouch): Promise<Array<T | undefined>> {
+    throw touchRefused(this.mapping.entity, touch);
   }
 
   private remaining(row: Row): number | null {

@@ -56,3 +56,6 @@ export async function refuseUnexpiry(database: Database, steps: readonly CosmosS
     );
   }
 }
+
+/** explain()'s price of a touch on read (issue 25). */
+export const COSMOS_TOUCH = { support: 'conditional-write', how: 'the read, then for an item under the threshold its remaining ttl (a read) and one conditional write of its ttl (setTtl { extend }): the write resets _ts, is billed in request units like any write, and never overwrites a concurrent write' } as const;

@@ -3,7 +3,7 @@ import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import type { CollectionMapping, DateMemberTtl, ExpiryFieldTtl } from './compile';
 import { createIndexesCommand, shellCommand } from './commands';
 import { SAY, STORE, UNVERIFIED_NOTE } from './semantics';
-import { MONGODB_FIELD_UNEXPIRY, MONGODB_UNEXPIRY } from './unexpiry';
+import { MONGODB_FIELD_UNEXPIRY, MONGODB_UNEXPIRY, MONGODB_TOUCH, MONGODB_MEMBER_TOUCH } from './unexpiry';
 
 export interface ExplainContext {
   /** Whether the store filters expired-but-not-yet-deleted documents out of every read. */
@@ -79,6 +79,7 @@ function dateMember(mapping: CollectionMapping, ttl: DateMemberTtl, ctx: Explain
     countsFrom: `member:${member}`,
     perWrite,
     unexpiry: { possible: true, text: MONGODB_UNEXPIRY },
+    touch: MONGODB_MEMBER_TOUCH,
     changeEffect: { kind: 'retroactive', text: SAY.collModRetroactive(member) },
     limits: limits(field),
     warnings,
@@ -141,6 +142,7 @@ function expiryField(mapping: CollectionMapping, ttl: ExpiryFieldTtl, ctx: Expla
     countsFrom: defaultSeconds !== null && anchor ? `member:${anchor.member}` : 'last-write',
     perWrite,
     unexpiry: MONGODB_FIELD_UNEXPIRY,
+    touch: MONGODB_TOUCH,
     changeEffect:
       defaultSeconds !== null
         ? { kind: 'new-writes-only', text: `${SAY.stamped(field)}.` }

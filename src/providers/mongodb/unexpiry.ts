@@ -110,3 +110,12 @@ function sameKey(a: KeyPattern, b: KeyPattern): boolean {
   const entries = (k: KeyPattern) => JSON.stringify(Object.entries(k).map(([f, d]) => [f, Number(d)]));
   return entries(a) === entries(b);
 }
+
+/** explain()'s price of a touch on read (issue 25). */
+export const MONGODB_TOUCH = { support: 'conditional-write', how: 'the read, then for a document under the threshold one updateOne with $max on the expiry-date field (setTtl { extend }): a concurrent write is never lost, a later expiry never shortened; needs the per-write expiry field' } as const;
+
+/** A collection-wide TTL index on a date member: no per-document expiry to extend. */
+export const MONGODB_MEMBER_TOUCH = {
+  support: 'unsupported',
+  how: 'refused: the TTL index counts from a date member for every document; declare perWrite (the per-document expiry-date field) to touch on read',
+} as const;

@@ -5,7 +5,7 @@ import type { KeyspaceMapping } from './compile';
 import { keyLayout } from './keys';
 import { createdAtPattern } from './writes';
 import { SAY, STORE } from './semantics';
-import { REDIS_UNEXPIRY } from './unexpiry';
+import { REDIS_UNEXPIRY, REDIS_TOUCH } from './unexpiry';
 
 /** One entity on Redis, in Redis's words (facts: semantics.ts). */
 export function explainMapping(mapping: KeyspaceMapping, prefix: string): ExplainEntry {
@@ -45,6 +45,7 @@ export function explainMapping(mapping: KeyspaceMapping, prefix: string): Explai
     expiredVisibleUntilDeleted: false,
     deletion: { by: SAY.deletionBy, lag: SAY.deletionLag },
     unexpiry: REDIS_UNEXPIRY,
+    touch: REDIS_TOUCH,
     changeEffect:
       seconds === null
         ? { kind: 'none', text: 'no default TTL declared; adding one affects keys written afterwards only' }

@@ -13,6 +13,8 @@ import { encodeEntity, matches, whereForms } from './records';
 import { scanKeys } from './scan';
 import { runScript, SET_TTL_SCRIPT, WRITE_SCRIPT } from './scripts';
 import { STORE } from './semantics';
+import type { CheckedTouch } from '../../runtime/touch';
+import { readTouched } from './touch';
 import { createdAtPattern, insertCommand, plainUpsertCommand, redisTtl, scriptArgs, type RedisTtl } from './writes';
 
 export interface RedisContext {
@@ -122,6 +124,17 @@ export class RedisRepository<T> implements Repository<T> {
       this.place('setTtl'),
     );
     return done === 1;
+  }
+
+  /** get()/getMany() with { touch } (issue 25): one atomic script per key (touch.ts). */
+  async getTouched(keys: readonly KeyInput<T>[], touch: CheckedTouch): Promise<Array<T | undefined>> {
+    keysArgument(keys, 'getMany()', this.argumentPlace());
+    const names = keys.map((k) => this.key(k));
+    const texts = await readTouched(this.ctx.client, names, touch, this.place('get (touch)'));
+    return texts.map((text, i) => {
+      const name = names[i] as string;
+      return text === null ? undefined : this.materialise(name, parseStored(this.mapping, name, text));
+    });
   }
 
   /** find() and count() read the same records: a key that is not lifespan's record fails both alike. */

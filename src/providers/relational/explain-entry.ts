@@ -14,7 +14,7 @@ import {
   perWriteRows,
   schedulerHint,
 } from './semantics';
-import { RELATIONAL_UNEXPIRY } from './unexpiry';
+import { RELATIONAL_UNEXPIRY, RELATIONAL_TOUCH } from './unexpiry';
 
 /** One entry per entity; `injectedClock` when a session was given a clock instead of the database's. */
 export function explainSchema(model: Model, schema: CompiledSchema, injectedClock: boolean): ExplainEntry[] {
@@ -106,6 +106,7 @@ function emulatedEntry(
       lag: 'until the next purge; expired rows are invisible to lifespan reads at once',
     },
     unexpiry: RELATIONAL_UNEXPIRY.emulated,
+    touch: RELATIONAL_TOUCH,
     changeEffect: {
       kind: 'new-writes-only',
       text: `${EXPIRY_COLUMN} is stamped at write: a TTL change applies to rows written after it; stored rows keep their expiry until rewritten or setTtl`,
