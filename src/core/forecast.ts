@@ -1,5 +1,6 @@
 import { ErrorCodes } from '../error-codes';
 import { LifespanError, TtlError } from '../errors';
+import type { ForecastCounts, PlanStep } from '../explain/plan';
 import { formatDuration, parseDuration, showValue, type DurationInput } from '../model/duration';
 
 /**
@@ -235,4 +236,18 @@ export function noExpiryForecast(
 /** The note of an entity that declares no TTL, on every store alike. */
 export function untimedNote(entity: string): string {
   return `${entity} declares no TTL: its records never expire`;
+}
+
+/** The counts of a forecast, as a plan step carries them. */
+export function forecastCounts(f: EntityForecast): ForecastCounts {
+  return { due: f.due, buckets: f.buckets.map((b) => ({ label: b.label, count: b.count })), never: f.never };
+}
+
+/**
+ * A TTL step with the forecast of its stored records before and after it (plan({ counts: true })):
+ * what the plan render shows as "at apply: N expire at once; within 1h: X, was Y".
+ */
+export function withForecast<S extends PlanStep>(step: S, before: EntityForecast, after: EntityForecast): S {
+  if (!step.effect) return step;
+  return { ...step, effect: { ...step.effect, forecast: { before: forecastCounts(before), after: forecastCounts(after) } } };
 }

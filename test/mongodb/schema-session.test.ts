@@ -72,28 +72,31 @@ describe('plan() against the live store: listIndexes in, steps out', () => {
       indexes: { sessions: [{ ...TTL_3600, expireAfterSeconds: 7200 }] },
       other: (call) => {
         counted.push(call.args[0]);
-        return 42;
+        // The forecast before and after the step (issue 25): one aggregation each.
+        return call.op === 'aggregate' ? [] : 42;
       },
     });
     const plan = await ctx.plan({ counts: true });
     expect(db.commands().at(-1)).toEqual({ hello: 1 });
-    expect(db.dataCalls()).toEqual([
+    expect(db.dataCalls().filter((c) => c.op !== 'aggregate')).toEqual([
       {
         op: 'countDocuments',
         collection: 'sessions',
         args: [{ createdAt: { $lte: new Date('2026-03-01T11:00:00Z'), $gt: new Date('2026-03-01T10:00:00Z') } }, {}],
       },
     ]);
+    expect(db.dataCalls().filter((c) => c.op === 'aggregate')).toHaveLength(2);
     expect(plan.steps[0]?.effect?.affected).toBe(42);
   });
 
   test('counts: lengthening makes nothing expire (affected 0) and counts the due documents it keeps (issue 25)', async () => {
     const { db, ctx } = await session({
       indexes: { sessions: [{ ...TTL_3600, expireAfterSeconds: 60 }] },
-      other: (call) => (call.op === 'countDocuments' ? 2 : undefined),
+      other: (call) => (call.op === 'countDocuments' ? 2 : call.op === 'aggregate' ? [] : undefined),
     });
     const plan = await ctx.plan({ counts: true });
-    expect(db.dataCalls().map((c) => c.op)).toEqual(['countDocuments']);
+    // One count of the due documents kept, then the forecast before and after (one aggregation each).
+    expect(db.dataCalls().map((c) => c.op)).toEqual(['countDocuments', 'aggregate', 'aggregate']);
     expect(plan.steps[0]?.effect).toMatchObject({ affected: 0, unexpires: true, unexpired: 2 });
   });
 });

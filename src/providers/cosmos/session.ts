@@ -16,7 +16,7 @@ import { CosmosRepository } from './repository';
 import { STORE } from './semantics';
 import { checkedSteps, COSMOS_STEPS } from './steps';
 import { CosmosUnitOfWork } from './unit-of-work';
-import type { EntityForecast, ForecastSpec } from '../../core/forecast';
+import { forecastSpec, withForecast, type EntityForecast, type ForecastSpec } from '../../core/forecast';
 import { forecastContainer } from './forecast';
 import { labelUnexpiry, refuseUnexpiry } from './unexpiry';
 
@@ -141,6 +141,17 @@ export class CosmosSession implements StoreSession {
     if (step.payload.kind !== 'set-default-ttl') return step;
     const container = this.context.database.container(step.payload.container);
     const affected = await countExpiringAtOnce(container, step.payload.from, step.payload.to, now);
-    return withAffectedCount(step, affected, now);
+    return this.withForecast(withAffectedCount(step, affected, now), now);
+  }
+
+  /** The forecast of the step's entity under the DefaultTimeToLive before and after it (forecast.ts). */
+  private async withForecast(step: CosmosStep, now: number): Promise<CosmosStep> {
+    const entity = this.context.model.entities.find((e) => e.name === step.entity);
+    if (!entity || step.payload.kind !== 'set-default-ttl') return step;
+    const access = this.context.access(entity.target);
+    const spec = forecastSpec(undefined, STORE);
+    const before = await forecastContainer(access, step.payload.from, now, spec);
+    const after = await forecastContainer(access, step.payload.to, now, spec);
+    return withForecast(step, before, after);
   }
 }

@@ -1,5 +1,7 @@
 import {
   boundsMs,
+  forecastSpec,
+  withForecast,
   DUE_INDEX,
   ForecastTally,
   NEVER_INDEX,
@@ -12,6 +14,7 @@ import type { Doc } from './commands';
 import type { CollectionMapping } from './compile';
 import { remainingMsExpression } from './expiry-expressions';
 import type { MongoDbLike } from './gateway';
+import type { MongoPlanStep } from './plan';
 import { wrap } from './repository';
 import { STORE } from './semantics';
 
@@ -60,4 +63,31 @@ export async function forecastCollection(
     cost: { roundTrips: 1, text: `one aggregation over the expiry expression (a collection scan of ${mapping.collection})` },
     note: 'due documents stay stored until the TTL monitor deletes them (about every 60 s)',
   });
+}
+
+/**
+ * plan({ counts: true }): a change of a date member's expireAfterSeconds with the forecast of the
+ * stored documents under the live value and under the new one (two aggregations).
+ */
+export async function withForecastAround(
+  db: MongoDbLike,
+  mappings: readonly CollectionMapping[],
+  steps: readonly MongoPlanStep[],
+): Promise<MongoPlanStep[]> {
+  const spec = forecastSpec(undefined, STORE);
+  const out: MongoPlanStep[] = [];
+  for (const step of steps) {
+    const mapping = mappings.find((m) => m.entity.name === step.entity);
+    const ttl = mapping?.ttl;
+    const from = step.ttl?.from;
+    const to = step.ttl?.to;
+    if (!mapping || ttl?.kind !== 'date-member' || typeof from !== 'number' || typeof to !== 'number' || from === to) {
+      out.push(step);
+      continue;
+    }
+    const before = await forecastCollection(db, { ...mapping, ttl: { ...ttl, seconds: from } }, spec);
+    const after = await forecastCollection(db, { ...mapping, ttl: { ...ttl, seconds: to } }, spec);
+    out.push(withForecast(step, before, after));
+  }
+  return out;
 }

@@ -19,7 +19,7 @@ import { STORE } from './semantics';
 import { applyPlan, checkedSteps, MONGODB_STEPS } from './steps';
 import { MongoUnitOfWork } from './unit-of-work';
 import type { EntityForecast, ForecastSpec } from '../../core/forecast';
-import { forecastCollection } from './forecast';
+import { forecastCollection, withForecastAround } from './forecast';
 import { labelUnexpiry, refuseUnexpiry } from './unexpiry';
 
 /** Codes that mean the collection changed between plan and apply; ensureCollections plans again. */
@@ -46,7 +46,9 @@ export class MongoSession implements StoreSession {
     const options = planOptions(given, STORE);
     const planned = await this.planSteps(options.allowDestructive ?? false);
     const steps = await labelUnexpiry(this.db, planned, options.counts === true);
-    return { store: STORE, target: this.target, steps: options.counts ? await countAffected(this.db, steps) : steps };
+    if (!options.counts) return { store: STORE, target: this.target, steps };
+    const counted = await withForecastAround(this.db, this.compiled.mappings, await countAffected(this.db, steps));
+    return { store: STORE, target: this.target, steps: counted };
   }
 
   private async planSteps(allowDestructive: boolean): Promise<MongoPlanStep[]> {
