@@ -28,6 +28,7 @@ const CASE_STORES = {
   cosmos: ['none'],
   redis: ['none'],
   memory: ['sqlite'],
+  forecast: ['sqlite', 'postgres'],
 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);

@@ -16,6 +16,7 @@ const CASES = {
   cosmos: () => require('../cases/cosmos'),
   redis: () => require('../cases/redis'),
   memory: () => require('../cases/memory'),
+  forecast: () => require('../cases/forecast'),
 };
 
 async function runJob({ caseName, store, options, info }) {

@@ -5,7 +5,7 @@
  */
 
 const STORES = ['sqlite', 'postgres', 'mariadb', 'cassandra'];
-const CASES = ['write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory', 'redis'];
+const CASES = ['write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory', 'redis', 'forecast'];
 
 /** name → [default, quick, help] */
 const SIZES = {
@@ -21,6 +21,7 @@ const SIZES = {
   cosmosOps: [200, 50, 'inserts and gets per run on the in-process Cosmos server (case 7)'],
   redisOps: [2000, 200, 'inserts and gets per run on the Redis 7 server (case 9)'],
   memoryRows: [200000, 20000, 'rows in the one unit of work whose peak RSS is measured (case 8)'],
+  forecastRows: [200000, 5000, 'rows in the forecast table (case 10)'],
   runs: [5, 5, 'timed rounds per comparison (at least 5)'],
   roundBudget: [4000, 0, 'ms a fast comparison keeps adding rounds for (up to 25 rounds)'],
   warmup: [1, 1, 'untimed runs per side before timing'],

@@ -139,7 +139,9 @@ function badOption(store: string, message: string, hint: string | undefined): Li
 export function bucketLabels(spec: ForecastSpec): string[] {
   const bounds = spec.bucketSeconds;
   return [
-    ...bounds.map((b, i) => (i === 0 ? `within ${formatDuration(b)}` : `${formatDuration(bounds[i - 1] as number)}–${formatDuration(b)}`)),
+    ...bounds.map((b, i) =>
+      i === 0 ? `within ${formatDuration(b)}` : `${formatDuration(bounds[i - 1] as number)}–${formatDuration(b)}`,
+    ),
     'later',
   ];
 }
@@ -249,5 +251,8 @@ export function forecastCounts(f: EntityForecast): ForecastCounts {
  */
 export function withForecast<S extends PlanStep>(step: S, before: EntityForecast, after: EntityForecast): S {
   if (!step.effect) return step;
-  return { ...step, effect: { ...step.effect, forecast: { before: forecastCounts(before), after: forecastCounts(after) } } };
+  return {
+    ...step,
+    effect: { ...step.effect, forecast: { before: forecastCounts(before), after: forecastCounts(after) } },
+  };
 }

@@ -55,7 +55,9 @@ export function unexpiryLine(step: PlanStep): string | null {
   if (step.effect?.unexpires !== true) return null;
   const n = step.effect.unexpired;
   const counted =
-    typeof n === 'number' ? `${n.toLocaleString('en-US')} due record(s) readable again` : 'due records become readable again';
+    typeof n === 'number'
+      ? `${n.toLocaleString('en-US')} due record(s) readable again`
+      : 'due records become readable again';
   return `un-expiry: ${counted}; apply needs allowUnexpiry (CLI: --allow-unexpiry)`;
 }
 
@@ -70,7 +72,8 @@ export function forecastLine(step: PlanStep): string | null {
     const was = before.buckets[i]?.count ?? 0;
     return `${b.label}: ${n(b.count)}${was === b.count ? '' : `, was ${n(was)}`}`;
   });
-  const never = after.never === before.never ? `never: ${n(after.never)}` : `never: ${n(after.never)}, was ${n(before.never)}`;
+  const never =
+    after.never === before.never ? `never: ${n(after.never)}` : `never: ${n(after.never)}, was ${n(before.never)}`;
   return [`at apply: ${n(atOnce)} expire at once`, ...buckets, never].join('; ');
 }
 

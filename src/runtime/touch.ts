@@ -60,10 +60,14 @@ export function readOptions(value: unknown, call: string, entity: EntityModel, s
   }
   const seconds = parseDuration(options['touch']);
   if (below !== undefined && !(typeof below === 'number' && below > 0 && below <= 1)) {
-    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} touchBelow must be a fraction above 0 and at most 1, not ${showValue(below)}`, {
-      ...place,
-      hint: 'e.g. touchBelow: 0.5 touches only when less than half the touch duration remains',
-    });
+    throw new LifespanError(
+      ErrorCodes.BAD_ARGUMENT,
+      `${call} touchBelow must be a fraction above 0 and at most 1, not ${showValue(below)}`,
+      {
+        ...place,
+        hint: 'e.g. touchBelow: 0.5 touches only when less than half the touch duration remains',
+      },
+    );
   }
   // A touch is a per-write TTL ({ extend }): the same declaration rule on every store.
   writeTtlFor(entity, { extend: seconds }, store);

@@ -5,7 +5,16 @@
  * exactly (aggregates, and walks under their cap) and sampled (a walk whose cap is below the count).
  */
 import 'reflect-metadata';
-import { CreatedAt, Entity, Field, Key, ModelBuilder, TimeToLive, type EntityForecast, type PerWriteTtl } from '../../src';
+import {
+  CreatedAt,
+  Entity,
+  Field,
+  Key,
+  ModelBuilder,
+  TimeToLive,
+  type EntityForecast,
+  type PerWriteTtl,
+} from '../../src';
 import type { MemoryDb } from '../mongodb/fake/memory-db';
 import { forEachStore } from './stores';
 
@@ -74,7 +83,9 @@ forEachStore('expiryForecast()', model, prefix, (store, db, raw) => {
       for (let i = 0; i < count; i++) await repo.insert(ticket(`t${n++}`), { ttl });
     }
     await repo.insert(ticket('due'), { ttl: 1 });
-    await db().repository(Untimed).insert(Object.assign(new Untimed(), { id: 'u1', note: 'n' }));
+    await db()
+      .repository(Untimed)
+      .insert(Object.assign(new Untimed(), { id: 'u1', note: 'n' }));
     const fake = raw()?.mongo as MemoryDb | undefined;
     if (store.name === 'mongodb-fake' && fake) fake.advance(3);
     else await sleep(2200);
@@ -98,7 +109,12 @@ forEachStore('expiryForecast()', model, prefix, (store, db, raw) => {
 
   test('an entity without a TTL says so and counts nothing', async () => {
     const f = of((await db().expiryForecast()).entries, 'Untimed');
-    expect(f).toMatchObject({ method: 'none', exact: true, read: 0, note: 'Untimed declares no TTL: its records never expire' });
+    expect(f).toMatchObject({
+      method: 'none',
+      exact: true,
+      read: 0,
+      note: 'Untimed declares no TTL: its records never expire',
+    });
   });
 
   test('buckets are configurable: the same records in two buckets', async () => {

@@ -31,7 +31,8 @@ for (const store of CONTRACT_STORES) {
       opened = await store.open(model, prefix);
       await opened.db.ensureCollections();
       const repo = opened.db.repository(Offer);
-      for (const id of ['a', 'b', 'c']) await repo.insert(Object.assign(new Offer(), { id, note: 'n', createdAt: new Date(Date.now() - 60_000) }));
+      for (const id of ['a', 'b', 'c'])
+        await repo.insert(Object.assign(new Offer(), { id, note: 'n', createdAt: new Date(Date.now() - 60_000) }));
     });
     afterAll(async () => {
       await opened?.close();
@@ -49,7 +50,9 @@ for (const store of CONTRACT_STORES) {
       const forecast = step?.effect?.forecast;
       expect(forecast?.before.buckets.map((b) => b.count)).toEqual([3, 0, 0, 0, 0]);
       expect(forecast?.after.buckets.map((b) => b.count)).toEqual([0, 0, 0, 3, 0]);
-      expect(renderPlanText(plan)).toContain('forecast: at apply: 0 expire at once; within 1h: 0, was 3; 1h–1d: 0; 1d–7d: 0; 7d–30d: 3, was 0');
+      expect(renderPlanText(plan)).toContain(
+        'forecast: at apply: 0 expire at once; within 1h: 0, was 3; 1h–1d: 0; 1d–7d: 0; 7d–30d: 3, was 0',
+      );
     });
   });
 }

@@ -54,7 +54,11 @@ forEachStore('get/getMany with { touch }', model, prefix, (store, db) => {
         });
       }
       expect(await repo().ttl('r1')).toBeLessThanOrEqual(60);
-      expect(db().explain().entries.find((e) => e.entity === 'Visit')?.touch?.support).toBe('unsupported');
+      expect(
+        db()
+          .explain()
+          .entries.find((e) => e.entity === 'Visit')?.touch?.support,
+      ).toBe('unsupported');
     });
   } else {
     test('get() returns the record and extends its life to now + touch', async () => {
@@ -62,7 +66,11 @@ forEachStore('get/getMany with { touch }', model, prefix, (store, db) => {
       const found = await repo().get('g1', { touch: '2h' });
       expect(found?.id).toBe('g1');
       expect(await repo().ttl('g1')).toBeGreaterThan(7200 - SLACK);
-      expect(db().explain().entries.find((e) => e.entity === 'Visit')?.touch?.how.length).toBeGreaterThan(20);
+      expect(
+        db()
+          .explain()
+          .entries.find((e) => e.entity === 'Visit')?.touch?.how.length,
+      ).toBeGreaterThan(20);
     });
 
     test('touchBelow: a read writes only when less than that fraction of touch remains', async () => {

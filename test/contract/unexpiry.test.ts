@@ -7,7 +7,17 @@
  * index (collMod) while a due document waits for the TTL monitor.
  */
 import 'reflect-metadata';
-import { CreatedAt, Entity, Field, Key, ModelBuilder, renderPlanText, TimeToLive, connect, type StoreContext } from '../../src';
+import {
+  CreatedAt,
+  Entity,
+  Field,
+  Key,
+  ModelBuilder,
+  renderPlanText,
+  TimeToLive,
+  connect,
+  type StoreContext,
+} from '../../src';
 import { RelationalStore } from '../../src/providers/relational';
 import type { MemoryDb } from '../mongodb/fake/memory-db';
 import { CONTRACT_STORES, type OpenedContract } from './stores';
@@ -39,7 +49,9 @@ for (const store of CONTRACT_STORES) {
     beforeAll(async () => {
       opened = await store.open(model, prefix);
       await opened.db.ensureCollections();
-      await opened.db.repository(Visit).insert(Object.assign(new Visit(), { id: 'due', note: 'n', createdAt: new Date() }));
+      await opened.db
+        .repository(Visit)
+        .insert(Object.assign(new Visit(), { id: 'due', note: 'n', createdAt: new Date() }));
       const fake = opened.raw?.mongo as MemoryDb | undefined;
       if (store.name === 'mongodb-fake' && fake) fake.advance(4);
       else await sleep(3200);
@@ -60,7 +72,8 @@ for (const store of CONTRACT_STORES) {
       const entry = changed.explain().entries.find((e) => e.entity === 'Visit');
       // With TTL ignored nothing expires on the relational store any more: nothing can come back.
       expect(entry?.unexpiry?.possible).toBe(POSSIBLE.has(store.name) && !RELATIONAL.has(store.name));
-      if (!POSSIBLE.has(store.name) || RELATIONAL.has(store.name)) expect(entry?.unexpiry?.text).toMatch(/^cannot happen/);
+      if (!POSSIBLE.has(store.name) || RELATIONAL.has(store.name))
+        expect(entry?.unexpiry?.text).toMatch(/^cannot happen/);
       const before = opened?.db.explain().entries.find((e) => e.entity === 'Visit');
       expect(before?.unexpiry?.possible).toBe(POSSIBLE.has(store.name));
     });
@@ -87,7 +100,9 @@ for (const store of CONTRACT_STORES) {
       // The payload decides, not the label: a step stripped of its label is refused all the same.
       const relabelled = {
         ...plan,
-        steps: plan.steps.map((s) => (s.effect ? { ...s, effect: { ...s.effect, unexpires: false, unexpired: 0 } } : s)),
+        steps: plan.steps.map((s) =>
+          s.effect ? { ...s, effect: { ...s.effect, unexpires: false, unexpired: 0 } } : s,
+        ),
       };
       await expect(changed.apply(relabelled)).rejects.toMatchObject(refusal);
       if (!RELATIONAL.has(store.name)) {

@@ -40,7 +40,8 @@ describe('lifespan expiry', () => {
     const db = await connect(model, new RelationalStore({ knex, ttl: 'emulate' }));
     await db.ensureCollections();
     const Session = model.entities[0]!.target as new () => object;
-    for (const id of ['a', 'b']) await db.repository(Session).insert(Object.assign(new Session(), { id, payload: 'p' }));
+    for (const id of ['a', 'b'])
+      await db.repository(Session).insert(Object.assign(new Session(), { id, payload: 'p' }));
     await db.close();
     await knex.destroy();
   }, 120_000);
@@ -59,10 +60,20 @@ describe('lifespan expiry', () => {
   test('json: the forecast of every entity, as the library reports it', async () => {
     const { code, out, err } = await cli('--format', 'json');
     expect([code, err]).toEqual([0, '']);
-    const parsed = JSON.parse(out) as { version: number; stores: Array<{ store: string; entries: Array<Record<string, unknown>> }> };
+    const parsed = JSON.parse(out) as {
+      version: number;
+      stores: Array<{ store: string; entries: Array<Record<string, unknown>> }>;
+    };
     expect(parsed.version).toBe(1);
     expect(parsed.stores[0]?.store).toBe('relational');
-    expect(parsed.stores[0]?.entries[0]).toMatchObject({ entity: 'Session', method: 'aggregate', exact: true, read: 2, due: 0, never: 0 });
+    expect(parsed.stores[0]?.entries[0]).toMatchObject({
+      entity: 'Session',
+      method: 'aggregate',
+      exact: true,
+      read: 2,
+      due: 0,
+      never: 0,
+    });
   });
 
   test('markdown: a table with a bar per bucket; text: one line of counts', async () => {

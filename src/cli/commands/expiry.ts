@@ -23,9 +23,15 @@ export function registerExpiryCommand(command: Command, io: Io, setExit: (code: 
   return command
     .description('forecast, per entity and store, how many stored records are due, expire within each bucket, or never')
     .option('--format <format>', 'text, markdown or json', 'text')
-    .option('--buckets <list>', 'bucket bounds, shortest first (default: 1h,1d,7d,30d; records after the last are "later")')
+    .option(
+      '--buckets <list>',
+      'bucket bounds, shortest first (default: 1h,1d,7d,30d; records after the last are "later")',
+    )
     .option('--cap <n>', 'the most records a walk reads per entity where the store cannot aggregate (default: 10000)')
-    .addHelpText('after', '\nExamples:\n  lifespan expiry --format markdown\n  lifespan expiry --store cache --buckets 10m,1h,1d --cap 50000\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lifespan expiry --format markdown\n  lifespan expiry --store cache --buckets 10m,1h,1d --cap 50000\n',
+    )
     .action(async (options: ExpiryCommandOptions) => {
       setExit(await expiryCommand(options, io));
     });
@@ -68,7 +74,10 @@ function forecastOptions(options: ExpiryCommandOptions): ExpiryForecastOptions {
   } catch (error) {
     if (!(error instanceof LifespanError)) throw error;
     const flag = /cap/.test(error.detail) ? `--cap ${options.cap ?? ''}` : `--buckets ${options.buckets ?? ''}`;
-    throw usage(`${flag}: ${error.detail.replace(/^expiryForecast\(\) /, '')}`, 'e.g. --buckets 1h,1d,7d,30d --cap 10000');
+    throw usage(
+      `${flag}: ${error.detail.replace(/^expiryForecast\(\) /, '')}`,
+      'e.g. --buckets 1h,1d,7d,30d --cap 10000',
+    );
   }
   return given;
 }

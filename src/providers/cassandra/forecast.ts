@@ -1,4 +1,10 @@
-import { ForecastTally, noExpiryForecast, untimedNote, type EntityForecast, type ForecastSpec } from '../../core/forecast';
+import {
+  ForecastTally,
+  noExpiryForecast,
+  untimedNote,
+  type EntityForecast,
+  type ForecastSpec,
+} from '../../core/forecast';
 import type { EntityMapping } from './compile';
 import { qualified, quoteId } from './cql';
 import type { Executor, Row } from './executor';
@@ -31,7 +37,10 @@ export async function forecastTable(
       'the table has only key columns, and Cassandra reports TTL() only for non-key cells: nothing can be read',
     );
   }
-  const select = columns.flatMap((c, i) => [quoteId(c.column, 'column'), `TTL(${quoteId(c.column, 'column')}) AS "ttl_${i}"`]);
+  const select = columns.flatMap((c, i) => [
+    quoteId(c.column, 'column'),
+    `TTL(${quoteId(c.column, 'column')}) AS "ttl_${i}"`,
+  ]);
   const cql = `SELECT ${select.join(', ')} FROM ${qualified(keyspace, mapping.table.name)}`;
   const place = { entity: mapping.entity.name, store: STORE };
   const rows = await executor.all(cql, [], place, 'expiryForecast (TTL() walk)', spec.cap + 1);
@@ -44,7 +53,10 @@ export async function forecastTable(
     if (seconds === undefined) unreadable += 1;
     else tally.addRemaining(seconds === null ? null : seconds * 1000);
   }
-  const unread = unreadable > 0 ? `; ${unreadable} row(s) hold no non-key value, so their TTL() cannot be read, and are not counted` : '';
+  const unread =
+    unreadable > 0
+      ? `; ${unreadable} row(s) hold no non-key value, so their TTL() cannot be read, and are not counted`
+      : '';
   return tally.result(at, {
     method: 'walk',
     exact,

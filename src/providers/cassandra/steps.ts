@@ -70,8 +70,8 @@ export const CASSANDRA_STEPS: StepRules<CassandraStepPayload, 'op', Executor> = 
       blocks: () => true,
       destroys: dropsData,
       expiresStored: () => false,
-    // Expiry is stamped per cell and an expired cell is never returned: nothing can be read again.
-    unexpiresStored: () => false,
+      // Expiry is stamped per cell and an expired cell is never returned: nothing can be read again.
+      unexpiresStored: () => false,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
       render: (payload) =>

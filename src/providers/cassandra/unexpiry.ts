@@ -5,4 +5,7 @@ export const CASSANDRA_UNEXPIRY = {
 } as const;
 
 /** explain()'s price of a touch on read (issue 25). */
-export const CASSANDRA_TOUCH = { support: 'unsupported', how: 'refused (UnsupportedTtlError): a cell TTL changes only by rewriting every cell of the row (INSERT … USING TTL), and extending without shortening needs a read-then-write Cassandra cannot make conditional on the TTL; use setTtl(key, duration) where a rewrite is acceptable' } as const;
+export const CASSANDRA_TOUCH = {
+  support: 'unsupported',
+  how: 'refused (UnsupportedTtlError): a cell TTL changes only by rewriting every cell of the row (INSERT … USING TTL), and extending without shortening needs a read-then-write Cassandra cannot make conditional on the TTL; use setTtl(key, duration) where a rewrite is acceptable',
+} as const;

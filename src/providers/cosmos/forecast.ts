@@ -41,7 +41,10 @@ export async function forecastContainer(
   const bounds = [nowSeconds, ...spec.bucketSeconds.map((s) => nowSeconds + s)];
   ranges.push({ index: DUE_INDEX, sql: expiresSql(containerTtl, { upTo: nowSeconds }) });
   for (let i = 1; i < bounds.length; i++) {
-    ranges.push({ index: i, sql: expiresSql(containerTtl, { after: bounds[i - 1] as number, upTo: bounds[i] as number }) });
+    ranges.push({
+      index: i,
+      sql: expiresSql(containerTtl, { after: bounds[i - 1] as number, upTo: bounds[i] as number }),
+    });
   }
   ranges.push({ index: bounds.length, sql: expiresSql(containerTtl, { after: bounds[bounds.length - 1] as number }) });
   const tally = new ForecastTally(spec);

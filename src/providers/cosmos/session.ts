@@ -76,7 +76,10 @@ export class CosmosSession implements StoreSession {
         // The plan gate parses every step and refuses a conflict; steps over stored items are
         // judged by ensureCollections' own rule (refuseRetroactive), not the gate's.
         refuseConflicts: (steps) =>
-          checkedSteps({ store: STORE, target: this.target, steps }, databaseId, { allowRetroactive: true, allowUnexpiry: true }),
+          checkedSteps({ store: STORE, target: this.target, steps }, databaseId, {
+            allowRetroactive: true,
+            allowUnexpiry: true,
+          }),
         refuseRetroactive: (steps) => this.refuseRetroactive(steps),
         refuseUnexpiry: (steps) => refuseUnexpiry(this.context.database, steps),
         apply: async (steps, applied: PlanStep[]) => {

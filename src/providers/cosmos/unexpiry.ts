@@ -33,10 +33,17 @@ const STEP_TEXT = 'items that expired but are not yet deleted become readable ag
  * too, so there the count sees only what it can read (0 when every due item is hidden); the
  * protocol server, which never expires anything, counts them all.
  */
-export async function labelUnexpiry(step: CosmosStep, database: Database, now: number | undefined): Promise<CosmosStep> {
+export async function labelUnexpiry(
+  step: CosmosStep,
+  database: Database,
+  now: number | undefined,
+): Promise<CosmosStep> {
   const payload = step.payload;
   if (payload.kind !== 'set-default-ttl' || !canExpireLater(payload.from, payload.to)) return step;
-  const back = now === undefined ? undefined : await countExpiringAtOnce(database.container(payload.container), payload.to, payload.from, now);
+  const back =
+    now === undefined
+      ? undefined
+      : await countExpiringAtOnce(database.container(payload.container), payload.to, payload.from, now);
   return withUnexpiry(step, STEP_TEXT, back);
 }
 
@@ -58,4 +65,7 @@ export async function refuseUnexpiry(database: Database, steps: readonly CosmosS
 }
 
 /** explain()'s price of a touch on read (issue 25). */
-export const COSMOS_TOUCH = { support: 'conditional-write', how: 'the read, then for an item under the threshold its remaining ttl (a read) and one conditional write of its ttl (setTtl { extend }): the write resets _ts, is billed in request units like any write, and never overwrites a concurrent write' } as const;
+export const COSMOS_TOUCH = {
+  support: 'conditional-write',
+  how: 'the read, then for an item under the threshold its remaining ttl (a read) and one conditional write of its ttl (setTtl { extend }): the write resets _ts, is billed in request units like any write, and never overwrites a concurrent write',
+} as const;

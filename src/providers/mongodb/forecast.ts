@@ -60,7 +60,10 @@ export async function forecastCollection(
   return tally.result(at, {
     method: 'aggregate',
     exact: true,
-    cost: { roundTrips: 1, text: `one aggregation over the expiry expression (a collection scan of ${mapping.collection})` },
+    cost: {
+      roundTrips: 1,
+      text: `one aggregation over the expiry expression (a collection scan of ${mapping.collection})`,
+    },
     note: 'due documents stay stored until the TTL monitor deletes them (about every 60 s)',
   });
 }

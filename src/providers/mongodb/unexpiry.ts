@@ -62,10 +62,16 @@ export async function refuseUnexpiry(db: MongoDbLike, steps: readonly MongoPlanS
     now ??= await serverNow(db);
     // Fail closed: without the server clock the documents cannot be judged.
     const kept = now === null ? null : await countKept(db, step.collection, spec, now);
-    if (kept !== 0) review.push(`${step.entity ?? step.collection}: ${step.summary} (${kept ?? 'uncounted'} due documents live again)`);
+    if (kept !== 0)
+      review.push(
+        `${step.entity ?? step.collection}: ${step.summary} (${kept ?? 'uncounted'} due documents live again)`,
+      );
   }
   if (review.length === 0) return;
-  throw ensureUnexpiryNeedsReview(`${review.join('; ')}: ${STEP_TEXT}`, { store: STORE, entity: steps[0]?.entity ?? undefined });
+  throw ensureUnexpiryNeedsReview(`${review.join('; ')}: ${STEP_TEXT}`, {
+    store: STORE,
+    entity: steps[0]?.entity ?? undefined,
+  });
 }
 
 /** The per-document expiry field (index expireAfterSeconds: 0): no plan step can bring a document back. */
@@ -112,7 +118,10 @@ function sameKey(a: KeyPattern, b: KeyPattern): boolean {
 }
 
 /** explain()'s price of a touch on read (issue 25). */
-export const MONGODB_TOUCH = { support: 'conditional-write', how: 'the read, then for a document under the threshold one updateOne with $max on the expiry-date field (setTtl { extend }): a concurrent write is never lost, a later expiry never shortened; needs the per-write expiry field' } as const;
+export const MONGODB_TOUCH = {
+  support: 'conditional-write',
+  how: 'the read, then for a document under the threshold one updateOne with $max on the expiry-date field (setTtl { extend }): a concurrent write is never lost, a later expiry never shortened; needs the per-write expiry field',
+} as const;
 
 /** A collection-wide TTL index on a date member: no per-document expiry to extend. */
 export const MONGODB_MEMBER_TOUCH = {

@@ -1,4 +1,10 @@
-import { ForecastTally, noExpiryForecast, untimedNote, type EntityForecast, type ForecastSpec } from '../../core/forecast';
+import {
+  ForecastTally,
+  noExpiryForecast,
+  untimedNote,
+  type EntityForecast,
+  type ForecastSpec,
+} from '../../core/forecast';
 import type { KeyspaceMapping } from './compile';
 import { call, type RedisClientLike } from './gateway';
 import { scanPattern } from './keys';

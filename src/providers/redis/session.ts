@@ -61,7 +61,11 @@ export class RedisSession implements StoreSession {
         store: STORE,
         plan: async () => (await this.plan()).steps,
         refuseConflicts: (steps) =>
-          checkedSteps(this.prefix, { store: STORE, target: this.target, steps }, { allowRetroactive: true, allowUnexpiry: true }),
+          checkedSteps(
+            this.prefix,
+            { store: STORE, target: this.target, steps },
+            { allowRetroactive: true, allowUnexpiry: true },
+          ),
         apply: async (steps, applied: PlanStep[]) => {
           await runCheckedSteps({ client: this.client, prefix: this.prefix }, steps, applied);
         },

@@ -27,7 +27,12 @@ export function readTouched(
   return Promise.all(keys.map((key) => touchOne(client, key, args, place)));
 }
 
-async function touchOne(client: RedisClientLike, key: string, args: string[], place: CallPlace): Promise<string | null> {
+async function touchOne(
+  client: RedisClientLike,
+  key: string,
+  args: string[],
+  place: CallPlace,
+): Promise<string | null> {
   const tail = ['1', key, ...args];
   try {
     return (await client.sendCommand(['EVALSHA', SHA, ...tail])) as string | null;

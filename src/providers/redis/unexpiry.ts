@@ -5,4 +5,7 @@ export const REDIS_UNEXPIRY = {
 } as const;
 
 /** explain()'s price of a touch on read (issue 25). */
-export const REDIS_TOUCH = { support: 'native', how: 'one Lua script per key read (GET, PTTL, PEXPIRE … GT when less than touchBelow × touch remains): atomic, one round trip; a key without expiry is left alone' } as const;
+export const REDIS_TOUCH = {
+  support: 'native',
+  how: 'one Lua script per key read (GET, PTTL, PEXPIRE … GT when less than touchBelow × touch remains): atomic, one round trip; a key without expiry is left alone',
+} as const;

@@ -90,7 +90,10 @@ export class RelationalSession implements StoreSession {
           plan: () => this.diff(runner, {}),
           // The plan gate parses every step and refuses a blocking conflict before anything runs.
           refuseConflicts: (steps) =>
-            checkedSteps({ store: RELATIONAL_STORE, target: this.target, steps }, { allowRetroactive: true, allowUnexpiry: true }),
+            checkedSteps(
+              { store: RELATIONAL_STORE, target: this.target, steps },
+              { allowRetroactive: true, allowUnexpiry: true },
+            ),
           apply: async (steps, applied) => {
             for (const step of steps.filter((s) => s.class === 'conflict')) {
               this.options.logger.warn(`lifespan [relational] ${step.summary}`);
