@@ -11,7 +11,7 @@ import { assertModel, assertStore, optionsArgument } from './runtime/arguments';
 import { ExplainReport } from './explain/report';
 import { forecastSpec, type ExpiryForecastOptions } from './core/forecast';
 import { ExpiryForecastReport } from './explain/forecast-report';
-import { TouchingRepository } from './runtime/touching-repository';
+import { withReadTouch } from './runtime/touching-repository';
 import type { ApplyResult, MigrationPlan } from './explain/plan';
 import type { EntityClass, Model } from './model/types';
 import type {
@@ -105,7 +105,7 @@ export class StoreContext {
   repository<T>(target: EntityClass<T>): Repository<T> {
     const inner = this.session.repository(target);
     const entity = this.model.entities.find((e) => e.target === target);
-    return entity ? new TouchingRepository(inner, entity, this.session.store) : inner;
+    return entity ? withReadTouch(inner, entity, this.session.store) : inner;
   }
 
   unitOfWork(): UnitOfWork {

@@ -1,71 +1,42 @@
-import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityModel } from '../model/types';
-import type { FindOptions, KeyInput, Repository, WriteOptions } from '../providers/contract';
+import type { KeyInput, Repository } from '../providers/contract';
 import { readOptions, touchEach, type NativeTouch, type ReadOptions } from './touch';
+
+type Touchable<T> = Repository<T> & Partial<NativeTouch<KeyInput<T>, T>>;
 
 /**
  * The repository a store context hands out: the store's own, with `get`/`getMany` taking read
  * options (sliding expiry on read). The options are checked the same way on every store; a store
- * with its own touch (NativeTouch: Redis's script, Cassandra's refusal) runs it, any other the
+ * with its own touch (NativeTouch: an atomic script, or a typed refusal) runs it, any other the
  * portable one (touchEach: the read, then the store's exact extend for what is under the threshold).
+ * A proxy, so every other member of the store's repository (its own extras included) stays as it is.
  */
-export class TouchingRepository<T> implements Repository<T> {
-  constructor(
-    private readonly inner: Repository<T> & Partial<NativeTouch<KeyInput<T>, T>>,
-    private readonly entity: EntityModel,
-    private readonly store: string,
-  ) {}
-
-  insert(entity: T, options?: WriteOptions): Promise<void> {
-    return this.inner.insert(entity, options);
-  }
-
-  upsert(entity: T, options?: WriteOptions): Promise<void> {
-    return this.inner.upsert(entity, options);
-  }
-
-  async get(key: KeyInput<T>, options?: ReadOptions): Promise<T | undefined> {
-    const touch = readOptions(options, 'get()', this.entity, this.store);
-    if (touch === null) return this.inner.get(key);
-    if (this.inner.getTouched) return (await this.inner.getTouched([key], touch))[0];
-    const found = await this.inner.get(key);
-    if (found !== undefined) await touchEach(this.inner, [key], touch);
+export function withReadTouch<T>(inner: Touchable<T>, entity: EntityModel, store: string): Repository<T> {
+  const get = async (key: KeyInput<T>, options?: ReadOptions): Promise<T | undefined> => {
+    const touch = readOptions(options, 'get()', entity, store);
+    if (touch === null) return inner.get(key);
+    if (inner.getTouched) return (await inner.getTouched([key], touch))[0];
+    const found = await inner.get(key);
+    if (found !== undefined) await touchEach(inner, [key], touch);
     return found;
-  }
-
-  async getMany(keys: readonly KeyInput<T>[], options?: ReadOptions): Promise<T[]> {
-    const touch = readOptions(options, 'getMany()', this.entity, this.store);
-    if (touch === null) return this.inner.getMany(keys);
-    if (this.inner.getTouched) {
-      const found = await this.inner.getTouched(keys, touch);
+  };
+  const getMany = async (keys: readonly KeyInput<T>[], options?: ReadOptions): Promise<T[]> => {
+    const touch = readOptions(options, 'getMany()', entity, store);
+    if (touch === null) return inner.getMany(keys);
+    if (inner.getTouched) {
+      const found = await inner.getTouched(keys, touch);
       return found.filter((record): record is T => record !== undefined);
     }
-    const found = await this.inner.getMany(keys);
-    if (found.length > 0) await touchEach(this.inner, keys, touch);
+    const found = await inner.getMany(keys);
+    if (found.length > 0) await touchEach(inner, keys, touch);
     return found;
-  }
-
-  find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
-    return this.inner.find(where, options);
-  }
-
-  exists(key: KeyInput<T>): Promise<boolean> {
-    return this.inner.exists(key);
-  }
-
-  count(where?: Partial<T>): Promise<number> {
-    return this.inner.count(where);
-  }
-
-  delete(key: KeyInput<T>): Promise<boolean> {
-    return this.inner.delete(key);
-  }
-
-  ttl(key: KeyInput<T>): Promise<number | null | undefined> {
-    return this.inner.ttl(key);
-  }
-
-  setTtl(key: KeyInput<T>, ttl: PerWriteTtl): Promise<boolean> {
-    return this.inner.setTtl(key, ttl);
-  }
+  };
+  return new Proxy(inner, {
+    get(target, property) {
+      if (property === 'get') return get;
+      if (property === 'getMany') return getMany;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

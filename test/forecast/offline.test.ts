@@ -18,23 +18,32 @@ class Session {
   @CreatedAt() createdAt = new Date(0);
 }
 
-const at = (ttl: string) => new ModelBuilder().entity(Session, (e) => e.toCollection('sessions').timeToLive(ttl)).build();
+const at = (ttl: string) =>
+  new ModelBuilder().entity(Session, (e) => e.toCollection('sessions').timeToLive(ttl)).build();
 
 describe('diff labels un-expiry offline', () => {
   const stores = ['cosmos', 'mongodb', 'cassandra', 'redis', 'relational'] as const;
 
   test('a longer TTL: labelled on the retroactive stores only', () => {
-    const plans = compareSnapshots(snapshotOf(at('1h'), stores, 'emulate'), snapshotOf(at('2h'), stores, 'emulate'), 'snapshot');
-    const labelled = Object.fromEntries(
-      plans.map((p) => [p.store, p.steps.some((s) => s.effect?.unexpires === true)]),
+    const plans = compareSnapshots(
+      snapshotOf(at('1h'), stores, 'emulate'),
+      snapshotOf(at('2h'), stores, 'emulate'),
+      'snapshot',
     );
+    const labelled = Object.fromEntries(plans.map((p) => [p.store, p.steps.some((s) => s.effect?.unexpires === true)]));
     expect(labelled).toEqual({ cosmos: true, mongodb: true, cassandra: false, redis: false, relational: false });
     const cosmos = plans.find((p) => p.store === 'cosmos');
-    expect(renderPlanText(cosmos!)).toContain('un-expiry: due records become readable again; apply needs allowUnexpiry');
+    expect(renderPlanText(cosmos!)).toContain(
+      'un-expiry: due records become readable again; apply needs allowUnexpiry',
+    );
   });
 
   test('a shorter TTL is not an un-expiry', () => {
-    const plans = compareSnapshots(snapshotOf(at('2h'), stores, 'emulate'), snapshotOf(at('1h'), stores, 'emulate'), 'snapshot');
+    const plans = compareSnapshots(
+      snapshotOf(at('2h'), stores, 'emulate'),
+      snapshotOf(at('1h'), stores, 'emulate'),
+      'snapshot',
+    );
     expect(plans.flatMap((p) => p.steps).some((s) => s.effect?.unexpires === true)).toBe(false);
   });
 

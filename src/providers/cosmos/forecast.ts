@@ -9,7 +9,7 @@ import {
 } from '../../core/forecast';
 import type { EntityAccess } from './context';
 import { driverCall } from './driver-errors';
-import type { ContainerTtl } from './item-expiry';
+import { remainingSeconds, type ContainerTtl, type StoredExpiry } from './item-expiry';
 import { entityQuery } from './query';
 import { STORE, TTL_ON_NO_DEFAULT } from './semantics';
 
@@ -103,4 +103,37 @@ async function countWhere(access: EntityAccess, condition: string): Promise<{ co
     count: response.resources.reduce((sum, n) => sum + n, 0),
     charge: Number(response.requestCharge ?? 0),
   };
+}
+
+/**
+ * plan({ counts: true }): the forecast of an entity's items under two DefaultTimeToLive values
+ * (before and after a step) from one read of every item's `_ts` and `ttl`, bucketed here with the
+ * service's arithmetic (item-expiry.ts): one query rather than a COUNT per bucket per setting.
+ */
+export async function forecastAround(
+  access: EntityAccess,
+  settings: { readonly from: ContainerTtl; readonly to: ContainerTtl },
+  nowSeconds: number,
+  spec: ForecastSpec,
+): Promise<{ before: EntityForecast; after: EntityForecast }> {
+  const base = entityQuery(access.codec, {}, {});
+  const query = base.query.replace(/^SELECT\s+\*/, 'SELECT c._ts, c.ttl');
+  const response = await driverCall(`forecasting ${access.entity.name}`, { entity: access.entity.name }, () =>
+    access.container.items.query<StoredExpiry>({ query, parameters: base.parameters ?? [] }).fetchAll(),
+  );
+  const at = { entity: access.entity.name, collection: access.container.id, store: STORE };
+  const cost = {
+    roundTrips: 1,
+    requestUnits: Number(response.requestCharge ?? 0),
+    text: 'one query reading _ts and ttl of every item, bucketed under both settings',
+  };
+  const tally = (setting: ContainerTtl) => {
+    const t = new ForecastTally(spec);
+    for (const item of response.resources) {
+      const left = remainingSeconds(item, setting, nowSeconds);
+      t.addRemaining(left === null ? null : left * 1000);
+    }
+    return t.result(at, { method: 'aggregate', exact: true, cost });
+  };
+  return { before: tally(settings.from), after: tally(settings.to) };
 }

@@ -17,7 +17,7 @@ import { STORE } from './semantics';
 import { checkedSteps, COSMOS_STEPS } from './steps';
 import { CosmosUnitOfWork } from './unit-of-work';
 import { forecastSpec, withForecast, type EntityForecast, type ForecastSpec } from '../../core/forecast';
-import { forecastContainer } from './forecast';
+import { forecastAround, forecastContainer } from './forecast';
 import { labelUnexpiry, refuseUnexpiry } from './unexpiry';
 
 export class CosmosSession implements StoreSession {
@@ -153,8 +153,7 @@ export class CosmosSession implements StoreSession {
     if (!entity || step.payload.kind !== 'set-default-ttl') return step;
     const access = this.context.access(entity.target);
     const spec = forecastSpec(undefined, STORE);
-    const before = await forecastContainer(access, step.payload.from, now, spec);
-    const after = await forecastContainer(access, step.payload.to, now, spec);
+    const { before, after } = await forecastAround(access, step.payload, now, spec);
     return withForecast(step, before, after);
   }
 }
