@@ -52,7 +52,9 @@ describeStore('cosmos', 'apply() consent for retroactive steps (in-process Cosmo
     const long = await connect(new ModelBuilder().entity(LongSession).build(), new CosmosStore({ database }));
     // A longer DefaultTimeToLive brings back items expired but not yet deleted (issue 25).
     const plan = await long.plan();
-    await expect(long.apply(plan, { allowRetroactive: true })).rejects.toMatchObject({ code: 'PLAN_UNEXPIRY_NOT_ALLOWED' });
+    await expect(long.apply(plan, { allowRetroactive: true })).rejects.toMatchObject({
+      code: 'PLAN_UNEXPIRY_NOT_ALLOWED',
+    });
     expect((await long.apply(plan, { allowUnexpiry: true })).applied.map((s) => s.action)).toEqual(['set-default-ttl']);
   });
 });
