@@ -28,7 +28,7 @@ export async function forecastKeyspace(
   const tally = new ForecastTally(spec);
   const place = { entity: mapping.entity.name, operation: `expiryForecast (SCAN + PTTL) on '${mapping.collection}'` };
   let batches = 0;
-  let capped = false;
+  let leftOut = false;
   const walk = await scanKeys(client, scanPattern(prefix, mapping, {}), place, async (keys) => {
     const room = spec.cap - tally.read;
     const taken = keys.slice(0, room);
@@ -39,20 +39,18 @@ export async function forecastKeyspace(
       if (ms === -2) continue;
       tally.addRemaining(ms === -1 ? null : ms);
     }
-    capped = taken.length < keys.length || tally.read >= spec.cap;
-    return !capped;
+    leftOut = taken.length < keys.length;
+    return !leftOut && tally.read < spec.cap;
   });
-  const exact = walk.complete && !capped;
-  return tally.result(
-    { entity: mapping.entity.name, collection: mapping.collection, store: STORE },
-    {
-      method: 'walk',
-      exact,
-      cost: {
-        roundTrips: walk.calls + batches,
-        text: `SCAN walked the keyspace in ${walk.calls} call(s) (COUNT per call); one PTTL per key, pipelined per step`,
-      },
-      note: 'Redis never returns an expired key: none is due but stored',
+  // A walk that stopped at the cap with keys left (in this step or in SCAN steps not taken) is a sample.
+  const exact = walk.complete && !leftOut;
+  return tally.result(at, {
+    method: 'walk',
+    exact,
+    cost: {
+      roundTrips: walk.calls + batches,
+      text: `SCAN walked the keyspace in ${walk.calls} call(s) (COUNT per call); one PTTL per key, pipelined per step`,
     },
-  );
+    note: 'Redis never returns an expired key: none is due but stored',
+  });
 }
