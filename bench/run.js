@@ -32,6 +32,7 @@ const CASE_STORES = {
   // Redis runs as the store-less job (its server is not one of --stores), as case 9 does.
   iterate: ['sqlite', 'postgres', 'none'],
   'expiry-instant': ['sqlite', 'postgres', 'cassandra', 'none'],
+  forecast: ['sqlite', 'postgres'],
 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);

@@ -1,8 +1,17 @@
 import { LifespanError } from './errors';
 import { mappingConnectionErrors } from './providers/connection-errors';
-import { labelledRetroactive, refuseUnconsentedRetroactive, shorterTtl } from './core/plan-consent';
+import {
+  labelledRetroactive,
+  labelledUnexpiry,
+  refuseUnconsentedRetroactive,
+  refuseUnconsentedUnexpiry,
+  shorterTtl,
+} from './core/plan-consent';
 import { assertModel, assertStore, optionsArgument } from './runtime/arguments';
 import { ExplainReport } from './explain/report';
+import { forecastSpec, type ExpiryForecastOptions } from './core/forecast';
+import { ExpiryForecastReport } from './explain/forecast-report';
+import { withReadTouch } from './runtime/touching-repository';
 import type { ApplyResult, MigrationPlan } from './explain/plan';
 import type { EntityClass, Model } from './model/types';
 import type {
@@ -47,8 +56,9 @@ export class StoreContext {
 
   /**
    * Applies a reviewed plan. A step that can make records already stored expire at once needs
-   * `allowRetroactive: true` (as in ensureCollections()), a destructive one `allowDestructive: true`;
-   * without them nothing is applied.
+   * `allowRetroactive: true` (as in ensureCollections()), a destructive one `allowDestructive: true`,
+   * one that makes due-but-stored records readable again `allowUnexpiry: true`; without them
+   * nothing is applied.
    */
   apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
     return this.talking(async () => {
@@ -64,6 +74,7 @@ export class StoreContext {
       if (typeof plan === 'object' && plan !== null && Array.isArray(plan.steps)) {
         const labelled = labelledRetroactive(plan.steps, shorterTtl);
         refuseUnconsentedRetroactive(this.session.store, labelled, consent.allowRetroactive);
+        refuseUnconsentedUnexpiry(this.session.store, labelledUnexpiry(plan.steps), consent.allowUnexpiry);
       }
       return this.session.apply(plan, options);
     });
@@ -90,8 +101,11 @@ export class StoreContext {
     return mappingConnectionErrors(this.session.store, this.target, call);
   }
 
+  /** The store's repository of an entity; get/getMany take read options (sliding expiry on read). */
   repository<T>(target: EntityClass<T>): Repository<T> {
-    return this.session.repository(target);
+    const inner = this.session.repository(target);
+    const entity = this.model.entities.find((e) => e.target === target);
+    return entity ? withReadTouch(inner, entity, this.session.store) : inner;
   }
 
   unitOfWork(): UnitOfWork {
@@ -118,6 +132,23 @@ export class StoreContext {
 
   close(): Promise<void> {
     return this.session.close();
+  }
+
+  /**
+   * How many stored records expire when, per entity: due but still stored, within each bucket
+   * (default 1h, 1d, 7d, 30d, later), never. Each entry says whether it is exact or sampled (a
+   * walk stopped at `cap`), how many records were read and what it cost.
+   */
+  async expiryForecast(options?: ExpiryForecastOptions): Promise<ExpiryForecastReport> {
+    const spec = forecastSpec(options, this.session.store);
+    const session = this.session;
+    if (typeof session.expiryForecast !== 'function') {
+      throw new LifespanError('FORECAST_UNSUPPORTED', `the ${session.store} store cannot forecast expiry`, {
+        store: session.store,
+        hint: 'give the store session an expiryForecast() (see StoreSession)',
+      });
+    }
+    return new ExpiryForecastReport(await this.talking(() => session.expiryForecast?.(spec) ?? Promise.resolve([])));
   }
 }
 

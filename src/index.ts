@@ -75,3 +75,14 @@ export type {
 } from './providers/contract';
 export { STORE_NAMES, type StoreName } from './providers/registry';
 export { ErrorCodes, type ErrorCode } from './error-codes';
+
+// Issue 25: the expiry forecast.
+export { ExpiryForecastReport } from './explain/forecast-report';
+export type {
+  ExpiryForecastOptions,
+  EntityForecast,
+  ForecastBucket,
+  ForecastCost,
+  ForecastMethod,
+} from './core/forecast';
+export type { ReadOptions } from './runtime/touch';

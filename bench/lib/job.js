@@ -19,6 +19,7 @@ const CASES = {
   versions: () => require('../cases/versions'),
   iterate: () => require('../cases/iterate'),
   'expiry-instant': () => require('../cases/expiry-instant'),
+  forecast: () => require('../cases/forecast'),
 };
 
 async function runJob({ caseName, store, options, info }) {

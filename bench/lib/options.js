@@ -5,7 +5,7 @@
  */
 
 const STORES = ['sqlite', 'postgres', 'mariadb', 'cassandra'];
-const CASES = ['write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory', 'redis', 'versions', 'iterate', 'expiry-instant'];
+const CASES = ['write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory', 'redis', 'versions', 'iterate', 'expiry-instant', 'forecast'];
 
 /** name → [default, quick, help] */
 const SIZES = {
@@ -27,6 +27,7 @@ const SIZES = {
   iterateRedis: [200000, 5000, 'records iterate() walks on Redis (case 10)'],
   pageSize: [1000, 500, 'rows per page of iterate() and findPage() (case 10)'],
   pagesPerWalk: [50, 8, 'findPage() pages per timed walk (case 10)'],
+  forecastRows: [200000, 5000, 'rows in the forecast table (case 13)'],
   runs: [5, 5, 'timed rounds per comparison (at least 5)'],
   roundBudget: [4000, 0, 'ms a fast comparison keeps adding rounds for (up to 25 rounds)'],
   warmup: [1, 1, 'untimed runs per side before timing'],

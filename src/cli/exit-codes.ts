@@ -25,7 +25,7 @@ export const EXIT_CODE_HELP = `Exit codes:
   1   drift: plan --check found a store that differs from the model, or diff --check found a
       model change that the snapshot file does not have
   2   usage: a flag, URL, URL option or file is wrong, or a consent flag (--yes,
-      --allow-retroactive, --allow-destructive) is missing
+      --allow-retroactive, --allow-unexpiry, --allow-destructive) is missing
   3   the model is invalid
   4   the store: unreachable, authentication failed, database/keyspace/container missing,
       driver not installed, or the store refused the plan

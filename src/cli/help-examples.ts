@@ -22,6 +22,11 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'lifespan diff --check                              # exit 1: snapshot not updated',
     'lifespan diff --base origin/main --format markdown > ttl-change.md',
   ],
+  expiry: [
+    'lifespan expiry                                    # how many stored records expire when',
+    'lifespan expiry --buckets 1h,1d,7d --format markdown',
+    'lifespan expiry --store main --cap 50000           # a larger walk where the store samples',
+  ],
   demo: ['lifespan demo'],
 };
 

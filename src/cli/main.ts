@@ -7,6 +7,7 @@ import { demoCommand } from './commands/demo';
 import { diffCommand } from './commands/diff';
 import { explainCommand } from './commands/explain';
 import { initCommand } from './commands/init';
+import { registerExpiryCommand } from './commands/expiry';
 import { planCommand } from './commands/plan';
 import { purgeCommand } from './commands/purge';
 import { snapshotCommand } from './commands/snapshot';
@@ -72,10 +73,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .description('apply the plan in place; outside a terminal only with --yes')
     .option('--allow-destructive', 'allow steps that drop or recreate (data is lost)')
     .option('--allow-retroactive', 'allow steps that make records already stored expire at once')
+    .option('--allow-unexpiry', 'allow steps that make records due but still stored readable again')
     .option('--yes', 'do not ask for confirmation (required outside a terminal)')
     .action(async (options: Record<string, string | boolean>) => {
       setExit(await applyCommand(options, io));
     });
+
+  registerExpiryCommand(targetOptions(program.command('expiry')), io, setExit);
 
   targetOptions(program.command('purge'))
     .description('delete expired rows of stores that emulate TTL, in batches')

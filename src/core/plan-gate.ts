@@ -1,6 +1,12 @@
 import type { ApplyResult, MigrationPlan, PlanStep } from '../explain/plan';
 import { optionsArgument } from '../runtime/arguments';
-import { labelledRetroactive, refuseUnconsentedRetroactive, type ExpiresSooner } from './plan-consent';
+import {
+  labelledRetroactive,
+  labelledUnexpiry,
+  refuseUnconsentedRetroactive,
+  refuseUnconsentedUnexpiry,
+  type ExpiresSooner,
+} from './plan-consent';
 import { badPlanStep, destructiveNotAllowed, notAPlan, planConflict, wrongStorePlan } from './plan-refusals';
 
 /**
@@ -14,6 +20,8 @@ import { badPlanStep, destructiveNotAllowed, notAPlan, planConflict, wrongStoreP
 export interface PlanConsent {
   readonly allowDestructive?: boolean;
   readonly allowRetroactive?: boolean;
+  /** A step that makes due-but-stored records readable again (CLI: --allow-unexpiry). */
+  readonly allowUnexpiry?: boolean;
 }
 
 /** Why a payload of a known kind is refused (it was edited, or made by something else). */
@@ -42,6 +50,13 @@ export interface StepHandler<P, Run, Scope> {
    * allowRetroactive), judged by what it runs: the labels (`effect`, `ttl`) can only add to it.
    */
   expiresStored(payload: P): boolean;
+  /**
+   * True when running it can make records that are due but still stored readable again, or keep
+   * them from their deletion (it needs allowUnexpiry), judged by what it runs: the labels
+   * (`effect.unexpires`) can only add to it. False where the store never holds a due record that
+   * a reader could see again (explain() says why).
+   */
+  unexpiresStored(payload: P): boolean;
   /** Runs the step; false when its outcome already held (then it is not listed as applied). */
   apply(payload: P, step: PlanStep<P>, run: Run): Promise<boolean>;
   /** The native command text the step runs (the plan's `command`). */
@@ -86,7 +101,8 @@ export interface StepRules<Payload, D extends keyof Payload & string, Run, Scope
  * refusal before anything runs: consent that is not an options object (BAD_ARGUMENT), not a plan (BAD_ARGUMENT), another store's plan (PLAN_WRONG_STORE),
  * a step whose payload this store did not make (PLAN_BAD_STEP), a blocking conflict (PLAN_CONFLICT),
  * a destructive step without allowDestructive (PLAN_DESTRUCTIVE_NOT_ALLOWED), a step that makes
- * stored records expire at once without allowRetroactive (PLAN_RETROACTIVE_NOT_ALLOWED).
+ * stored records expire at once without allowRetroactive (PLAN_RETROACTIVE_NOT_ALLOWED), a step that
+ * makes due-but-stored records readable again without allowUnexpiry (PLAN_UNEXPIRY_NOT_ALLOWED).
  */
 export function checkPlan<Payload, D extends keyof Payload & string, Run, Scope>(
   rules: StepRules<Payload, D, Run, Scope>,
@@ -116,6 +132,9 @@ export function checkPlan<Payload, D extends keyof Payload & string, Run, Scope>
   const labelled = new Set(labelledRetroactive(steps, rules.expiresSooner));
   const retroactive = steps.filter((s) => labelled.has(s) || handlerOf(rules, s.payload).expiresStored(s.payload));
   refuseUnconsentedRetroactive(rules.store, retroactive, consent.allowRetroactive);
+  const unexpiring = new Set(labelledUnexpiry(steps));
+  const unexpiry = steps.filter((s) => unexpiring.has(s) || handlerOf(rules, s.payload).unexpiresStored(s.payload));
+  refuseUnconsentedUnexpiry(rules.store, unexpiry, consent.allowUnexpiry);
   return steps;
 }
 

@@ -71,4 +71,10 @@ export const SHARED_CODES = {
   // findPage() / iterate() / deleteMany() (issue 26)
   /** findPage() got a cursor it did not make for this call: garbage, changed after it was returned, or made for another store, entity or filter. */
   CURSOR_INVALID: { family: 'LifespanError', exit: 'usage' },
+
+  // Issue 25: the expiry forecast and the un-expiry consent.
+  /** expiryForecast() on a store whose session has no forecast (a third-party store). */
+  FORECAST_UNSUPPORTED: { family: 'LifespanError', exit: 'usage' },
+  /** apply()/ensureCollections() of a step that makes due-but-stored records readable again, without allowUnexpiry. */
+  PLAN_UNEXPIRY_NOT_ALLOWED: { family: 'LifespanError', exit: 'usage' },
 } as const satisfies Record<string, ErrorCodeSpec>;

@@ -48,6 +48,13 @@ export interface ExplainEntry {
   readonly conditionalWrites?: readonly ConditionalWriteRow[];
   readonly expiredVisibleUntilDeleted: boolean;
   readonly deletion: { readonly by: string; readonly lag: string };
+  /**
+   * Issue 25: whether a change can make records that are due but still stored readable again
+   * (un-expiry, which then needs allowUnexpiry), and why, in the store's words.
+   */
+  readonly unexpiry?: { readonly possible: boolean; readonly text: string };
+  /** Issue 25: how `get(key, { touch })` extends what it reads on this store, and what it costs. */
+  readonly touch?: { readonly support: 'native' | 'conditional-write' | 'unsupported'; readonly how: string };
   readonly changeEffect: { readonly kind: ChangeEffectKind; readonly text: string };
   readonly limits: readonly string[];
   readonly warnings: readonly string[];

@@ -22,6 +22,24 @@ export interface StepEffect {
   readonly stampedAtWrite?: boolean;
   /** True when each record's own date or stored expiry decides when it expires, not one store-wide clock. */
   readonly perDocument?: boolean;
+
+  // Issue 25: un-expiry and the forecast around a step.
+  /**
+   * True when the step can make records that are due but still stored readable (or kept) again:
+   * it needs allowUnexpiry (CLI: --allow-unexpiry), as a retroactive step needs allowRetroactive.
+   */
+  readonly unexpires?: boolean;
+  /** Due-but-stored records the step makes readable again (plan({ counts: true })), when counted. */
+  readonly unexpired?: number | null;
+  /** The expiry forecast of the stored records before and after the step (plan({ counts: true })). */
+  readonly forecast?: { readonly before: ForecastCounts; readonly after: ForecastCounts };
+}
+
+/** The counts of an expiry forecast, without how they were read. */
+export interface ForecastCounts {
+  readonly due: number;
+  readonly buckets: readonly { readonly label: string; readonly count: number }[];
+  readonly never: number;
 }
 
 export interface PlanStep<P = unknown> {

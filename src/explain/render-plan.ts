@@ -52,6 +52,33 @@ function affected(step: PlanStep): string {
   return n === undefined || n === null ? '—' : String(n);
 }
 
+/** 'un-expiry: 3 due records readable again; apply needs allowUnexpiry (CLI: --allow-unexpiry)'. */
+export function unexpiryLine(step: PlanStep): string | null {
+  if (step.effect?.unexpires !== true) return null;
+  const n = step.effect.unexpired;
+  const counted =
+    typeof n === 'number'
+      ? `${n.toLocaleString('en-US')} due record(s) readable again`
+      : 'due records become readable again';
+  return `un-expiry: ${counted}; apply needs allowUnexpiry (CLI: --allow-unexpiry)`;
+}
+
+/** 'at apply: 1,204 expire at once; within 1h: 3,400, was 0; …' from the counted forecast around a step. */
+export function forecastLine(step: PlanStep): string | null {
+  const forecast = step.effect?.forecast;
+  if (!forecast) return null;
+  const n = (v: number) => v.toLocaleString('en-US');
+  const { before, after } = forecast;
+  const atOnce = Math.max(0, after.due - before.due);
+  const buckets = after.buckets.map((b, i) => {
+    const was = before.buckets[i]?.count ?? 0;
+    return `${b.label}: ${n(b.count)}${was === b.count ? '' : `, was ${n(was)}`}`;
+  });
+  const never =
+    after.never === before.never ? `never: ${n(after.never)}` : `never: ${n(after.never)}, was ${n(before.never)}`;
+  return [`at apply: ${n(atOnce)} expire at once`, ...buckets, never].join('; ');
+}
+
 function nameOf(plan: MigrationPlan, i: number, context: PlanRenderContext): string {
   return context.names?.[i] ?? plan.store;
 }
@@ -70,6 +97,10 @@ export function renderPlanText(plan: MigrationPlan, name?: string): string {
       const count = affected(step) === '—' ? '' : ` (${affected(step)} stored records affected)`;
       lines.push(`   effect: ${effectFamily(step)}: ${step.effect.text}${count}`);
     }
+    const unexpiry = unexpiryLine(step);
+    if (unexpiry) lines.push(`   ${unexpiry}`);
+    const forecast = forecastLine(step);
+    if (forecast) lines.push(`   forecast: ${forecast}`);
     lines.push(`   takes effect: ${takesEffect(step)}`);
     lines.push(`   ${step.command.split('\n').join('\n   ')}`);
   });
@@ -145,6 +176,10 @@ export function renderPlanMarkdown(plans: readonly MigrationPlan[], context: Pla
         const doc = step.effect.verified ? '' : unverifiedNote(context);
         out.push('', `${step.effect.text}${doc}`);
       }
+      const unexpiry = unexpiryLine(step);
+      if (unexpiry) out.push('', `**${unexpiry}**`);
+      const forecast = forecastLine(step);
+      if (forecast) out.push('', `Forecast: ${forecast}`);
       out.push(
         '',
         '<details><summary>native command</summary>',

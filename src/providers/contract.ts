@@ -1,4 +1,6 @@
+import type { EntityForecast, ForecastSpec } from '../core/forecast';
 import type { ExplainEntry } from '../explain/entry';
+import type { ReadOptions } from '../runtime/touch';
 import type { ApplyResult, MigrationPlan } from '../explain/plan';
 import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, Model } from '../model/types';
@@ -26,8 +28,9 @@ export interface Repository<T> {
   /** Fails with StoreError (code STORE_DUPLICATE_KEY) when the key exists, where the store can tell. */
   insert(entity: T, options?: WriteOptions): Promise<void>;
   upsert(entity: T, options?: WriteOptions): Promise<void>;
-  get(key: KeyInput<T>): Promise<T | undefined>;
-  getMany(keys: readonly KeyInput<T>[]): Promise<T[]>;
+  /** With `{ touch }`, extends the life of what it returns (sliding expiry on read; see ReadOptions). */
+  get(key: KeyInput<T>, options?: ReadOptions): Promise<T | undefined>;
+  getMany(keys: readonly KeyInput<T>[], options?: ReadOptions): Promise<T[]>;
   /** Equality filters on members. */
   find(where?: Partial<T>, options?: FindOptions): Promise<T[]>;
   exists(key: KeyInput<T>): Promise<boolean>;
@@ -139,6 +142,8 @@ export interface PlanOptions {
 export interface EnsureOptions {
   /** Also apply steps that make stored records expire at once (see ensureCollections). */
   readonly allowRetroactive?: boolean;
+  /** Also apply steps that make due-but-stored records readable again (un-expiry; see ensureCollections). */
+  readonly allowUnexpiry?: boolean;
 }
 
 export interface ApplyOptions {
@@ -149,6 +154,12 @@ export interface ApplyOptions {
    * (PLAN_RETROACTIVE_NOT_ALLOWED), as ensureCollections() does.
    */
   readonly allowRetroactive?: boolean;
+  /**
+   * Also apply steps that can make records that are due but still stored readable again (a
+   * lengthened or removed retroactive TTL, emulation turned off); without it apply() refuses the
+   * whole plan (PLAN_UNEXPIRY_NOT_ALLOWED).
+   */
+  readonly allowUnexpiry?: boolean;
 }
 
 /**
@@ -231,6 +242,14 @@ export interface StoreSession {
   countExpired?(options?: Pick<PurgeOptions, 'now'>): Promise<number>;
   /** Releases what lifespan holds (prepared statements); the caller's driver stays open. */
   close(): Promise<void>;
+
+  // Issue 25: the expiry forecast.
+  /**
+   * Per entity: how many stored records are due but still stored, expire within each bucket, and
+   * never expire; by an aggregate where the store has one, else by a walk of at most `spec.cap`
+   * records (then sampled). Options are checked by the caller (core/forecast.ts).
+   */
+  expiryForecast?(spec: ForecastSpec): Promise<EntityForecast[]>;
 }
 
 /** What a user constructs, e.g. `new RelationalStore({ knex })`. */

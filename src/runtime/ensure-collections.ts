@@ -29,6 +29,11 @@ export interface EnsureFlow<Step extends PlanStep, Checked extends PlanStep = St
    * expire at once; skipped with `allowRetroactive`. Absent on a store where no step can do that.
    */
   refuseRetroactive?(steps: readonly Checked[]): Promise<void>;
+  /**
+   * Throws ENSURE_NEEDS_REVIEW (nothing applied yet) when a step would make records that are due
+   * but still stored readable again; skipped with `allowUnexpiry`. Absent where no step can.
+   */
+  refuseUnexpiry?(steps: readonly Checked[]): Promise<void>;
   /** Applies the steps, adding each one applied to `applied` as it goes. */
   apply(steps: readonly Checked[], applied: PlanStep[]): Promise<void>;
   /** Whether a failure of apply() means another process changed the schema since plan(). */
@@ -52,6 +57,7 @@ export async function ensureCollections<Step extends PlanStep, Checked extends P
     if (planned.length === 0) return { applied };
     const steps = flow.refuseConflicts(planned);
     if (options.allowRetroactive !== true) await flow.refuseRetroactive?.(steps);
+    if (options.allowUnexpiry !== true) await flow.refuseUnexpiry?.(steps);
     try {
       await flow.apply(steps, applied);
       return { applied };
@@ -59,6 +65,14 @@ export async function ensureCollections<Step extends PlanStep, Checked extends P
       if (!flow.lostRace(error) || round >= ENSURE_ROUNDS) throw error;
     }
   }
+}
+
+/** The refusal of a step that makes due-but-stored records readable again (EnsureFlow.refuseUnexpiry). */
+export function ensureUnexpiryNeedsReview(why: string, place: ErrorPlace): LifespanError {
+  return new LifespanError(ErrorCodes.ENSURE_NEEDS_REVIEW, `ensureCollections() applied nothing: ${why}`, {
+    ...place,
+    hint: 'use plan({ counts: true }) + apply() after review, or ensureCollections({ allowUnexpiry: true })',
+  });
 }
 
 /** The refusal of a step over stored records (see EnsureFlow.refuseRetroactive), worded once. */

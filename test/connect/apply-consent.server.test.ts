@@ -45,11 +45,16 @@ describeStore('cosmos', 'apply() consent for retroactive steps (in-process Cosmo
     expect(await defaultTtl(database)).toBe(60);
   });
 
-  it('needs no consent for a new container or a lengthening', async () => {
+  it('needs no consent for a new container; a lengthening needs allowUnexpiry, not allowRetroactive', async () => {
     const database = await fixture.freshDatabase();
     const short = await connect(new ModelBuilder().entity(ShortSession).build(), new CosmosStore({ database }));
     expect((await short.apply(await short.plan())).applied.map((s) => s.action)).toEqual(['create-container']);
     const long = await connect(new ModelBuilder().entity(LongSession).build(), new CosmosStore({ database }));
-    expect((await long.apply(await long.plan())).applied.map((s) => s.action)).toEqual(['set-default-ttl']);
+    // A longer DefaultTimeToLive brings back items expired but not yet deleted (issue 25).
+    const plan = await long.plan();
+    await expect(long.apply(plan, { allowRetroactive: true })).rejects.toMatchObject({
+      code: 'PLAN_UNEXPIRY_NOT_ALLOWED',
+    });
+    expect((await long.apply(plan, { allowUnexpiry: true })).applied.map((s) => s.action)).toEqual(['set-default-ttl']);
   });
 });

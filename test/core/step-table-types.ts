@@ -16,6 +16,7 @@ const create = {
   blocks: () => false,
   destroys: () => false,
   expiresStored: () => false,
+  unexpiresStored: () => false,
   apply: async () => true,
   render: (p: { readonly name: string }) => `CREATE ${p.name}`,
   explain: 'creates it',

@@ -110,7 +110,9 @@ describeStore('cosmos', 'cosmos containers (in-process server)', () => {
     const plan = await off.plan();
     expect(plan.steps.map((s) => s.action)).toEqual(['remove-default-ttl']);
     expect(plan.steps[0]?.summary).toContain('item ttl values stop applying');
-    await off.apply(plan);
+    // TTL turned off brings back every expired item not yet deleted (issue 25): its own consent.
+    await expect(off.apply(plan)).rejects.toMatchObject({ code: 'PLAN_UNEXPIRY_NOT_ALLOWED' });
+    await off.apply(plan, { allowUnexpiry: true });
     const read = await definition(database, 'sessions');
     expect(read).not.toHaveProperty('defaultTtl');
     expect(read?.partitionKey?.paths).toEqual(['/id']);
@@ -214,7 +216,7 @@ describeStore('cosmos', 'cosmos containers (in-process server)', () => {
       expect((await definition(database, 'sessions'))?.defaultTtl).toBe(3600);
     });
 
-    it('refuses a shorter DefaultTimeToLive over stored items, and allows a longer one', async () => {
+    it('refuses a shorter DefaultTimeToLive over stored items, and a longer one without allowUnexpiry', async () => {
       const database = await fixture.freshDatabase();
       await populated(database, 3600);
       const shorter = await connect(modelOf(Session60), new CosmosStore({ database }));
@@ -224,7 +226,14 @@ describeStore('cosmos', 'cosmos containers (in-process server)', () => {
       const database2 = await fixture.freshDatabase();
       await populated(database2, 60);
       const longer = await connect(modelOf(Session3600), new CosmosStore({ database: database2 }));
-      expect((await longer.ensureCollections()).applied.map((s) => s.action)).toEqual(['set-default-ttl']);
+      // A longer default brings back items that expired but are not yet deleted (issue 25): its own consent.
+      await expect(longer.ensureCollections()).rejects.toMatchObject({
+        code: 'ENSURE_NEEDS_REVIEW',
+        hint: expect.stringContaining('allowUnexpiry'),
+      });
+      expect((await longer.ensureCollections({ allowUnexpiry: true })).applied.map((s) => s.action)).toEqual([
+        'set-default-ttl',
+      ]);
       expect((await definition(database2, 'sessions'))?.defaultTtl).toBe(3600);
     });
 

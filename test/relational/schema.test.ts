@@ -102,8 +102,11 @@ describeEngines('relational schema', (engine) => {
       blocking: false,
       effect: { kind: 'retroactive' },
     });
-    // a non-blocking conflict runs nothing: the plan applies, and the column stays
-    expect((await db.apply(plan)).applied).toEqual([]);
+    // the due rows are read again (issue 25): the plan needs allowUnexpiry; then the non-blocking
+    // conflict runs nothing, and the column stays
+    expect(keep?.effect).toMatchObject({ unexpires: true, unexpired: 1 });
+    await expect(db.apply(plan)).rejects.toMatchObject({ code: 'PLAN_UNEXPIRY_NOT_ALLOWED' });
+    expect((await db.apply(plan, { allowUnexpiry: true })).applied).toEqual([]);
     expect(keep?.effect?.affected).toBe(1); // the expired row 'new' becomes visible again
     expect((await db.ensureCollections()).applied).toEqual([]);
     expect(warnings.some((w) => w.includes('expires_at is kept'))).toBe(true);
@@ -133,7 +136,10 @@ describeEngines('relational schema', (engine) => {
     const foreign = { ...destructive, steps: destructive.steps.map((s) => ({ ...s, payload: { sql: ['SELECT 1'] } })) };
     await expect(db.apply(foreign)).rejects.toMatchObject({ code: 'PLAN_BAD_STEP' });
     expect(await columnsOf(knex, `${prefix}_sessions`)).toContain('expires_at');
-    await db.apply(destructive, { allowDestructive: true });
+    await expect(db.apply(destructive, { allowDestructive: true })).rejects.toMatchObject({
+      code: 'PLAN_UNEXPIRY_NOT_ALLOWED',
+    });
+    await db.apply(destructive, { allowDestructive: true, allowUnexpiry: true });
     expect(await columnsOf(knex, `${prefix}_sessions`)).not.toContain('expires_at');
     expect((await db.plan()).steps).toEqual([]);
     await db.close();

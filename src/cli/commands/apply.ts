@@ -11,6 +11,7 @@ import { withTargets } from './with-targets';
 export interface ApplyCommandOptions extends TargetOptions {
   readonly allowDestructive?: boolean;
   readonly allowRetroactive?: boolean;
+  readonly allowUnexpiry?: boolean;
   readonly yes?: boolean;
 }
 
@@ -30,6 +31,7 @@ interface Planned {
 export async function applyCommand(options: ApplyCommandOptions, io: Io): Promise<number> {
   const allowDestructive = options.allowDestructive ?? false;
   const allowRetroactive = options.allowRetroactive ?? false;
+  const allowUnexpiry = options.allowUnexpiry ?? false;
   const interactive = Boolean(io.isTty && io.confirm);
   return withTargets(options, io, async ({ model, targets }, out) => {
     const planned: Planned[] = [];
@@ -52,7 +54,7 @@ export async function applyCommand(options: ApplyCommandOptions, io: Io): Promis
       // The plan gate each store's apply() runs, run for every store before any is applied.
       for (const { target, db, plan } of pending) {
         try {
-          db.checkPlan(plan, { allowDestructive, allowRetroactive });
+          db.checkPlan(plan, { allowDestructive, allowRetroactive, allowUnexpiry });
         } catch (error) {
           out.err(`not applied to any store: ${target.name} refuses its plan\n`);
           throw error;
@@ -77,7 +79,7 @@ export async function applyCommand(options: ApplyCommandOptions, io: Io): Promis
         go.push(entry);
       }
       for (const { target, db, plan } of go) {
-        const result = await db.apply(plan, { allowDestructive, allowRetroactive });
+        const result = await db.apply(plan, { allowDestructive, allowRetroactive, allowUnexpiry });
         out.out(`applied ${result.applied.length} step(s) to ${target.name}\n`);
       }
       // Every run ends with its outcome for every store, also when there was nothing to run.

@@ -1,4 +1,5 @@
 import type { MigrationPlan, PlanStep, StepClass } from '../../explain/plan';
+import { longerTtl, withUnexpiry } from '../../core/plan-consent';
 import { DESCRIPTORS } from '../../providers/registry';
 import type { Snapshot, SnapshotEntry } from './snapshot-file';
 
@@ -61,7 +62,12 @@ function changeStep(was: SnapshotEntry | undefined, now: SnapshotEntry): PlanSte
       : was.countsFrom !== now.countsFrom
         ? `expiry counts from ${was.countsFrom ?? 'nothing'} → ${now.countsFrom ?? 'nothing'}`
         : 'TTL change';
-  return step(now, 'ttl-change', 'in-place', `${now.entity}: ${what} on ${now.collection}`, ttl, DESIRED);
+  const change = step(now, 'ttl-change', 'in-place', `${now.entity}: ${what} on ${now.collection}`, ttl, DESIRED);
+  // Issue 25: a longer retroactive TTL, or emulation turned off, can bring due records back.
+  const unexpires =
+    (was.changeEffect.kind === 'retroactive' && longerTtl(was.seconds, now.seconds)) ||
+    (was.mechanism === 'emulated' && now.mechanism !== 'emulated');
+  return unexpires ? withUnexpiry(change, 'records due but still stored can become readable again') : change;
 }
 
 function removedStep(gone: SnapshotEntry): PlanStep {

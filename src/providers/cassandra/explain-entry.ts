@@ -8,6 +8,7 @@ import type { EntityMapping } from './compile';
 import { createTable, primaryKey } from './ddl';
 import { CASSANDRA_MAX_TTL_SECONDS, SAY, STORE, ceilingText, isoSeconds } from './semantics';
 import type { TtlClock } from './ttl-limits';
+import { CASSANDRA_UNEXPIRY, CASSANDRA_TOUCH } from './unexpiry';
 
 export interface ExplainContext {
   readonly clock: TtlClock;
@@ -77,6 +78,8 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
     conditionalWrites: cassandraConditionalWrites(mapping),
     expiredVisibleUntilDeleted: false,
     deletion: { by: 'compaction', lag: `invisible at expiry; purged by ${gc}` },
+    unexpiry: CASSANDRA_UNEXPIRY,
+    touch: CASSANDRA_TOUCH,
     changeEffect: { kind: 'new-writes-only', text: `${SAY.changeEffect}.` },
     limits: limits(ctx),
     warnings: [...warnings(mapping, seconds, ctx), ...clusterWarnings(mapping, ctx.cluster)],

@@ -26,6 +26,8 @@ import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../co
 import { deleteManyRequest } from '../../runtime/delete-many';
 import { iteratePages } from '../../runtime/pages';
 import { cassandraDeleteMany, cassandraPage, type CassandraPages } from './pages';
+import type { CheckedTouch } from '../../runtime/touch';
+import { touchRefused } from './touch';
 
 /** One entity's table: every write is an INSERT of every column with one TTL (row-granular expiry). */
 export class CassandraRepository<T> implements Repository<T> {
@@ -202,6 +204,11 @@ export class CassandraRepository<T> implements Repository<T> {
       place: this.place,
       filter: (where) => this.filter(where),
     };
+  }
+
+  /** get()/getMany() with { touch } (issue 25): refused before anything is read (touch.ts). */
+  async getTouched(_keys: readonly KeyInput<T>[], touch: CheckedTouch): Promise<Array<T | undefined>> {
+    throw touchRefused(this.mapping.entity, touch);
   }
 
   private remaining(row: Row): number | null {

@@ -19,6 +19,8 @@ import { readClusterSettings, type ClusterSettings } from './cluster-settings';
 import type { CassandraConsistency } from './consistency';
 import { qualified } from './cql';
 import { CassandraUnitOfWork } from './unit-of-work';
+import type { EntityForecast, ForecastSpec } from '../../core/forecast';
+import { forecastTable } from './forecast';
 
 export class CassandraSession implements StoreSession {
   readonly store = 'cassandra' as const;
@@ -75,7 +77,7 @@ export class CassandraSession implements StoreSession {
         // The plan gate parses every step and refuses a conflict before anything runs; no step
         // ensureCollections() makes can make a stored row expire sooner (expiry is stamped at write).
         refuseConflicts: (steps) =>
-          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
+          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true, allowUnexpiry: true }),
         apply: async (steps, applied: PlanStep[]) => {
           let race: StoreError | undefined;
           for (const step of steps) {
@@ -124,6 +126,15 @@ export class CassandraSession implements StoreSession {
 
   unitOfWork(): UnitOfWork {
     return new CassandraUnitOfWork(this.ctx);
+  }
+
+  /** A paged TTL() walk per table, at most spec.cap rows each (forecast.ts). */
+  async expiryForecast(spec: ForecastSpec): Promise<EntityForecast[]> {
+    const forecasts: EntityForecast[] = [];
+    for (const m of this.ctx.compiled.mappings) {
+      forecasts.push(await forecastTable(this.ctx.executor, this.ctx.keyspace, m, spec));
+    }
+    return forecasts;
   }
 
   /** Nothing to release: prepared statements belong to the caller's client, which stays open. */

@@ -43,6 +43,8 @@ function statementsStep<K extends Op>(
     destroys: (payload) => destructive || dropsData(payload),
     // default_time_to_live is stamped at write: no schema statement changes when a stored cell expires.
     expiresStored: () => false,
+    // Expiry is stamped per cell and an expired cell is never returned: nothing can be read again.
+    unexpiresStored: () => false,
     async apply(_payload, step, executor) {
       await runStatements(executor, step);
       return true;
@@ -68,6 +70,8 @@ export const CASSANDRA_STEPS: StepRules<CassandraStepPayload, 'op', Executor> = 
       blocks: () => true,
       destroys: dropsData,
       expiresStored: () => false,
+      // Expiry is stamped per cell and an expired cell is never returned: nothing can be read again.
+      unexpiresStored: () => false,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
       render: (payload) =>

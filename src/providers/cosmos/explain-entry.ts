@@ -14,6 +14,7 @@ import {
   STORE,
   TTL_ON_NO_DEFAULT,
 } from './semantics';
+import { COSMOS_UNEXPIRY, COSMOS_TOUCH } from './unexpiry';
 
 export interface ExplainContext {
   /** The store was opened with hideExpired: reads filter items past _ts + ttl themselves. */
@@ -64,6 +65,8 @@ export function explainEntity(
     conditionalWrites: cosmosConditionalWrites(entity),
     expiredVisibleUntilDeleted: false,
     deletion: on ? { by: PHRASES.deletionBy, lag: PHRASES.deletionLag } : { by: 'nothing (TTL off)', lag: 'never' },
+    unexpiry: { possible: true, text: COSMOS_UNEXPIRY },
+    touch: COSMOS_TOUCH,
     changeEffect: {
       kind: 'retroactive',
       text: on

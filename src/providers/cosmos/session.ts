@@ -16,6 +16,9 @@ import { CosmosRepository } from './repository';
 import { STORE } from './semantics';
 import { checkedSteps, COSMOS_STEPS } from './steps';
 import { CosmosUnitOfWork } from './unit-of-work';
+import { forecastSpec, withForecast, type EntityForecast, type ForecastSpec } from '../../core/forecast';
+import { forecastAround, forecastContainer } from './forecast';
+import { labelUnexpiry, refuseUnexpiry } from './unexpiry';
 
 export class CosmosSession implements StoreSession {
   readonly store = STORE;
@@ -40,10 +43,9 @@ export class CosmosSession implements StoreSession {
     // A container read answers 404 for a missing database too: only then is the database read.
     const databaseMissing = live.some((c) => !c.exists) && !(await databaseExists(database));
     let steps = [...(databaseMissing ? [createDatabaseStep(database.id)] : []), ...planSteps(schema.containers, live)];
-    if (options.counts) {
-      const now = await this.serverNow(live);
-      steps = await Promise.all(steps.map((step) => this.counted(step, now)));
-    }
+    const now = options.counts ? await this.serverNow(live) : undefined;
+    if (now !== undefined) steps = await Promise.all(steps.map((step) => this.counted(step, now)));
+    steps = await Promise.all(steps.map((step) => labelUnexpiry(step, database, now)));
     return { store: STORE, target: this.target, steps };
   }
 
@@ -74,8 +76,12 @@ export class CosmosSession implements StoreSession {
         // The plan gate parses every step and refuses a conflict; steps over stored items are
         // judged by ensureCollections' own rule (refuseRetroactive), not the gate's.
         refuseConflicts: (steps) =>
-          checkedSteps({ store: STORE, target: this.target, steps }, databaseId, { allowRetroactive: true }),
+          checkedSteps({ store: STORE, target: this.target, steps }, databaseId, {
+            allowRetroactive: true,
+            allowUnexpiry: true,
+          }),
         refuseRetroactive: (steps) => this.refuseRetroactive(steps),
+        refuseUnexpiry: (steps) => refuseUnexpiry(this.context.database, steps),
         apply: async (steps, applied: PlanStep[]) => {
           try {
             await runSteps(COSMOS_STEPS, steps, this.context.database, applied);
@@ -96,6 +102,18 @@ export class CosmosSession implements StoreSession {
 
   unitOfWork(): UnitOfWork {
     return new CosmosUnitOfWork(this.context);
+  }
+
+  /** COUNT queries per entity over _ts + ttl, at the server clock (forecast.ts). */
+  async expiryForecast(spec: ForecastSpec): Promise<EntityForecast[]> {
+    const forecasts: EntityForecast[] = [];
+    for (const entity of this.context.model.entities) {
+      const access = this.context.access(entity.target);
+      const ttl = await this.context.containerTtl(access.container.id);
+      const now = await this.context.serverNowSeconds(access.container.id);
+      forecasts.push(await forecastContainer(access, ttl, now, spec));
+    }
+    return forecasts;
   }
 
   async close(): Promise<void> {
@@ -126,6 +144,16 @@ export class CosmosSession implements StoreSession {
     if (step.payload.kind !== 'set-default-ttl') return step;
     const container = this.context.database.container(step.payload.container);
     const affected = await countExpiringAtOnce(container, step.payload.from, step.payload.to, now);
-    return withAffectedCount(step, affected, now);
+    return this.withForecast(withAffectedCount(step, affected, now), now);
+  }
+
+  /** The forecast of the step's entity under the DefaultTimeToLive before and after it (forecast.ts). */
+  private async withForecast(step: CosmosStep, now: number): Promise<CosmosStep> {
+    const entity = this.context.model.entities.find((e) => e.name === step.entity);
+    if (!entity || step.payload.kind !== 'set-default-ttl') return step;
+    const access = this.context.access(entity.target);
+    const spec = forecastSpec(undefined, STORE);
+    const { before, after } = await forecastAround(access, step.payload, now, spec);
+    return withForecast(step, before, after);
   }
 }

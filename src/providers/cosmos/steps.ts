@@ -7,6 +7,7 @@ import { createCommand, createDatabaseCommand, replaceCommand } from './commands
 import { canExpireSooner } from './item-expiry';
 import type { CosmosStepPayload } from './plan';
 import { STORE } from './semantics';
+import { canExpireLater } from './unexpiry';
 
 type PayloadOf<K extends CosmosStepPayload['kind']> = Extract<CosmosStepPayload, { readonly kind: K }>;
 
@@ -33,6 +34,7 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
       blocks: () => false,
       destroys: () => false,
       expiresStored: () => false,
+      unexpiresStored: () => false,
       apply: (_payload, _step, database) => createDatabase(database),
       render: (payload) => createDatabaseCommand(payload.id),
       explain: 'creates the database',
@@ -51,6 +53,7 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
       blocks: () => false,
       destroys: () => false,
       expiresStored: () => false,
+      unexpiresStored: () => false,
       apply: (payload, _step, database) => createContainer(database, payload.spec),
       render: (payload) => createCommand(payload.spec),
       explain: 'creates a container with its partition key and DefaultTimeToLive',
@@ -64,6 +67,7 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
       destroys: () => false,
       // apply() replaces the setting only while it is still `from`, so from → to is what happens.
       expiresStored: (payload) => canExpireSooner(payload.from, payload.to),
+      unexpiresStored: (payload) => canExpireLater(payload.from, payload.to),
       apply: (payload, _step, database) => replaceDefaultTtl(database, payload.container, payload.from, payload.to),
       render: (payload) => replaceCommand(payload.container, payload.to),
       explain: 'replaces the container definition in place with a new DefaultTimeToLive',
@@ -76,6 +80,7 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
       blocks: () => true,
       destroys: () => false,
       expiresStored: () => false,
+      unexpiresStored: () => false,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
       render: (payload) =>

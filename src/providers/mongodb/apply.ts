@@ -142,7 +142,7 @@ export function countFilter(spec: CountSpec, now: Date): Doc {
   return { [spec.field]: range };
 }
 
-async function serverNow(db: MongoDbLike): Promise<Date | null> {
+export async function serverNow(db: MongoDbLike): Promise<Date | null> {
   const reply = await db.command(HELLO_COMMAND);
   const time = reply['localTime'];
   return time instanceof Date ? time : null;

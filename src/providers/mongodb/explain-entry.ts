@@ -5,6 +5,7 @@ import { perWriteRows, type PerWriteHow } from '../../explain/per-write-rows';
 import type { CollectionMapping, DateMemberTtl, ExpiryFieldTtl } from './compile';
 import { createIndexesCommand, shellCommand } from './commands';
 import { SAY, STORE, UNVERIFIED_NOTE } from './semantics';
+import { MONGODB_FIELD_UNEXPIRY, MONGODB_UNEXPIRY, MONGODB_TOUCH, MONGODB_MEMBER_TOUCH } from './unexpiry';
 
 export interface ExplainContext {
   /** Whether the store filters expired-but-not-yet-deleted documents out of every read. */
@@ -81,6 +82,8 @@ function dateMember(mapping: CollectionMapping, ttl: DateMemberTtl, ctx: Explain
     countsFrom: `member:${member}`,
     perWrite,
     conditionalWrites: mongoConditionalWrites(mapping),
+    unexpiry: { possible: true, text: MONGODB_UNEXPIRY },
+    touch: MONGODB_MEMBER_TOUCH,
     changeEffect: { kind: 'retroactive', text: SAY.collModRetroactive(member) },
     limits: limits(field),
     warnings,
@@ -144,6 +147,8 @@ function expiryField(mapping: CollectionMapping, ttl: ExpiryFieldTtl, ctx: Expla
     countsFrom: defaultSeconds !== null && anchor ? `member:${anchor.member}` : 'last-write',
     perWrite,
     conditionalWrites: mongoConditionalWrites(mapping),
+    unexpiry: MONGODB_FIELD_UNEXPIRY,
+    touch: MONGODB_TOUCH,
     changeEffect:
       defaultSeconds !== null
         ? { kind: 'new-writes-only', text: `${SAY.stamped(field)}.` }

@@ -18,6 +18,9 @@ import { MongoRepository } from './repository';
 import { STORE } from './semantics';
 import { applyPlan, checkedSteps, MONGODB_STEPS } from './steps';
 import { MongoUnitOfWork } from './unit-of-work';
+import type { EntityForecast, ForecastSpec } from '../../core/forecast';
+import { forecastCollection, withForecastAround } from './forecast';
+import { labelUnexpiry, refuseUnexpiry } from './unexpiry';
 
 /** Codes that mean the collection changed between plan and apply; ensureCollections plans again. */
 const REPLAN_CODES = new Set(['MONGO_INDEX_OPTIONS_CONFLICT', 'MONGO_INDEX_NAME_CONFLICT', 'MONGO_INDEX_GONE']);
@@ -41,8 +44,11 @@ export class MongoSession implements StoreSession {
 
   async plan(given?: PlanOptions): Promise<MigrationPlan> {
     const options = planOptions(given, STORE);
-    const steps = await this.planSteps(options.allowDestructive ?? false);
-    return { store: STORE, target: this.target, steps: options.counts ? await countAffected(this.db, steps) : steps };
+    const planned = await this.planSteps(options.allowDestructive ?? false);
+    const steps = await labelUnexpiry(this.db, planned, options.counts === true);
+    if (!options.counts) return { store: STORE, target: this.target, steps };
+    const counted = await withForecastAround(this.db, this.compiled.mappings, await countAffected(this.db, steps));
+    return { store: STORE, target: this.target, steps: counted };
   }
 
   private async planSteps(allowDestructive: boolean): Promise<MongoPlanStep[]> {
@@ -71,11 +77,12 @@ export class MongoSession implements StoreSession {
         plan: () => this.planSteps(false),
         // The gate refuses conflicts; steps over stored documents are judged by ensureCollections' own rule.
         refuseConflicts: (steps) =>
-          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true }),
+          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true, allowUnexpiry: true }),
         refuseRetroactive: async (steps) => {
           await this.refuseRetroactive(steps);
           judgedFrom = plannedLengthenings(steps);
         },
+        refuseUnexpiry: (steps) => refuseUnexpiry(this.db, steps),
         apply: async (steps, applied: PlanStep[]) => {
           await runSteps(MONGODB_STEPS, steps, { db: this.db, judgedFrom }, applied);
         },
@@ -117,6 +124,13 @@ export class MongoSession implements StoreSession {
 
   unitOfWork(): UnitOfWork {
     return new MongoUnitOfWork(this.db, this.hideExpired, (target) => this.mappingOf(target));
+  }
+
+  /** One aggregation per collection over the expiry expression (forecast.ts). */
+  async expiryForecast(spec: ForecastSpec): Promise<EntityForecast[]> {
+    const forecasts: EntityForecast[] = [];
+    for (const m of this.compiled.mappings) forecasts.push(await forecastCollection(this.db, m, spec));
+    return forecasts;
   }
 
   async close(): Promise<void> {

@@ -7,6 +7,7 @@ import { runStep, type MongoStepRun } from './apply';
 import { shellCommand, ttlCommandOf, type Doc } from './commands';
 import type { MongoDbLike } from './gateway';
 import { refuseLiveRetroactive } from './live-consent';
+import { refuseLiveUnexpiry } from './unexpiry';
 import { checkExpireAfterSeconds, checkTtlKey } from './ttl-limits';
 import type { MongoStepPayload } from './plan';
 import { STORE } from './semantics';
@@ -77,6 +78,9 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoStepRun> = {
       // counts as one). It is a claim in editable data, so apply() also judges the step against the
       // live index (live-consent.ts); checkPlan(), which reads nothing, has only this.
       expiresStored: (payload) => payload.count !== null,
+      // A collMod carries only the new value: whether a lengthening keeps due documents is judged
+      // against the live index and the stored documents at apply() (unexpiry.ts refuseLiveUnexpiry).
+      unexpiresStored: () => false,
       async apply(payload, step, run) {
         await runStep(run, step, payload.command);
         return true;
@@ -92,6 +96,7 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoStepRun> = {
       blocks: () => true,
       destroys: () => false,
       expiresStored: () => false,
+      unexpiresStored: () => false,
       // Never reached: the gate refuses a plan with a conflict before any step runs.
       apply: async () => false,
       render: (payload) => `// not applied: ${payload.reason}`,
@@ -116,5 +121,6 @@ export async function applyPlan(
 ): Promise<ApplyResult> {
   const steps = checkedSteps(plan, options);
   const judgedFrom = await refuseLiveRetroactive(db, steps, options.allowRetroactive);
+  await refuseLiveUnexpiry(db, steps, options.allowUnexpiry);
   return runSteps(MONGODB_STEPS, steps, { db, judgedFrom });
 }

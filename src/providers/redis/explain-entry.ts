@@ -7,6 +7,7 @@ import { keyLayout } from './keys';
 import { READ_BACK_SAY, withMemberExpiry } from './expiry-instant';
 import { createdAtPattern } from './writes';
 import { SAY, STORE } from './semantics';
+import { REDIS_UNEXPIRY, REDIS_TOUCH } from './unexpiry';
 
 /** One entity on Redis, in Redis's words (facts: semantics.ts). */
 export function explainMapping(mapping: KeyspaceMapping, prefix: string): ExplainEntry {
@@ -46,6 +47,8 @@ export function explainMapping(mapping: KeyspaceMapping, prefix: string): Explai
     conditionalWrites: redisConditionalWrites(mapping),
     expiredVisibleUntilDeleted: false,
     deletion: { by: SAY.deletionBy, lag: SAY.deletionLag },
+    unexpiry: REDIS_UNEXPIRY,
+    touch: REDIS_TOUCH,
     changeEffect:
       seconds === null
         ? { kind: 'none', text: 'no default TTL declared; adding one affects keys written afterwards only' }

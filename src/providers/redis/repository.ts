@@ -29,6 +29,8 @@ import {
   scriptArgs,
   type RedisTtl,
 } from './writes';
+import type { CheckedTouch } from '../../runtime/touch';
+import { readTouched } from './touch';
 
 export interface RedisContext {
   readonly client: RedisClientLike;
@@ -178,6 +180,17 @@ export class RedisRepository<T> implements Repository<T> {
 
   private pages(): RedisPages {
     return { client: this.ctx.client, prefix: this.ctx.prefix, mapping: this.mapping };
+  }
+
+  /** get()/getMany() with { touch } (issue 25): one atomic script per key (touch.ts). */
+  async getTouched(keys: readonly KeyInput<T>[], touch: CheckedTouch): Promise<Array<T | undefined>> {
+    keysArgument(keys, 'getMany()', this.argumentPlace());
+    const names = keys.map((k) => this.key(k));
+    const texts = await readTouched(this.ctx.client, names, touch, this.place('get (touch)'));
+    return texts.map((text, i) => {
+      const name = names[i] as string;
+      return text === null ? undefined : this.materialise(name, parseStored(this.mapping, name, text));
+    });
   }
 
   /** find() and count() read the same records: a key that is not lifespan's record fails both alike. */

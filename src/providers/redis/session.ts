@@ -15,6 +15,8 @@ import { RedisRepository } from './repository';
 import { STORE } from './semantics';
 import { applyPlan, checkedSteps, runCheckedSteps } from './steps';
 import { RedisUnitOfWork } from './unit-of-work';
+import type { EntityForecast, ForecastSpec } from '../../core/forecast';
+import { forecastKeyspace } from './forecast';
 
 export class RedisSession implements StoreSession {
   readonly store = STORE;
@@ -59,7 +61,11 @@ export class RedisSession implements StoreSession {
         store: STORE,
         plan: async () => (await this.plan()).steps,
         refuseConflicts: (steps) =>
-          checkedSteps(this.prefix, { store: STORE, target: this.target, steps }, { allowRetroactive: true }),
+          checkedSteps(
+            this.prefix,
+            { store: STORE, target: this.target, steps },
+            { allowRetroactive: true, allowUnexpiry: true },
+          ),
         apply: async (steps, applied: PlanStep[]) => {
           await runCheckedSteps({ client: this.client, prefix: this.prefix }, steps, applied);
         },
@@ -76,6 +82,13 @@ export class RedisSession implements StoreSession {
 
   unitOfWork(): UnitOfWork {
     return new RedisUnitOfWork({ client: this.client, prefix: this.prefix }, (target) => this.mappingOf(target));
+  }
+
+  /** A SCAN + PTTL walk per entity, at most spec.cap keys each (forecast.ts). */
+  async expiryForecast(spec: ForecastSpec): Promise<EntityForecast[]> {
+    const forecasts: EntityForecast[] = [];
+    for (const m of this.compiled.mappings) forecasts.push(await forecastKeyspace(this.client, this.prefix, m, spec));
+    return forecasts;
   }
 
   async close(): Promise<void> {

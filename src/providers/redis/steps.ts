@@ -34,6 +34,8 @@ export function redisSteps(prefix: string): StepRules<RedisStepPayload, 'kind', 
         destroys: () => false,
         // Stored keys keep the expiry their write set: a new default reaches new writes only.
         expiresStored: () => false,
+        // Each key keeps its own absolute expiry and Redis never returns an expired key.
+        unexpiresStored: () => false,
         async apply(payload, _step, run) {
           const written = await call<number>(
             run.client,

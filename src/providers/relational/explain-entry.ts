@@ -16,6 +16,7 @@ import {
   perWriteRows,
   schedulerHint,
 } from './semantics';
+import { RELATIONAL_UNEXPIRY, RELATIONAL_TOUCH } from './unexpiry';
 
 /** One entry per entity; `injectedClock` when a session was given a clock instead of the database's. */
 export function explainSchema(model: Model, schema: CompiledSchema, injectedClock: boolean): ExplainEntry[] {
@@ -69,6 +70,7 @@ function explainEntity(
     materializedBy: { text: `nothing: ${dialectLabel(dialect)} has no native TTL and ttl is 'ignore'`, commands },
     expiredVisibleUntilDeleted: true,
     deletion: { by: `you: schedule your own DELETE (${schedulerHint(dialect)})`, lag: 'until you delete the rows' },
+    unexpiry: RELATIONAL_UNEXPIRY.ignored,
     changeEffect: { kind: 'none', text: 'the declaration is ignored, so changing it changes nothing stored' },
     limits: [],
     warnings: [`${NO_NATIVE_TTL} (or choose ttl: 'emulate')`],
@@ -106,6 +108,8 @@ function emulatedEntry(
       by: `purgeExpired(), scheduled by you (${schedulerHint(dialect)})`,
       lag: 'until the next purge; expired rows are invisible to lifespan reads at once',
     },
+    unexpiry: RELATIONAL_UNEXPIRY.emulated,
+    touch: RELATIONAL_TOUCH,
     changeEffect: {
       kind: 'new-writes-only',
       text: `${EXPIRY_COLUMN} is stamped at write: a TTL change applies to rows written after it; stored rows keep their expiry until rewritten or setTtl`,

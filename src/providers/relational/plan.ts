@@ -297,6 +297,9 @@ function leftoverExpiry(
     text: `lifespan no longer filters or stamps ${EXPIRY_COLUMN}: expired rows not yet purged are visible again`,
     ...(due === undefined ? {} : { affected: due }),
     verified: true,
+    // Un-expiry (issue 25): the one consent every store's plan gate asks for (allowUnexpiry).
+    unexpires: true,
+    ...(due === undefined ? {} : { unexpired: due }),
   };
   if (!input.allowDestructive) {
     return step(

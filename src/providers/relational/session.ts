@@ -33,6 +33,8 @@ import { schemaRunnerFor, withSchemaLock, type SchemaRunner } from './drivers/sc
 import { checkedSteps, isDestructive, RELATIONAL_STEPS } from './steps';
 import { NO_NATIVE_TTL } from './semantics';
 import { RelationalUnitOfWork } from './unit-of-work';
+import type { EntityForecast, ForecastSpec } from '../../core/forecast';
+import { forecastTable } from './forecast';
 
 /** A model bound to a relational database through the caller's knex. */
 export class RelationalSession implements StoreSession {
@@ -88,7 +90,10 @@ export class RelationalSession implements StoreSession {
           plan: () => this.diff(runner, {}),
           // The plan gate parses every step and refuses a blocking conflict before anything runs.
           refuseConflicts: (steps) =>
-            checkedSteps({ store: RELATIONAL_STORE, target: this.target, steps }, { allowRetroactive: true }),
+            checkedSteps(
+              { store: RELATIONAL_STORE, target: this.target, steps },
+              { allowRetroactive: true, allowUnexpiry: true },
+            ),
           apply: async (steps, applied) => {
             for (const step of steps.filter((s) => s.class === 'conflict')) {
               this.options.logger.warn(`lifespan [relational] ${step.summary}`);
@@ -180,6 +185,15 @@ export class RelationalSession implements StoreSession {
     const bindings = bound === undefined ? [] : tables.map(() => bound);
     const [row] = await this.runner().rows(`SELECT ${counts.join(' + ')} AS due`, bindings);
     return Number(row?.['due'] ?? 0);
+  }
+
+  /** One GROUP BY query per emulated table (forecast.ts); tables without expiry say why. */
+  async expiryForecast(spec: ForecastSpec): Promise<EntityForecast[]> {
+    this.checkOpen();
+    const runner = this.runner();
+    const forecasts: EntityForecast[] = [];
+    for (const t of this.tables.values()) forecasts.push(await forecastTable(t, runner, this.schema.ttl, spec));
+    return forecasts;
   }
 
   private runner(): SchemaRunner {

@@ -22,6 +22,8 @@ interface DdlKind {
   readonly creates: boolean;
   /** It drops something (only with allowDestructive). */
   readonly drops: boolean;
+  /** Emulation turned off: rows due but not yet purged are no longer filtered (only with allowUnexpiry). */
+  readonly unexpires?: boolean;
   readonly explain: string;
 }
 
@@ -49,6 +51,7 @@ function ddlStep<K extends StepOp>(
     destroys: (payload) => kind.drops || destroysData(payload.sql, Object.values(STEP_SQL_SHAPES).flat()),
     // Emulated expiry is stamped at write: no DDL step moves a stored row's expires_at.
     expiresStored: () => false,
+    unexpiresStored: () => kind.unexpires === true,
     async apply(payload, _step, runner) {
       if (payload.sql.length === 0) return false;
       for (const sql of payload.sql) {
@@ -87,9 +90,13 @@ export const RELATIONAL_STEPS: StepRules<StepPayload, 'op', SchemaRunner> = {
     'drop-expiry-column': ddlStep('drop-expiry-column', {
       creates: false,
       drops: true,
+      unexpires: true,
       explain: 'DROP expires_at and its index (destructive)',
     }),
-    'keep-expiry-column': ddlStep('keep-expiry-column', conflict('a leftover expires_at, kept')),
+    'keep-expiry-column': ddlStep('keep-expiry-column', {
+      ...conflict('a leftover expires_at, kept: its due rows are read again'),
+      unexpires: true,
+    }),
     'primary-key': ddlStep('primary-key', conflict('a primary key lifespan does not rebuild')),
     'column-type': ddlStep('column-type', conflict('a column type lifespan does not change')),
     'column-collation': ddlStep('column-collation', conflict('a column collation lifespan does not change')),

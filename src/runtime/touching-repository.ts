@@ -1,0 +1,42 @@
+import type { EntityModel } from '../model/types';
+import type { KeyInput, Repository } from '../providers/contract';
+import { readOptions, touchEach, type NativeTouch, type ReadOptions } from './touch';
+
+type Touchable<T> = Repository<T> & Partial<NativeTouch<KeyInput<T>, T>>;
+
+/**
+ * The repository a store context hands out: the store's own, with `get`/`getMany` taking read
+ * options (sliding expiry on read). The options are checked the same way on every store; a store
+ * with its own touch (NativeTouch: an atomic script, or a typed refusal) runs it, any other the
+ * portable one (touchEach: the read, then the store's exact extend for what is under the threshold).
+ * A proxy, so every other member of the store's repository (its own extras included) stays as it is.
+ */
+export function withReadTouch<T>(inner: Touchable<T>, entity: EntityModel, store: string): Repository<T> {
+  const get = async (key: KeyInput<T>, options?: ReadOptions): Promise<T | undefined> => {
+    const touch = readOptions(options, 'get()', entity, store);
+    if (touch === null) return inner.get(key);
+    if (inner.getTouched) return (await inner.getTouched([key], touch))[0];
+    const found = await inner.get(key);
+    if (found !== undefined) await touchEach(inner, [key], touch);
+    return found;
+  };
+  const getMany = async (keys: readonly KeyInput<T>[], options?: ReadOptions): Promise<T[]> => {
+    const touch = readOptions(options, 'getMany()', entity, store);
+    if (touch === null) return inner.getMany(keys);
+    if (inner.getTouched) {
+      const found = await inner.getTouched(keys, touch);
+      return found.filter((record): record is T => record !== undefined);
+    }
+    const found = await inner.getMany(keys);
+    if (found.length > 0) await touchEach(inner, keys, touch);
+    return found;
+  };
+  return new Proxy(inner, {
+    get(target, property) {
+      if (property === 'get') return get;
+      if (property === 'getMany') return getMany;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
