@@ -12,12 +12,12 @@
  * whole run with its reason. One line per store is printed.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import Database from 'better-sqlite3';
 import { type CassandraNode, cassandraAnswers, nodeOwner, startNode } from '../servers/cassandra/node';
 import { DEFAULT_MYSQL_URL, DEFAULT_PG_URL, prepareMariadb, preparePostgres } from '../servers/relational';
 import { tcpOpen } from '../servers/system';
 import { launchCosmosServer } from './cosmos';
+import { freePort } from './ports';
 import { prepareRedis } from './redis';
 import { HARNESS_STATE_KEY, type HarnessState, releaseHarness } from './harness-state';
 import {
@@ -34,18 +34,6 @@ import {
 const say = (line: string): void => {
   process.stdout.write(`[lifespan test bed] ${line}\n`);
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function parseContact(contact: string): { host: string; port: number } {
   const match = /^(.+?)(?::(\d+))?$/.exec(contact.trim());
