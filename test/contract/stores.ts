@@ -36,6 +36,8 @@ export interface Capabilities {
   readonly storeName: string;
   /** The explain entry's mechanism for an entity with a declared TTL. */
   readonly mechanism: Mechanism;
+  /** A unit of work runs within one partition only (Redis Cluster: one hash slot); one spanning more is refused, nothing written. */
+  readonly unitOfWorkInOnePartition?: boolean;
 }
 
 export interface ContractStore {
@@ -123,6 +125,8 @@ function sameDatabase(name: LocalStoreName, raw: OpenedStore['raw']): Store {
       return new CosmosStore({ database: raw.cosmos!.client.database(raw.databaseId as string) });
     case 'redis':
       return new RedisStore({ client: raw.redis!, prefix: raw.prefix as string });
+    case 'redis-cluster':
+      return new RedisStore({ client: raw.redisCluster!, prefix: raw.prefix as string });
   }
 }
 
@@ -135,6 +139,18 @@ const cosmos: Capabilities = {
   ttlChangeEffect: 'retroactive',
   storeName: 'cosmos',
   mechanism: 'container-ttl',
+};
+
+const redis: Capabilities = {
+  supportsKeep: true,
+  supportsExtend: true,
+  atomicUnitOfWork: true,
+  emulatesExpiry: false,
+  // No schema: the plan records the default each collection's writes send (new writes only).
+  hasSchemaPlan: true,
+  ttlChangeEffect: 'new-writes-only',
+  storeName: 'redis',
+  mechanism: 'key-expiry',
 };
 
 const mongodb: Capabilities = {
@@ -164,17 +180,9 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     mechanism: 'table-default-ttl',
   }),
   local('cosmos', cosmos),
-  local('redis', {
-    supportsKeep: true,
-    supportsExtend: true,
-    atomicUnitOfWork: true,
-    emulatesExpiry: false,
-    // No schema: the plan records the default each collection's writes send (new writes only).
-    hasSchemaPlan: true,
-    ttlChangeEffect: 'new-writes-only',
-    storeName: 'redis',
-    mechanism: 'key-expiry',
-  }),
+  local('redis', redis),
+  // The same store on the test bed's Redis Cluster (3 primaries + 3 replicas).
+  local('redis-cluster', { ...redis, unitOfWorkInOnePartition: true }),
   {
     name: 'mongodb-fake',
     can: mongodb,

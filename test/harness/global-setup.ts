@@ -5,6 +5,7 @@
  *   LIFESPAN_CASSANDRA_CONTACT  127.0.0.1:9042 (a node started here, or one already running there)
  *   PG_URL / MYSQL_URL          a fresh lifespan_test_<time>_<pid> database on each server
  *   REDIS_URL / LIFESPAN_REDIS_PREFIX  the Redis 7 server and this run's key prefix
+ *   LIFESPAN_REDIS_CLUSTER      the Redis Cluster's nodes (host:port,…), started here or reused
  *   LIFESPAN_STORE_STATUS       JSON: per store, 'up' / 'not-selected' and a one-line detail
  *
  * LIFESPAN_STORES=sqlite,postgres selects some local stores (default: all; in CI, all or the run
@@ -19,6 +20,7 @@ import { tcpOpen } from '../servers/system';
 import { launchCosmosServer } from './cosmos';
 import { freePort } from './ports';
 import { prepareRedis } from './redis';
+import { prepareRedisCluster } from './redis-cluster';
 import { HARNESS_STATE_KEY, type HarnessState, releaseHarness } from './harness-state';
 import {
   LOCAL_STORES,
@@ -104,6 +106,16 @@ async function setupCassandra(state: HarnessState): Promise<string> {
   );
 }
 
+async function setupRedisCluster(state: HarnessState): Promise<string> {
+  const { line, started } = await prepareRedisCluster();
+  if (started) {
+    state.redisCluster = started;
+    // Synchronous kill on exit; the cluster's watchdog covers a jest killed outright.
+    process.on('exit', started.terminate);
+  }
+  return line;
+}
+
 async function setupPostgres(state: HarnessState): Promise<string> {
   // The first run in this process decides the server; later runs (jest --watch) reuse that choice.
   const adminUrl = process.env['LIFESPAN_PG_ADMIN_URL'] || process.env['PG_URL'] || DEFAULT_PG_URL;
@@ -184,6 +196,7 @@ export default async function globalSetup(): Promise<void> {
     cassandra: () => setupCassandra(state),
     cosmos: setupCosmos,
     redis: () => prepareRedis((m) => say(`redis: ${m}`)),
+    'redis-cluster': () => setupRedisCluster(state),
   };
   const results = await Promise.allSettled(selected.map((name) => tasks[name]()));
 

@@ -121,8 +121,14 @@ export async function startRedisCluster(): Promise<RedisClusterBed> {
   const data = ports.slice(0, SIZE);
   const nodes = data.map((p) => `127.0.0.1:${p}`);
   const script =
-    data.map((p, i) => `redis-server ${serverArgs(dir, p, ports[SIZE + i] as number).map(quote).join(' ')} &`).join('\n') +
-    '\nwait\n';
+    data
+      .map(
+        (p, i) =>
+          `redis-server ${serverArgs(dir, p, ports[SIZE + i] as number)
+            .map(quote)
+            .join(' ')} &`,
+      )
+      .join('\n') + '\nwait\n';
   const group = spawn('bash', ['-c', script], { detached: true, stdio: 'ignore' });
   const pid = group.pid as number;
   group.unref();
@@ -210,4 +216,21 @@ export async function redisClusterClient(nodes?: readonly string[]): Promise<Tes
   cluster.on('error', () => undefined);
   await cluster.connect();
   return cluster;
+}
+
+/** Deletes every key under a prefix on every primary (SCAN per primary, one UNLINK per key: keys of many slots). */
+export async function deleteClusterKeys(cluster: TestRedisCluster, prefix: string): Promise<void> {
+  const pattern = `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
+  for (const master of cluster.masters) {
+    const node = await cluster.nodeClient(master);
+    let cursor = '0';
+    do {
+      const [next, keys] = (await node.sendCommand(['SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000'])) as [
+        string,
+        string[],
+      ];
+      cursor = next;
+      await Promise.all(keys.map((k) => cluster.sendCommand(k, false, ['UNLINK', k])));
+    } while (cursor !== '0');
+  }
 }

@@ -54,7 +54,8 @@ export function operationFailed(error: unknown, place: CallPlace): unknown {
 }
 
 /** Errors of a cluster whose topology is changing (node-redis's and the server's words). */
-const CLUSTER_CHANGING = /^(CLUSTERDOWN|TRYAGAIN|MOVED|ASK)\b|Disconnects client|Socket closed unexpectedly|MaxCommandRedirections/;
+const CLUSTER_CHANGING =
+  /^(CLUSTERDOWN|TRYAGAIN|MOVED|ASK)\b|Disconnects client|Socket closed unexpectedly|MaxCommandRedirections/;
 
 export function serverMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -63,7 +63,9 @@ export class RedisRouter implements RedisClientLike {
     const parts = [...groups.values()];
     // Sent together: node-redis pipelines the commands of one tick to each node.
     const replies = await Promise.all(
-      parts.map((indexes) => this.sendOne(keys[indexes[0] as number], [name, ...indexes.map((i) => keys[i] as string)])),
+      parts.map((indexes) =>
+        this.sendOne(keys[indexes[0] as number], [name, ...indexes.map((i) => keys[i] as string)]),
+      ),
     );
     if (merge === 'sum') return replies.reduce<number>((sum, r) => sum + Number(r), 0);
     const merged: unknown[] = new Array<unknown>(keys.length);

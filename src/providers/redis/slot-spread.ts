@@ -11,7 +11,8 @@ export interface SlotUse {
 
 /** How an operation's slot reads to the caller: its partition, or its key when the entity has none. */
 function partitionOf({ mapping, key }: SlotUse): string {
-  if (mapping.tagMembers.length === 0) return `${mapping.entity.name} key '${key}' (no @PartitionKey: one slot per record)`;
+  if (mapping.tagMembers.length === 0)
+    return `${mapping.entity.name} key '${key}' (no @PartitionKey: one slot per record)`;
   const members = mapping.tagMembers.map((f) => f.member).join(', ');
   return `${mapping.entity.name} partition ${members} = '${hashedPart(key)}'`;
 }
