@@ -1,5 +1,5 @@
 import { StoreError } from '../../errors';
-import type { RedisClientLike, RedisClusterLike } from './gateway';
+import type { RedisClientLike, RedisClusterLike, RedisClusterNodeLike } from './gateway';
 import { STORE } from './semantics';
 import { hashSlot } from './slots';
 
@@ -36,16 +36,14 @@ export function serverNodes(client: RedisClientLike): RedisNodes {
 export function clusterNodes(cluster: RedisClusterLike): RedisNodes {
   // Every command goes to the slot's primary (isReadonly false), even with useReplicas: a replica
   // may not hold a write lifespan just made, and reads must see their own writes.
-  const anyPrimary = async (): Promise<RedisClientLike> => {
-    const first = cluster.masters[0];
-    if (first === undefined) {
-      throw new StoreError('REDIS_OPERATION_FAILED', 'the Redis Cluster client knows no primary node', {
-        store: STORE,
-        hint: 'connect the cluster client before opening the store: await createCluster({ rootNodes }).connect()',
-      });
-    }
-    return cluster.nodeClient(first);
+  const masters = () => {
+    if (cluster.masters.length > 0) return cluster.masters;
+    throw new StoreError('REDIS_OPERATION_FAILED', 'the Redis Cluster client knows no primary node', {
+      store: STORE,
+      hint: 'connect the cluster client before opening the store: await createCluster({ rootNodes }).connect()',
+    });
   };
+  const anyPrimary = (): Promise<RedisClientLike> => cluster.nodeClient(masters()[0] as RedisClusterNodeLike);
   return {
     cluster: true,
     send: async (key, args) =>
@@ -55,7 +53,7 @@ export function clusterNodes(cluster: RedisClusterLike): RedisNodes {
       const client = shard ? await cluster.nodeClient(shard.master) : await anyPrimary();
       return client.sendCommand(args);
     },
-    primaries: () => Promise.all(cluster.masters.map((m) => cluster.nodeClient(m))),
+    primaries: () => Promise.all(masters().map((m) => cluster.nodeClient(m))),
     addresses: () => cluster.masters.map((m) => m.address),
   };
 }
