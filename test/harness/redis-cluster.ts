@@ -10,14 +10,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient, createCluster, type RedisClusterType } from 'redis';
-import { hasCommand, pidAlive, runChecked, sleep, tail } from '../servers/system';
+import { hasCommand, pidAlive, runChecked, sleep, tail, tcpOpen } from '../servers/system';
 import { freePort } from './ports';
 
 export const CLUSTER_ENV = 'LIFESPAN_REDIS_CLUSTER';
 const SIZE = 6;
 /** Short node timeout: a replica takes over about 2-3 s after its primary stops answering. */
 const NODE_TIMEOUT_MS = 1000;
-const READY_CAP_MS = 30_000;
+const READY_CAP_MS = 60_000;
 
 export interface RedisClusterBed {
   /** `127.0.0.1:port` of every node. */
@@ -34,17 +34,46 @@ export interface RedisClusterBed {
   terminate(): void;
 }
 
-/** Lowest-level probe: one command on one node (own connection), undefined when it does not answer. */
+type NodeCommand = (node: string, args: readonly string[]) => Promise<string | undefined>;
+
+/**
+ * Probes that keep one connection per node (opened on first use, again after a failure), so
+ * polling a starting cluster costs one round trip per node and poll. undefined: no answer.
+ */
+export function nodeProbe(): { command: NodeCommand; close(): void } {
+  const clients = new Map<string, ReturnType<typeof createClient>>();
+  const command: NodeCommand = async (node, args) => {
+    let client = clients.get(node);
+    try {
+      if (!client) {
+        client = createClient({ url: `redis://${node}`, socket: { connectTimeout: 2000, reconnectStrategy: false } });
+        client.on('error', () => undefined);
+        clients.set(node, client);
+        await client.connect();
+      }
+      return String(await client.sendCommand([...args]));
+    } catch {
+      clients.delete(node);
+      if (client?.isOpen) client.destroy();
+      return undefined;
+    }
+  };
+  return {
+    command,
+    close() {
+      for (const client of clients.values()) if (client.isOpen) client.destroy();
+      clients.clear();
+    },
+  };
+}
+
+/** One command on one node over a connection of its own; undefined when it does not answer. */
 export async function nodeCommand(node: string, args: readonly string[]): Promise<string | undefined> {
-  const client = createClient({ url: `redis://${node}`, socket: { connectTimeout: 1000, reconnectStrategy: false } });
-  client.on('error', () => undefined);
+  const probe = nodeProbe();
   try {
-    await client.connect();
-    return String(await client.sendCommand([...args]));
-  } catch {
-    return undefined;
+    return await probe.command(node, args);
   } finally {
-    if (client.isOpen) client.destroy();
+    probe.close();
   }
 }
 
@@ -56,12 +85,12 @@ function field(info: string | undefined, name: string): string | undefined {
  * True when every node says `cluster_state:ok` with all slots assigned and each primary has a
  * connected replica (so a failover test can rely on a replica to promote).
  */
-export async function clusterHealthy(nodes: readonly string[]): Promise<boolean> {
-  const infos = await Promise.all(nodes.map((n) => nodeCommand(n, ['CLUSTER', 'INFO'])));
+export async function clusterHealthy(nodes: readonly string[], send: NodeCommand = nodeCommand): Promise<boolean> {
+  const infos = await Promise.all(nodes.map((n) => send(n, ['CLUSTER', 'INFO'])));
   if (!infos.every((i) => field(i, 'cluster_state') === 'ok' && field(i, 'cluster_slots_ok') === '16384')) {
     return false;
   }
-  const replication = await Promise.all(nodes.map((n) => nodeCommand(n, ['INFO', 'replication'])));
+  const replication = await Promise.all(nodes.map((n) => send(n, ['INFO', 'replication'])));
   const replicas = replication.filter((r) => field(r, 'role') === 'slave');
   return replicas.length > 0 && replicas.every((r) => field(r, 'master_link_status') === 'up');
 }
@@ -101,6 +130,9 @@ function serverArgs(dir: string, port: number, busPort: number): string[] {
     '',
     '--appendonly',
     'no',
+    // Replicas sync at once (the default waits 5 s for more replicas to share one transfer).
+    '--repl-diskless-sync-delay',
+    '0',
   ];
 }
 
@@ -156,11 +188,16 @@ export async function startRedisCluster(): Promise<RedisClusterBed> {
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitFor('every node answering PING', READY_CAP_MS, async () =>
-      (await Promise.all(nodes.map((n) => nodeCommand(n, ['PING'])))).every((r) => r === 'PONG'),
+    await waitFor('every node listening', READY_CAP_MS, async () =>
+      (await Promise.all(data.map((p) => tcpOpen('127.0.0.1', p, 200)))).every(Boolean),
     );
     await runChecked('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '1', '--cluster-yes']);
-    await waitFor('cluster_state:ok on every node', READY_CAP_MS, () => clusterHealthy(nodes));
+    const probe = nodeProbe();
+    try {
+      await waitFor('cluster_state:ok on every node', READY_CAP_MS, () => clusterHealthy(nodes, probe.command));
+    } finally {
+      probe.close();
+    }
   } catch (error) {
     const logs = data.map((p) => path.join(dir, `${p}.log`)).filter((f) => fs.existsSync(f));
     const last = logs.map((f) => `${path.basename(f)}:\n${tail(fs.readFileSync(f, 'utf8'), 5)}`).join('\n');
