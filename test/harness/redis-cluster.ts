@@ -28,6 +28,8 @@ export interface RedisClusterBed {
   readonly pid: number;
   /** SIGKILLs one node (for failover tests). */
   kill(node: string): Promise<void>;
+  /** Starts a killed node again with its own config file: it rejoins the cluster (as a replica once it was failed over). */
+  restart(node: string): void;
   /** SIGTERM to the group, then removes the temp dir. */
   stop(): Promise<void>;
   /** Synchronous stop for 'exit' handlers. */
@@ -152,15 +154,10 @@ export async function startRedisCluster(): Promise<RedisClusterBed> {
   }
   const data = ports.slice(0, SIZE);
   const nodes = data.map((p) => `127.0.0.1:${p}`);
-  const script =
-    data
-      .map(
-        (p, i) =>
-          `redis-server ${serverArgs(dir, p, ports[SIZE + i] as number)
-            .map(quote)
-            .join(' ')} &`,
-      )
-      .join('\n') + '\nwait\n';
+  const argsOf = new Map(data.map((p, i) => [`127.0.0.1:${p}`, serverArgs(dir, p, ports[SIZE + i] as number)]));
+  // One bash holds every node: the nodes share its process group, which stop() and the watchdog end.
+  const script = `${[...argsOf.values()].map((args) => `redis-server ${args.map(quote).join(' ')} &`).join('\n')}\nwait\n`;
+  const restarted: number[] = [];
   const group = spawn('bash', ['-c', script], { detached: true, stdio: 'ignore' });
   const pid = group.pid as number;
   group.unref();
@@ -175,10 +172,12 @@ export async function startRedisCluster(): Promise<RedisClusterBed> {
   const terminate = (): void => {
     if (stopped) return;
     stopped = true;
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      /* gone */
+    for (const target of [-pid, ...restarted]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
     }
     try {
       if (watchdog.pid) process.kill(watchdog.pid, 'SIGTERM');
@@ -215,6 +214,11 @@ export async function startRedisCluster(): Promise<RedisClusterBed> {
       if (!Number.isInteger(nodePid) || nodePid <= 0) throw new Error(`no process_id from ${node}`);
       process.kill(nodePid, 'SIGKILL');
       await waitFor(`${node} gone`, 5000, async () => !pidAlive(nodePid));
+    },
+    restart(node) {
+      const child = spawn('redis-server', argsOf.get(node) ?? [], { stdio: 'ignore' });
+      if (child.pid) restarted.push(child.pid);
+      child.unref();
     },
     async stop() {
       terminate();
