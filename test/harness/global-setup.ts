@@ -18,7 +18,7 @@ import { type CassandraNode, cassandraAnswers, nodeOwner, startNode } from '../s
 import { DEFAULT_MYSQL_URL, DEFAULT_PG_URL, prepareMariadb, preparePostgres } from '../servers/relational';
 import { tcpOpen } from '../servers/system';
 import { launchCosmosServer } from './cosmos';
-import { freePort } from './ports';
+import { freePort } from '../servers/redis-cluster';
 import { prepareRedis } from './redis';
 import { prepareRedisCluster } from './redis-cluster';
 import { HARNESS_STATE_KEY, type HarnessState, releaseHarness } from './harness-state';
