@@ -27,6 +27,7 @@ const CASE_STORES = {
   peers: ['sqlite'],
   cosmos: ['none'],
   redis: ['none'],
+  'redis-cluster': ['none'],
   memory: ['sqlite'],
 };
 
