@@ -6,12 +6,8 @@
  * hand through the node-redis cluster client (SET key json NX EX n, GET key + JSON.parse), keys
  * spread over every primary. Each run writes under its own key prefix and deletes it afterwards.
  */
-const lifespan = require('../lib/lifespan');
-const { benchModel, BenchSession } = require('../lib/entities');
-const { insertThenGet, insertGetRows } = require('../lib/insert-get');
+const { redisInsertGet } = require('../lib/redis-insert-get');
 const { driverLabel } = require('../lib/versions');
-
-const TARGET = 1.2;
 
 async function deleteKeys(cluster, prefix) {
   for (const master of cluster.masters) {
@@ -34,7 +30,6 @@ async function clusterNodes() {
 }
 
 async function none(ctx) {
-  const { options } = ctx;
   const { createCluster } = require('redis');
   const started = await clusterNodes();
   const cluster = createCluster({ rootNodes: started.nodes.map((n) => ({ url: `redis://${n}` })) });
@@ -43,40 +38,17 @@ async function none(ctx) {
   try {
     await cluster.connect();
     const { RedisStore } = require('../../dist/providers/redis');
-    const db = await lifespan.connect(benchModel(), new RedisStore({ client: cluster, prefix }));
-    await db.ensureCollections();
-    const n = options.redisOps;
-    const rawKey = (id) => `${prefix}raw_sessions:${id}`;
-    const results = await insertThenGet({
+    return await redisInsertGet({
       ctx,
-      n,
-      repo: db.repository(BenchSession),
-      extra: () => ({ createdAt: new Date() }),
-      rawInsert: async (v) => {
-        const key = rawKey(v.id);
-        const json = JSON.stringify({ ...v, createdAt: v.createdAt.toISOString() });
-        if ((await cluster.sendCommand(key, false, ['SET', key, json, 'NX', 'EX', '600'])) === null) {
-          throw new Error('raw: duplicate');
-        }
-      },
-      rawGet: async (id) => {
-        const key = rawKey(id);
-        const text = await cluster.sendCommand(key, false, ['GET', key]);
-        if (text === null) return false;
-        const v = JSON.parse(text);
-        return Object.assign(new BenchSession(), v, { createdAt: new Date(v.createdAt) });
-      },
-    });
-    await db.close();
-    return insertGetRows(results, {
-      ctx,
-      n,
-      caseNo: 10,
-      store: 'redis-cluster',
-      label: `${driverLabel('redis')} cluster client by hand`,
-      target: TARGET,
-      insertMeasure: `insert ×${n}, per-write TTL (SET … NX EX), keys on 3 primaries`,
-      getMeasure: `get() by key ×${n} (GET)`,
+      store: new RedisStore({ client: cluster, prefix }),
+      prefix,
+      send: (key, args) => cluster.sendCommand(key, false, args),
+      row: (n) => ({
+        caseNo: 10,
+        store: 'redis-cluster',
+        label: `${driverLabel('redis')} cluster client by hand`,
+        insertMeasure: `insert ×${n}, per-write TTL (SET … NX EX), keys on 3 primaries`,
+      }),
     });
   } finally {
     if (cluster.isOpen) {
