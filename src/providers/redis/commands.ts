@@ -5,7 +5,10 @@
  * script numkeys key…`) and the server-wide commands listed here.
  */
 export type CommandShape =
-  /** No key: a server-wide command (sent to one node, or to each primary by the caller). */
+  /**
+   * No key: a server-wide command, sent to one primary. On a cluster a SCAN sent so sees that
+   * node's keys only: walks go through scanKeys (scan.ts), which visits every primary.
+   */
   | { readonly kind: 'keyless' }
   /** One key (args[1]) and maybe more arguments. */
   | { readonly kind: 'keyed'; readonly keys: readonly string[] }
