@@ -27,6 +27,7 @@ const CASE_STORES = {
   peers: ['sqlite'],
   cosmos: ['none'],
   redis: ['none'],
+  'redis-cluster': ['none'],
   memory: ['sqlite'],
   versions: ['sqlite', 'postgres'],
   // Redis runs as the store-less job (its server is not one of --stores), as case 9 does.

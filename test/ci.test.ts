@@ -87,7 +87,7 @@ describe('CI type-checks and lints the tests', () => {
 describe('a CI run covers every local store', () => {
   test('with CI set, LIFESPAN_STORES that leaves a store out fails the run, naming what it leaves out', () => {
     expect(() => selectedStores({ CI: 'true', LIFESPAN_STORES: 'sqlite' })).toThrow(
-      /LIFESPAN_STORES=sqlite leaves out postgres, mariadb, cassandra, cosmos, redis, cassandra-cluster in a CI run/,
+      /LIFESPAN_STORES=sqlite leaves out postgres, mariadb, cassandra, cosmos, redis, cassandra-cluster, redis-cluster in a CI run/,
     );
     expect(() => selectedStores({ CI: '1', LIFESPAN_STORES: 'sqlite,postgres,mariadb,cassandra' })).toThrow(/cosmos/);
   });

@@ -23,7 +23,7 @@ const { openBenchStore } = require('../lib/bench-store');
 const { timing, interleave, compareRow, atMost } = require('../lib/measure');
 const { summarize, pairedRatios } = require('../lib/stats');
 const { driverLabel } = require('../lib/versions');
-const { deleteKeys } = require('../lib/redis-keys');
+const { deleteKeys } = require('../lib/redis-client');
 
 const PAGE_TARGET = 1.2;
 const FLAT_TARGET = 1.2;

@@ -5,52 +5,26 @@
  * GET key + JSON.parse into the entity), the hand side encoding the same JSON. Each run writes
  * under its own key prefix and deletes it afterwards.
  */
-const lifespan = require('../lib/lifespan');
-const { benchModel, BenchSession } = require('../lib/entities');
-const { insertThenGet, insertGetRows } = require('../lib/insert-get');
+const { redisInsertGet } = require('../lib/redis-insert-get');
 const { driverLabel } = require('../lib/versions');
 const { redisClient, deleteKeys } = require('../lib/redis-client');
 
-const TARGET = 1.2;
-
 async function none(ctx) {
-  const { options } = ctx;
   const client = await redisClient();
   const prefix = `lifespan_bench_${process.pid}:`;
   try {
     const { RedisStore } = require('../../dist/providers/redis');
-    const db = await lifespan.connect(benchModel(), new RedisStore({ client, prefix }));
-    await db.ensureCollections();
-    const n = options.redisOps;
-    const rawKey = (id) => `${prefix}raw_sessions:${id}`;
-    const results = await insertThenGet({
+    return await redisInsertGet({
       ctx,
-      n,
-      repo: db.repository(BenchSession),
-      extra: () => ({ createdAt: new Date() }),
-      rawInsert: async (v) => {
-        const json = JSON.stringify({ ...v, createdAt: v.createdAt.toISOString() });
-        if ((await client.sendCommand(['SET', rawKey(v.id), json, 'NX', 'EX', '600'])) === null) {
-          throw new Error('raw: duplicate');
-        }
-      },
-      rawGet: async (id) => {
-        const text = await client.sendCommand(['GET', rawKey(id)]);
-        if (text === null) return false;
-        const v = JSON.parse(text);
-        return Object.assign(new BenchSession(), v, { createdAt: new Date(v.createdAt) });
-      },
-    });
-    await db.close();
-    return insertGetRows(results, {
-      ctx,
-      n,
-      caseNo: 9,
-      store: 'redis',
-      label: `${driverLabel('redis')} by hand`,
-      target: TARGET,
-      insertMeasure: `insert ×${n}, per-write TTL (SET … NX EX)`,
-      getMeasure: `get() by key ×${n} (GET)`,
+      store: new RedisStore({ client, prefix }),
+      prefix,
+      send: (_key, args) => client.sendCommand(args),
+      row: (n) => ({
+        caseNo: 9,
+        store: 'redis',
+        label: `${driverLabel('redis')} by hand`,
+        insertMeasure: `insert ×${n}, per-write TTL (SET … NX EX)`,
+      }),
     });
   } finally {
     await deleteKeys(client, prefix);

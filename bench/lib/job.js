@@ -15,6 +15,7 @@ const CASES = {
   peers: () => require('../cases/peers'),
   cosmos: () => require('../cases/cosmos'),
   redis: () => require('../cases/redis'),
+  'redis-cluster': () => require('../cases/redis-cluster'),
   memory: () => require('../cases/memory'),
   versions: () => require('../cases/versions'),
   iterate: () => require('../cases/iterate'),

@@ -5,7 +5,9 @@
  */
 
 const STORES = ['sqlite', 'postgres', 'mariadb', 'cassandra'];
-const CASES = ['write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory', 'redis', 'versions', 'iterate', 'expiry-instant', 'forecast'];
+const CASES = [
+  'write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory', 'redis', 'versions', 'iterate', 'expiry-instant', 'forecast', 'redis-cluster',
+];
 
 /** name → [default, quick, help] */
 const SIZES = {
@@ -19,7 +21,7 @@ const SIZES = {
   modelSizes: ['100,1000,10000', '50,200,500', 'generated entities (case 4)'],
   planTables: ['20,200', '5,20', 'tables / Cassandra tables in the live store (case 5)'],
   cosmosOps: [200, 50, 'inserts and gets per run on the in-process Cosmos server (case 7)'],
-  redisOps: [2000, 200, 'inserts and gets per run on the Redis 7 server (case 9)'],
+  redisOps: [2000, 200, 'inserts and gets per run on the Redis 7 server and on Redis Cluster (cases 9 and 10)'],
   memoryRows: [200000, 20000, 'rows in the one unit of work whose peak RSS is measured (case 8)'],
   versionUpdates: [5000, 200, 'update() with a version per run (case 11)'],
   iterateSqlite: [1000000, 20000, 'rows iterate() walks on SQLite (case 10)'],

@@ -54,6 +54,8 @@ export interface Capabilities {
   readonly expiryObservedBy: 'server' | 'purge' | 'monitor' | 'none';
   /** The latest `{ at }` accepted is bounded by the store's largest TTL (a TTL computed at write time). */
   readonly instantBoundedByTtl: boolean;
+  /** A unit of work runs within one partition only (Redis Cluster: one hash slot); one spanning more is refused, nothing written. */
+  readonly unitOfWorkInOnePartition?: boolean;
 }
 
 export interface ContractStore {
@@ -148,6 +150,8 @@ function sameDatabase(name: LocalStoreName, raw: OpenedStore['raw']): Store {
       return new RedisStore({ client: raw.redis!, prefix: raw.prefix as string });
     case 'cassandra-cluster':
       throw new Error('the Cassandra cluster is not in the contract table (test/cassandra/cluster.live.test.ts)');
+    case 'redis-cluster':
+      return new RedisStore({ client: raw.redisCluster!, prefix: raw.prefix as string });
   }
 }
 
@@ -167,6 +171,23 @@ const cosmos: Capabilities = {
   // The in-process protocol server stores ttl but never expires anything (docs/testing.md).
   expiryObservedBy: 'none',
   instantBoundedByTtl: true,
+};
+
+const redis: Capabilities = {
+  supportsKeep: true,
+  supportsExtend: true,
+  atomicUnitOfWork: true,
+  emulatesExpiry: false,
+  // No schema: the plan records the default each collection's writes send (new writes only).
+  hasSchemaPlan: true,
+  ttlChangeEffect: 'new-writes-only',
+  storeName: 'redis',
+  mechanism: 'key-expiry',
+  orderedPages: false,
+  realTimeExpiry: true,
+  instantSlackMs: 0,
+  expiryObservedBy: 'server',
+  instantBoundedByTtl: false,
 };
 
 const mongodb: Capabilities = {
@@ -207,22 +228,9 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
     instantBoundedByTtl: true,
   }),
   local('cosmos', cosmos),
-  local('redis', {
-    supportsKeep: true,
-    supportsExtend: true,
-    atomicUnitOfWork: true,
-    emulatesExpiry: false,
-    // No schema: the plan records the default each collection's writes send (new writes only).
-    hasSchemaPlan: true,
-    ttlChangeEffect: 'new-writes-only',
-    storeName: 'redis',
-    mechanism: 'key-expiry',
-    orderedPages: false,
-    realTimeExpiry: true,
-    instantSlackMs: 0,
-    expiryObservedBy: 'server',
-    instantBoundedByTtl: false,
-  }),
+  local('redis', redis),
+  // The same store on the test bed's Redis Cluster (3 primaries + 3 replicas).
+  local('redis-cluster', { ...redis, unitOfWorkInOnePartition: true }),
   {
     name: 'mongodb-fake',
     can: mongodb,

@@ -5,6 +5,7 @@
  *   LIFESPAN_CASSANDRA_CONTACT  127.0.0.1:9042 (a node started here, or one already running there)
  *   PG_URL / MYSQL_URL          a fresh lifespan_test_<time>_<pid> database on each server
  *   REDIS_URL / LIFESPAN_REDIS_PREFIX  the Redis 7 server and this run's key prefix
+ *   LIFESPAN_REDIS_CLUSTER      the Redis Cluster's nodes (host:port,…), started here or reused
  *   LIFESPAN_STORE_STATUS       JSON: per store, 'up' / 'not-selected' and a one-line detail
  *
  * LIFESPAN_STORES=sqlite,postgres selects some local stores (default: all; in CI, all or the run
@@ -12,14 +13,15 @@
  * whole run with its reason. One line per store is printed.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import Database from 'better-sqlite3';
 import { type CassandraNode, cassandraAnswers, nodeOwner, startNode } from '../servers/cassandra/node';
 import { startClusterInBackground } from './cassandra-cluster-setup';
 import { DEFAULT_MYSQL_URL, DEFAULT_PG_URL, prepareMariadb, preparePostgres } from '../servers/relational';
 import { tcpOpen } from '../servers/system';
 import { launchCosmosServer } from './cosmos';
+import { freePort } from '../servers/redis-cluster';
 import { prepareRedis } from './redis';
+import { prepareRedisCluster } from './redis-cluster';
 import { HARNESS_STATE_KEY, type HarnessState, releaseHarness } from './harness-state';
 import {
   LOCAL_STORES,
@@ -35,18 +37,6 @@ import {
 const say = (line: string): void => {
   process.stdout.write(`[lifespan test bed] ${line}\n`);
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function parseContact(contact: string): { host: string; port: number } {
   const match = /^(.+?)(?::(\d+))?$/.exec(contact.trim());
@@ -115,6 +105,16 @@ async function setupCassandra(state: HarnessState): Promise<string> {
     `Cassandra ${node.version} on 127.0.0.1:${node.port}, started in ${node.seconds.toFixed(1)}s ` +
     `(pid ${node.pid})${note}`
   );
+}
+
+async function setupRedisCluster(state: HarnessState): Promise<string> {
+  const { line, started } = await prepareRedisCluster();
+  if (started) {
+    state.redisCluster = started;
+    // Synchronous kill on exit; the cluster's watchdog covers a jest killed outright.
+    process.on('exit', started.terminate);
+  }
+  return line;
 }
 
 async function setupPostgres(state: HarnessState): Promise<string> {
@@ -198,6 +198,7 @@ export default async function globalSetup(): Promise<void> {
     cosmos: setupCosmos,
     redis: () => prepareRedis((m) => say(`redis: ${m}`)),
     'cassandra-cluster': () => startClusterInBackground(state, (m) => say(`cassandra-cluster: ${m}`)),
+    'redis-cluster': () => setupRedisCluster(state),
   };
   const results = await Promise.allSettled(selected.map((name) => tasks[name]()));
 

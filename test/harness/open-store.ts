@@ -14,6 +14,7 @@ import { cassandraClient, createTestKeyspace, dropKeyspace } from './cassandra';
 import { startCosmosServer, type LocalCosmos } from './cosmos';
 import { knexFor } from './relational';
 import { deleteKeys, redisClient, testPrefix, type TestRedisClient } from './redis';
+import { deleteClusterKeys, redisClusterClient, type TestRedisCluster } from './redis-cluster';
 import type { LocalStoreName } from './stores';
 
 export interface OpenedStore {
@@ -26,6 +27,7 @@ export interface OpenedStore {
     cosmos?: LocalCosmos;
     databaseId?: string;
     redis?: TestRedisClient;
+    redisCluster?: TestRedisCluster;
     prefix?: string;
   };
   close(): Promise<void>;
@@ -102,5 +104,19 @@ export async function openStore(
     }
     case 'cassandra-cluster':
       throw new Error('the Cassandra cluster is opened by its own suite (test/cassandra/cluster.live.test.ts)');
+    case 'redis-cluster': {
+      const cluster = await redisClusterClient();
+      const prefix = testPrefix(options.prefix);
+      const db = await connect(model, new RedisStore({ client: cluster, prefix }));
+      return {
+        db,
+        raw: { redisCluster: cluster, prefix },
+        async close() {
+          await db.close();
+          await deleteClusterKeys(cluster, prefix);
+          cluster.destroy();
+        },
+      };
+    }
   }
 }

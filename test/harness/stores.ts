@@ -2,7 +2,7 @@
  * The stores the test suite runs against: how each is reached, whether the run requires it, and
  * helpers for test files to gate on them.
  *
- * Local stores (sqlite, postgres, mariadb, cassandra, cosmos, redis) can all run on the CI machine and are
+ * Local stores (sqlite, postgres, mariadb, cassandra, cosmos, redis, redis-cluster) can all run on the CI machine and are
  * started by globalSetup (test/harness/global-setup.ts). Each selected one is REQUIRED: if it cannot
  * be started the whole run fails with the reason; its tests never skip silently. LIFESPAN_STORES
  * (comma-separated) narrows the selection for a quick local run; the suites of stores left out
@@ -20,7 +20,9 @@ export type LocalStoreName =
   | 'cosmos'
   | 'redis'
   // Cassandra with replicas (test/servers/cassandra/cluster.js):
-  | 'cassandra-cluster';
+  | 'cassandra-cluster'
+  // Redis Cluster, 3 primaries + 3 replicas (test/servers/redis-cluster.js):
+  | 'redis-cluster';
 export type LiveStoreName = 'mongodb' | 'cosmos-live';
 export type StoreName = LocalStoreName | LiveStoreName;
 
@@ -97,6 +99,15 @@ export const STORES: readonly StoreInfo[] = [
     required: true,
   },
   {
+    name: 'redis-cluster',
+    kind: 'local',
+    description:
+      'Redis Cluster of 3 primaries + 3 replicas (redis-server 7 on free 127.0.0.1 ports, started by globalSetup)',
+    reachedBy: 'LIFESPAN_REDIS_CLUSTER (host:port,…); redisClusterClient() (test/harness/redis-cluster.ts)',
+    env: ['LIFESPAN_REDIS_CLUSTER'],
+    required: true,
+  },
+  {
     name: 'mongodb',
     kind: 'live',
     description: 'a real MongoDB server (none can run on the CI machine)',
@@ -122,6 +133,7 @@ export const LOCAL_STORES: readonly LocalStoreName[] = [
   'cosmos',
   'redis',
   'cassandra-cluster',
+  'redis-cluster',
 ];
 
 export function storeInfo(name: StoreName): StoreInfo {

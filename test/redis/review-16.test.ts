@@ -153,16 +153,23 @@ describe('item 5: an empty partition value still makes a hash tag', () => {
   });
 });
 
-describe('item 6: a node-redis cluster client is refused at once', () => {
-  test('createCluster() is STORE_BAD_OPTION naming the cluster, not a later "INFO server failed"', () => {
+describe('item 6 (issue 27): a node-redis cluster client is taken; another cluster shape is refused at once', () => {
+  test('createCluster() is accepted; open() on an unconnected one says so; a cluster-shaped client without masters/slots/nodeClient is REDIS_NO_CLIENT', async () => {
     const { createCluster } = require('redis') as typeof import('redis');
     const cluster = createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:1' }] });
-    expect(() => new RedisStore({ client: cluster as never })).toThrow(
-      expect.objectContaining({ code: 'STORE_BAD_OPTION', message: expect.stringMatching(/Cluster client/) }),
-    );
+    const store = new RedisStore({ client: cluster });
+    expect(store.describe()).toBe('redis cluster');
+    await expect(store.open(new ModelBuilder().build())).rejects.toMatchObject({
+      code: 'STORE_OPERATION_FAILED',
+      message: expect.stringMatching(/knows no primary node/),
+      hint: expect.stringMatching(/connect\(\)/),
+    });
     const shaped = { sendCommand: async (_key: string, _readonly: boolean, _args: string[]) => null };
     expect(() => new RedisStore({ client: shaped as never })).toThrow(
-      expect.objectContaining({ code: 'STORE_BAD_OPTION' }),
+      expect.objectContaining({
+        code: 'STORE_BAD_OPTION',
+        message: expect.stringMatching(/not node-redis 5\/6 createCluster/),
+      }),
     );
   });
 });

@@ -9,7 +9,7 @@ export const descriptor = {
   explainer: redisExplainer,
   mechanisms: ['key-expiry', 'none'],
   expiryStampedOnWrite: true,
-  urlSchemes: ['redis:', 'rediss:'],
-  urlExamples: ['redis://host:6379/0'],
-  loadUrlOpener: (): UrlOpener => (require('./from-url') as typeof import('./from-url')).openRedisUrl,
+  urlSchemes: ['redis:', 'rediss:', 'redis+cluster:', 'rediss+cluster:'],
+  urlExamples: ['redis://host:6379/0', 'redis+cluster://host:7000,host:7001'],
+  loadUrlOpener: (): UrlOpener => (require('./open-url') as typeof import('./open-url')).openRedisStoreUrl,
 } as const satisfies StoreDescriptor;

@@ -10,6 +10,23 @@ export interface RedisClientLike {
   sendCommand(args: readonly string[]): Promise<unknown>;
 }
 
+/** A node the cluster client names: what `nodeClient(node)` takes. */
+export interface RedisClusterNodeLike {
+  readonly address: string;
+}
+
+/**
+ * What lifespan uses of a node-redis 5/6 cluster client (`await createCluster({ rootNodes }).connect()`):
+ * `sendCommand(firstKey, isReadonly, args)` for every keyed command (the driver follows MOVED/ASK
+ * and refreshes its slot map after a failover), and each primary's own client for SCAN and WAIT.
+ */
+export interface RedisClusterLike {
+  sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
+  readonly masters: readonly RedisClusterNodeLike[];
+  readonly slots: ReadonlyArray<{ readonly master: RedisClusterNodeLike } | undefined>;
+  nodeClient(node: RedisClusterNodeLike): Promise<RedisClientLike>;
+}
+
 /** Where a failing call happened, for the error that wraps it. */
 export interface CallPlace {
   readonly entity?: string | undefined;
@@ -30,9 +47,15 @@ export function operationFailed(error: unknown, place: CallPlace): unknown {
     entity: place.entity,
     store: STORE,
     cause: error,
-    hint: 'check the connection, the user\u2019s ACL permissions and maxmemory (a full server refuses writes)',
+    hint: CLUSTER_CHANGING.test(serverMessage(error))
+      ? 'a Redis Cluster failover or resharding is under way: retry once the cluster is ok again (a write whose reply was lost may have been applied: upsert is safe to repeat, a repeated insert can meet its own write as STORE_DUPLICATE_KEY)'
+      : 'check the connection, the user\u2019s ACL permissions and maxmemory (a full server refuses writes)',
   });
 }
+
+/** Errors of a cluster whose topology is changing (node-redis's and the server's words). */
+const CLUSTER_CHANGING =
+  /^(CLUSTERDOWN|TRYAGAIN|MOVED|ASK)\b|Disconnects client|Socket closed unexpectedly|MaxCommandRedirections/;
 
 export function serverMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

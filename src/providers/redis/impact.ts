@@ -3,7 +3,7 @@ import { call } from './gateway';
 import { scanPattern } from './keys';
 import type { KeyspaceMapping } from './compile';
 import type { RedisStep } from './plan';
-import { scanKeys } from './scan';
+import { scanKeys, walkedNodes } from './scan';
 import { COUNT_SCAN_BOUND, COUNT_SCAN_CALLS, SCAN_COUNT } from './semantics';
 
 /**
@@ -52,7 +52,7 @@ export async function countLonger(
       COUNT_SCAN_CALLS,
     );
     const stopped = capped || !walk.complete;
-    const walked = `${walk.calls} SCAN call(s) (COUNT ${SCAN_COUNT}: about ${walk.calls * SCAN_COUNT} keys of the database walked)`;
+    const walked = `${walk.calls} SCAN call(s)${walkedNodes(walk, client)} (COUNT ${SCAN_COUNT}: about ${walk.calls * SCAN_COUNT} keys of the database walked)`;
     const bound = stopped
       ? ` (stopped after ${walk.calls} SCAN call(s) and ${examined} PTTL(s), before the end of the keyspace: counts are at least)`
       : '';

@@ -8,10 +8,11 @@ import { lookupByEntity } from '../../runtime/entity-lookup';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import type { CompiledModel, KeyspaceMapping } from './compile';
 import { explainMapping } from './explain-entry';
-import type { RedisClientLike } from './gateway';
+import { CLUSTER_SAY } from './cluster-semantics';
 import { countLonger } from './impact';
 import { inspectDefaults, planSteps, type RedisStepPayload } from './plan';
 import { RedisRepository } from './repository';
+import type { RedisRouter } from './router';
 import { STORE } from './semantics';
 import { applyPlan, checkedSteps, runCheckedSteps } from './steps';
 import { RedisUnitOfWork } from './unit-of-work';
@@ -23,7 +24,7 @@ export class RedisSession implements StoreSession {
   private readonly mappingOf: (target: unknown) => KeyspaceMapping;
 
   constructor(
-    private readonly client: RedisClientLike,
+    private readonly client: RedisRouter,
     private readonly prefix: string,
     private readonly compiled: CompiledModel,
     private readonly target: string,
@@ -32,7 +33,19 @@ export class RedisSession implements StoreSession {
   }
 
   explain(): ExplainEntry[] {
-    return this.compiled.mappings.map((m) => explainMapping(m, this.prefix));
+    const entries = this.compiled.mappings.map((m) => explainMapping(m, this.prefix));
+    if (!this.client.cluster) return entries;
+    return entries.map((e) => ({
+      ...e,
+      limits: [...e.limits, CLUSTER_SAY.walk],
+      warnings: [
+        ...e.warnings,
+        CLUSTER_SAY.instants,
+        CLUSTER_SAY.replicas,
+        ...(this.client.waitsForReplicas ? [] : [CLUSTER_SAY.acknowledged]),
+        CLUSTER_SAY.notifications,
+      ],
+    }));
   }
 
   async plan(given?: PlanOptions): Promise<MigrationPlan> {

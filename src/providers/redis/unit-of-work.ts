@@ -7,7 +7,9 @@ import { keyFromValues } from './keys';
 import { encodeEntity } from './records';
 import type { RedisContext } from './repository';
 import { duplicateKeyIn } from './repository';
+import { RedisRouter } from './router';
 import { runScript, WRITE_SCRIPT } from './scripts';
+import { refuseSlotsSpread } from './slot-spread';
 import { STORE } from './semantics';
 import { createdAtPattern, redisTtl, scriptArgs } from './writes';
 
@@ -25,7 +27,8 @@ type Pending =
  * commit, and each TTL too, before anything is sent; the script first checks every insert against the
  * keys as the earlier operations leave them and writes nothing when one finds a live key
  * (STORE_DUPLICATE_KEY), then runs the writes in order. On Redis Cluster every key of one unit
- * must be in one hash slot (the server refuses the script otherwise, and nothing is written).
+ * must be in one hash slot: a unit spanning slots is refused before anything is sent
+ * (REDIS_CROSS_SLOT, naming the partitions).
  */
 export class RedisUnitOfWork extends UnitOfWorkShell<Pending, KeyspaceMapping> {
   constructor(
@@ -56,6 +59,9 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending, KeyspaceMapping> {
       keys.push(key);
       return scriptArgs(op.kind, ttl, value, createdAtPattern(op.mapping));
     });
+    if (this.ctx.client instanceof RedisRouter && this.ctx.client.cluster) {
+      refuseSlotsSpread(pending.map((op, i) => ({ mapping: op.mapping, key: keys[i] as string })));
+    }
     const first = pending[0] as Pending;
     const place = { entity: first.mapping.entity.name, operation: `commit of ${pending.length} operations` };
     const failed = await runScript(this.ctx.client, WRITE_SCRIPT, keys, args, place);

@@ -1,0 +1,44 @@
+import { LifespanError } from '../../errors';
+import type { KeyspaceMapping } from './compile';
+import { STORE } from './semantics';
+import { hashedPart, hashSlot } from './slots';
+
+/** One key a unit of work would write, with the entity it belongs to. */
+export interface SlotUse {
+  readonly mapping: KeyspaceMapping;
+  readonly key: string;
+}
+
+/** How an operation's slot reads to the caller: its partition, or its key when the entity has none. */
+function partitionOf({ mapping, key }: SlotUse): string {
+  if (mapping.tagMembers.length === 0)
+    return `${mapping.entity.name} key '${key}' (no @PartitionKey: one slot per record)`;
+  const members = mapping.tagMembers.map((f) => f.member).join(', ');
+  return `${mapping.entity.name} partition ${members} = '${hashedPart(key)}'`;
+}
+
+/**
+ * Refuses, before anything is sent, a unit of work whose keys span Redis Cluster hash slots: one
+ * script can only touch one slot, and lifespan's unit of work is one script (atomic). The message
+ * names each slot's partitions.
+ */
+export function refuseSlotsSpread(uses: readonly SlotUse[]): void {
+  const bySlot = new Map<number, Set<string>>();
+  for (const use of uses) {
+    const slot = hashSlot(use.key);
+    bySlot.set(slot, (bySlot.get(slot) ?? new Set()).add(partitionOf(use)));
+  }
+  if (bySlot.size <= 1) return;
+  const listed = [...bySlot.entries()].map(([slot, parts]) => `slot ${slot}: ${[...parts].join('; ')}`);
+  throw new LifespanError(
+    'REDIS_CROSS_SLOT',
+    `the unit of work touches ${bySlot.size} Redis Cluster hash slots (${listed.join(' | ')}); ` +
+      'one script runs on one slot only, so nothing was sent',
+    {
+      store: STORE,
+      hint:
+        'put the operations of one unit of work in one partition (the same @PartitionKey values share a slot, ' +
+        'across entities too), or commit one unit of work per partition',
+    },
+  );
+}
