@@ -5,7 +5,7 @@ import type { Model } from '../../model/types';
 import { driverOption } from '../../runtime/store-options';
 import type { Store, StoreSession } from '../contract';
 import { compileModel } from './compile';
-import { checkConsistency, checkCounterConsistency, type CassandraConsistency } from './consistency';
+import { checkConsistency, checkCounterConsistency, clientLevels, type CassandraConsistency } from './consistency';
 import { SessionContext } from './context';
 import { checkName } from './cql';
 import { Executor } from './executor';
@@ -84,7 +84,7 @@ export class CassandraStore implements Store {
       compiled.mappings.filter((m) => m.isCounter).map((m) => m.table.name),
     );
     const ctx = new SessionContext(executor, this.keyspace, compiled, now, ceiling);
-    const session = new CassandraSession(ctx, this.describe(), this.consistency);
+    const session = new CassandraSession(ctx, this.describe(), this.consistency, clientLevels(this.client));
     await session.readClusterSettings();
     return session;
   }
