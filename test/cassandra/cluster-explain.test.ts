@@ -58,6 +58,7 @@ describe('offline: explain(model)', () => {
     expect(text).toContain(
       "seen on Cassandra 5.0.9 by this project's cluster test, and so in its source, where Hint.isLive checks only " +
         "the hint's creation time + gc_grace_seconds, not the cells' TTL " +
+        '(https://github.com/apache/cassandra/blob/cassandra-5.0/src/java/org/apache/cassandra/hints/Hint.java) ' +
         '(unlike https://thelastpickle.com/blog/2018/03/21/hinted-handoff-gc-grace-demystified.html, which describes 3.x).',
     );
     expect(text).toMatch(

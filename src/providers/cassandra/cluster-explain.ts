@@ -70,6 +70,7 @@ function hintSentence(node: NodeSettings, gc: GcGrace): string {
     `A hint delivered in time carries the write's expired cells too, so a replica that was down past the TTL ` +
     `still hides the value the write replaced: seen on Cassandra 5.0.9 by this project's cluster test, and so in ` +
     `its source, where Hint.isLive checks only the hint's creation time + gc_grace_seconds, not the cells' TTL ` +
+    `(${CLUSTER_SOURCES.hintIsLive}) ` +
     `(unlike ${CLUSTER_SOURCES.hintLifetime}, which describes 3.x).`
   );
 }

@@ -33,7 +33,12 @@ export const DEFAULT_NODE_SETTINGS: NodeSettings = {
   hintedHandoff: null,
   tombstoneWarn: TOMBSTONE_WARN,
   tombstoneFail: TOMBSTONE_FAIL,
-  sources: { maxHintWindowSeconds: 'default', hintedHandoff: 'default', tombstoneWarn: 'default', tombstoneFail: 'default' },
+  sources: {
+    maxHintWindowSeconds: 'default',
+    hintedHandoff: 'default',
+    tombstoneWarn: 'default',
+    tombstoneFail: 'default',
+  },
 };
 
 /** Cassandra 4.1 renamed the settings with a unit in their value; 4.0 shows max_hint_window_in_ms (plain milliseconds). */
@@ -116,7 +121,8 @@ async function readNodeSettings(executor: Executor): Promise<NodeSettings> {
     return Number.isFinite(n) ? n : null;
   };
   const legacyMs = number('max_hint_window_in_ms');
-  const hintWindow = durationSeconds(value('max_hint_window')) ?? (legacyMs === null ? null : Math.round(legacyMs / 1000));
+  const hintWindow =
+    durationSeconds(value('max_hint_window')) ?? (legacyMs === null ? null : Math.round(legacyMs / 1000));
   const handoffText = value('hinted_handoff_enabled');
   const handoff = handoffText === 'true' ? true : handoffText === 'false' ? false : null;
   const warn = number('tombstone_warn_threshold');

@@ -41,9 +41,7 @@ export type WriteLevel = Exclude<ConsistencyLevel, SerialLevel>;
 const isSerial = (level: string): boolean => (SERIAL_LEVELS as readonly string[]).includes(level);
 
 export const READ_LEVELS: readonly ReadLevel[] = LEVELS.filter((l): l is ReadLevel => l !== 'ANY' && !isSerial(l));
-export const WRITE_LEVELS: readonly WriteLevel[] = LEVELS.filter(
-  (l): l is WriteLevel => !isSerial(l),
-);
+export const WRITE_LEVELS: readonly WriteLevel[] = LEVELS.filter((l): l is WriteLevel => !isSerial(l));
 
 /** `consistency: { read, write, serial }` of new CassandraStore(...): each omitted level is the client's own. */
 export interface CassandraConsistency {
