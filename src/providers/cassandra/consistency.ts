@@ -45,7 +45,10 @@ export const WRITE_LEVELS: readonly WriteLevel[] = LEVELS.filter((l): l is Write
 
 /** `consistency: { read, write, serial }` of new CassandraStore(...): each omitted level is the client's own. */
 export interface CassandraConsistency {
-  /** Every SELECT lifespan sends (get, getMany, find, count, exists, ttl, the reads of setTtl and upsert). */
+  /**
+   * Every SELECT lifespan sends (get, getMany, find, findPage, count, exists, ttl); the reads of
+   * setTtl and upsert run at the stronger of read and write.
+   */
   readonly read?: ReadLevel;
   /** Every INSERT, UPDATE, DELETE and BATCH, and the commit of a lightweight transaction. */
   readonly write?: WriteLevel;

@@ -30,7 +30,7 @@ export interface CassandraStoreOptions {
    * Consistency levels of every statement lifespan sends: `read` for SELECTs, `write` for INSERT,
    * UPDATE, DELETE and batches, `serial` for the Paxos phase of lightweight transactions
    * (insert's IF NOT EXISTS). Each omitted level is the client's own default (LOCAL_ONE in
-   * cassandra-driver 4.x). E.g. `{ read: 'LOCAL_QUORUM', write: 'LOCAL_QUORUM', serial: 'LOCAL_SERIAL' }`.
+   * cassandra-driver 4.x). `read` takes no SERIAL level (it also runs range scans). E.g. `{ read: 'LOCAL_QUORUM', write: 'LOCAL_QUORUM', serial: 'LOCAL_SERIAL' }`.
    */
   readonly consistency?: CassandraConsistency;
 }
