@@ -43,7 +43,7 @@ describe('offline: explain(model)', () => {
   test('each cluster fact of a TTL table, with its source', () => {
     expect(text).toContain(
       "In a cluster: reads, writes and the Paxos phase of lightweight transactions run at the levels of the store's " +
-        "consistency option ({ read, write, serial }), or else at the client's defaults (cassandra-driver 4.x: LOCAL_ONE, serial SERIAL).",
+        "consistency option ({ read, write, serial }), or else at the client's queryOptions (cassandra-driver 4.x defaults: LOCAL_ONE, serial SERIAL).",
     );
     expect(text).toContain(
       "Expired cells become tombstones, kept gc_grace_seconds = 864000 s = 10 days (Cassandra's default; db.explain() " +
@@ -52,15 +52,21 @@ describe('offline: explain(model)', () => {
     );
     expect(text).toContain(
       "Hints: a coordinator keeps the writes of a replica that is down for at most 3 h (max_hint_window, Cassandra's default), " +
-        'and a hint lives only gc_grace_seconds, here 864000 s = 10 days ' +
-        '(https://thelastpickle.com/blog/2018/03/21/hinted-handoff-gc-grace-demystified.html; https://github.com/palantir/atlasdb/pull/3513)',
+        'and a hint lives only gc_grace_seconds, here 864000 s = 10 days (https://cassandra.apache.org/doc/latest/cassandra/managing/operating/hints.html).',
+    );
+    // The post describes 3.x, where an expired hint is dropped: said as a contrast, with the evidence for 5.0.
+    expect(text).toContain(
+      "seen on Cassandra 5.0.9 by this project's cluster test, and so in its source, where Hint.isLive checks only " +
+        "the hint's creation time + gc_grace_seconds, not the cells' TTL " +
+        '(https://github.com/apache/cassandra/blob/cassandra-5.0/src/java/org/apache/cassandra/hints/Hint.java) ' +
+        '(unlike https://thelastpickle.com/blog/2018/03/21/hinted-handoff-gc-grace-demystified.html, which describes 3.x).',
     );
     expect(text).toMatch(
       /Repair: a replica that missed a TTL overwrite of a value written without TTL .* repair this table at least every 864000 s = 10 days \(https:\/\/cassandra\.apache\.org\/doc\/latest\/cassandra\/managing\/operating\/hints\.html\)\./,
     );
     expect(text).toContain(
-      'Tombstones: a read scanning more than 1,000 is logged as a warning, one scanning more than 100,000 fails ' +
-        "(tombstone_warn_threshold / tombstone_failure_threshold, Cassandra's defaults; " +
+      'Tombstones: a read scanning more than 1,000 tombstones is logged as a warning, one scanning more than 100,000 fails ' +
+        "(tombstone_warn_threshold / tombstone_failure_threshold, Cassandra's default; " +
         'https://cassandra.apache.org/doc/latest/cassandra/managing/configuration/cass_yaml_file.html).',
     );
     expect(entry(entries, 'Session').warnings).toEqual([]);
@@ -88,7 +94,13 @@ describe('offline: explain(model)', () => {
     ]);
     const [zero] = cassandraExplainer.explain(new ModelBuilder().entity(Session).build(), { now, gcGraceSeconds: 0 });
     expect(zero?.text).toContain(
-      'a hint lives only gc_grace_seconds, gc_grace_seconds = 0 disables them for this table',
+      'but a hint lives only gc_grace_seconds, and gc_grace_seconds = 0 disables them for this table (https://github.com/palantir/atlasdb/pull/3513).',
+    );
+    // No hint to replay, and no "repair at least every 0 s".
+    expect(zero?.text).not.toContain('A hint delivered in time');
+    expect(zero?.text).not.toContain('every 0 s');
+    expect(zero?.text).toContain(
+      'with gc_grace_seconds = 0 they may purge at the first compaction, so only a repair before it helps',
     );
     expect(zero?.warnings).toEqual([
       'sessions: gc_grace_seconds = 0 disables hints for this table: a replica that is down during a write never gets it by hint, ' +
@@ -128,18 +140,97 @@ describe('connected: db.explain() with the live settings', () => {
     const entries = db.explain().entries;
     const { text, warnings } = entry(entries, 'Session');
     expect(text).toContain(
-      "In a cluster: reads run at LOCAL_QUORUM, writes and batches at EACH_QUORUM, the Paxos phase of lightweight transactions (insert's IF NOT EXISTS) at the client's default (SERIAL).",
+      "In a cluster: reads run at LOCAL_QUORUM, writes and batches at EACH_QUORUM, the Paxos phase of lightweight transactions (insert's IF NOT EXISTS) at the client's default level.",
     );
     expect(text).toContain('kept gc_grace_seconds = 7200 s (read from the live table)');
-    expect(text).toContain("at most 1 h (max_hint_window, the connected node's setting)");
     expect(text).toContain(
-      "more than 500 is logged as a warning, one scanning more than 50,000 fails (tombstone_warn_threshold / tombstone_failure_threshold, the connected node's settings;",
+      "more than 500 tombstones is logged as a warning, one scanning more than 50,000 fails (tombstone_warn_threshold / tombstone_failure_threshold, the connected node's setting;",
     );
     expect(warnings).toEqual([
       'sessions: the connected node has hinted_handoff_enabled: false: a replica that is down during a write gets it only by repair',
     ]);
-    // A table lifespan has not created yet: the default it will be created with, said so.
-    expect(entry(entries, 'AuditLog').text).not.toContain('gc_grace_seconds =');
+    // Hinted handoff off: no window in which a coordinator keeps writes, and no hint replayed.
+    expect(text).toContain(
+      'Hints: the connected node has hinted_handoff_enabled: false, so a coordinator keeps no writes for a replica that is down',
+    );
+    expect(text).not.toContain('keeps the writes of a replica that is down for at most');
+    expect(text).not.toContain('A hint delivered in time');
+    await db.close();
+  });
+
+  test('a TTL table lifespan has not created yet: the default it will be created with, said so', async () => {
+    @Entity('not_yet')
+    @TimeToLive('1h')
+    class NotYet {
+      @Key() id = '';
+    }
+    const db = await connect(
+      new ModelBuilder().entity(NotYet).build(),
+      new CassandraStore({ client: answers(7200) as never, keyspace: 'ks', now }),
+    );
+    expect(entry(db.explain().entries, 'NotYet').text).toContain(
+      "kept gc_grace_seconds = 864000 s = 10 days (the table does not exist yet: Cassandra's default, which lifespan's CREATE TABLE keeps)",
+    );
+    await db.close();
+  });
+
+  test("the serial level the client's queryOptions set is named, not assumed", async () => {
+    const client = Object.assign(answers(7200), {
+      options: { queryOptions: { consistency: 6, serialConsistency: 9 } },
+    });
+    const db = await connect(model, new CassandraStore({ client: client as never, keyspace: 'ks', now }));
+    expect(entry(db.explain().entries, 'Session').text).toContain(
+      "In a cluster: reads run at the client's queryOptions level (LOCAL_QUORUM), writes and batches at the client's " +
+        "queryOptions level (LOCAL_QUORUM), the Paxos phase of lightweight transactions (insert's IF NOT EXISTS) at " +
+        "the client's queryOptions level (LOCAL_SERIAL).",
+    );
+    await db.close();
+  });
+
+  test('each node setting has its own source; the 4.0 name max_hint_window_in_ms (milliseconds) is read', async () => {
+    const client = recordingClient((query) =>
+      /FROM system_views\.settings WHERE name IN/.test(query)
+        ? [
+            { name: 'max_hint_window_in_ms', value: '7200000' },
+            { name: 'tombstone_warn_threshold', value: '500' },
+          ]
+        : undefined,
+    );
+    const db = await connect(model, new CassandraStore({ client: client as never, keyspace: 'ks', now }));
+    const { text } = entry(db.explain().entries, 'Session');
+    expect(text).toContain("at most 2 h (max_hint_window, the connected node's setting)");
+    expect(text).toContain('more than 500 tombstones is logged as a warning');
+    await db.close();
+  });
+
+  test('replication factor 1: no hint warnings (there is no other replica for a hint to reach)', async () => {
+    const client = recordingClient((query) => {
+      if (/FROM system_schema\.keyspaces/.test(query)) {
+        return [{ replication: { class: 'org.apache.cassandra.locator.SimpleStrategy', replication_factor: '1' } }];
+      }
+      if (/gc_grace_seconds FROM/.test(query)) return [{ table_name: 'sessions', gc_grace_seconds: 0 }];
+      return undefined;
+    });
+    const db = await connect(model, new CassandraStore({ client: client as never, keyspace: 'ks', now }));
+    expect(entry(db.explain().entries, 'Session').warnings).toEqual([]);
+    await db.close();
+  });
+
+  test('a failed settings read after a successful ensureCollections() does not fail it; the settings read when connected stay', async () => {
+    let failing = false;
+    const client = recordingClient((query) => {
+      if (failing && /^SELECT table_name, gc_grace_seconds FROM/.test(query)) throw new Error('node went away');
+      if (/FROM system_views\.settings WHERE name IN/.test(query)) return [{ name: 'max_hint_window', value: '1h' }];
+      if (/SELECT keyspace_name FROM system_schema\.keyspaces/.test(query)) return [{ keyspace_name: 'ks' }];
+      return undefined;
+    });
+    const db = await connect(model, new CassandraStore({ client: client as never, keyspace: 'ks', now }));
+    failing = true;
+    await expect(db.ensureCollections()).resolves.toBeDefined();
+    expect(client.sent.some((s) => /^CREATE TABLE/.test(s.query))).toBe(true);
+    expect(entry(db.explain().entries, 'Session').text).toContain(
+      "at most 1 h (max_hint_window, the connected node's setting)",
+    );
     await db.close();
   });
 

@@ -31,6 +31,9 @@ export async function awaitCassandraCluster(timeoutMs = CLUSTER_WAIT_MS): Promis
 /**
  * A describe block on the cluster: like describeStore, and its tests start once the cluster is up.
  * The blocks of one file run one after another, so a node one test pauses never disturbs another.
+ * The cluster is shared by every file of the run, and jest runs files in parallel: keep every test
+ * that pauses a node in one file (test/cassandra/cluster.live.test.ts), or a second file's tests
+ * would meet a node the first one paused.
  */
 export function describeCluster(title: string, fn: () => void): void {
   describeStore('cassandra-cluster', title, () => {

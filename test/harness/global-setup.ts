@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { type CassandraNode, cassandraAnswers, nodeOwner, startNode } from '../servers/cassandra/node';
-import { startClusterInBackground } from './cassandra-cluster-setup';
+import { type SelectedPaths, startClusterInBackground } from './cassandra-cluster-setup';
 import { DEFAULT_MYSQL_URL, DEFAULT_PG_URL, prepareMariadb, preparePostgres } from '../servers/relational';
 import { tcpOpen } from '../servers/system';
 import { launchCosmosServer } from './cosmos';
@@ -183,7 +183,7 @@ function liveLine(name: StoreName, vars: readonly string[]): string {
   return `${name}: live suite enabled${where}`;
 }
 
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig?: SelectedPaths): Promise<void> {
   const started = Date.now();
   const selected = selectedStores();
   const state: HarnessState = {};
@@ -197,7 +197,7 @@ export default async function globalSetup(): Promise<void> {
     cassandra: () => setupCassandra(state),
     cosmos: setupCosmos,
     redis: () => prepareRedis((m) => say(`redis: ${m}`)),
-    'cassandra-cluster': () => startClusterInBackground(state, (m) => say(`cassandra-cluster: ${m}`)),
+    'cassandra-cluster': () => startClusterInBackground(state, (m) => say(`cassandra-cluster: ${m}`), globalConfig),
     'redis-cluster': () => setupRedisCluster(state),
   };
   const results = await Promise.allSettled(selected.map((name) => tasks[name]()));

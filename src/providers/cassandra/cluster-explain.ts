@@ -1,6 +1,12 @@
 import type { EntityMapping } from './compile';
-import { consistencySentence, type CassandraConsistency } from './consistency';
-import { DEFAULT_NODE_SETTINGS, type ClusterSettings, type NodeSettings, type SettingSource } from './cluster-settings';
+import { consistencySentence, type CassandraConsistency, type ClientLevels } from './consistency';
+import {
+  DEFAULT_NODE_SETTINGS,
+  type ClusterSettings,
+  type NodeSettingName,
+  type NodeSettings,
+  type SettingSource,
+} from './cluster-settings';
 import { CLUSTER_SOURCES, DEFAULT_GC_GRACE_SECONDS } from './semantics';
 
 /** What explain() knows of the cluster: everything when connected, the defaults offline. */
@@ -11,6 +17,8 @@ export interface ClusterView {
   readonly settings: ClusterSettings | null;
   /** Offline: the gc_grace_seconds given to explain(model, { cassandra: { gcGraceSeconds } }), if any. */
   readonly givenGcGrace?: number;
+  /** The client's own queryOptions levels (wire codes), which apply where the store sets none. */
+  readonly clientDefaults?: ClientLevels;
 }
 
 export interface GcGrace {
@@ -30,28 +38,52 @@ export function gcGraceOf(table: string, view: ClusterView): GcGrace {
  * for a table whose rows never expire, only the consistency levels.
  */
 export function clusterText(mapping: EntityMapping, view: ClusterView): string {
-  const levels = `In a cluster: ${consistencySentence(view.consistency)}`;
+  const levels = `In a cluster: ${consistencySentence(view.consistency, view.clientDefaults)}`;
   if (!expires(mapping)) return levels;
   const gc = gcGraceOf(mapping.table.name, view);
   const node = view.settings?.node ?? DEFAULT_NODE_SETTINGS;
-  const hintLife =
-    gc.seconds === 0 ? 'gc_grace_seconds = 0 disables them for this table' : `here ${seconds(gc.seconds)}`;
   return [
     levels,
     `Expired cells become tombstones, kept gc_grace_seconds = ${seconds(gc.seconds)} (${gcSource(gc)}) ` +
       `before compaction may purge them (${CLUSTER_SOURCES.tombstones}).`,
-    `Hints: a coordinator keeps the writes of a replica that is down for at most ${hintWindow(node)}, ` +
-      `and a hint lives only gc_grace_seconds, ${hintLife} (${CLUSTER_SOURCES.hintLifetime}; ${CLUSTER_SOURCES.gcGraceZero}); ` +
-      `a hint delivered in time carries the write's expired cells too, so a replica that was down ` +
-      `past the TTL still hides the value the write replaced (seen on Cassandra 5.0.9).`,
-    `Repair: a replica that missed a TTL overwrite of a value written without TTL (down longer than the hint window, ` +
-      `or hints disabled) keeps the old value, and once the other replicas purge their expired cells ` +
-      `(expiry + gc_grace_seconds + compaction) read repair or repair copies it back: repair this table ` +
-      `at least every ${seconds(gc.seconds)} (${CLUSTER_SOURCES.hints}).`,
-    `Tombstones: a read scanning more than ${count(node.tombstoneWarn)} is logged as a warning, one scanning more than ` +
-      `${count(node.tombstoneFail)} fails (tombstone_warn_threshold / tombstone_failure_threshold, ` +
-      `${node.source === 'live' ? "the connected node's settings" : "Cassandra's defaults"}; ${CLUSTER_SOURCES.thresholds}).`,
+    hintSentence(node, gc),
+    repairSentence(gc),
+    `Tombstones: a read scanning more than ${count(node.tombstoneWarn)} tombstones is logged as a warning, one scanning ` +
+      `more than ${count(node.tombstoneFail)} fails (tombstone_warn_threshold / tombstone_failure_threshold, ` +
+      `${settingSource(node, 'tombstoneWarn')}; ${CLUSTER_SOURCES.thresholds}).`,
   ].join(' ');
+}
+
+function hintSentence(node: NodeSettings, gc: GcGrace): string {
+  if (node.hintedHandoff === false) {
+    return (
+      'Hints: the connected node has hinted_handoff_enabled: false, so a coordinator keeps no writes ' +
+      'for a replica that is down: that replica gets them only by repair.'
+    );
+  }
+  const window = `Hints: a coordinator keeps the writes of a replica that is down for at most ${hintWindow(node)}`;
+  if (gc.seconds === 0) {
+    return `${window}, but a hint lives only gc_grace_seconds, and gc_grace_seconds = 0 disables them for this table (${CLUSTER_SOURCES.gcGraceZero}).`;
+  }
+  return (
+    `${window}, and a hint lives only gc_grace_seconds, here ${seconds(gc.seconds)} (${CLUSTER_SOURCES.hints}). ` +
+    `A hint delivered in time carries the write's expired cells too, so a replica that was down past the TTL ` +
+    `still hides the value the write replaced: seen on Cassandra 5.0.9 by this project's cluster test, and so in ` +
+    `its source, where Hint.isLive checks only the hint's creation time + gc_grace_seconds, not the cells' TTL ` +
+    `(${CLUSTER_SOURCES.hintIsLive}) ` +
+    `(unlike ${CLUSTER_SOURCES.hintLifetime}, which describes 3.x).`
+  );
+}
+
+function repairSentence(gc: GcGrace): string {
+  const missed =
+    'Repair: a replica that missed a TTL overwrite of a value written without TTL (down longer than the hint window, ' +
+    'or hints disabled) keeps the old value, and once the other replicas purge their expired cells ' +
+    '(expiry + gc_grace_seconds + compaction) read repair or repair copies it back';
+  if (gc.seconds === 0) {
+    return `${missed}: with gc_grace_seconds = 0 they may purge at the first compaction, so only a repair before it helps (${CLUSTER_SOURCES.hints}).`;
+  }
+  return `${missed}: repair this table at least every ${seconds(gc.seconds)} (${CLUSTER_SOURCES.hints}).`;
 }
 
 function expires(mapping: EntityMapping): boolean {
@@ -65,6 +97,8 @@ export function clusterWarnings(mapping: EntityMapping, view: ClusterView): stri
   if (!expires(mapping)) return [];
   const gc = gcGraceOf(mapping.table.name, view);
   const node = view.settings?.node ?? DEFAULT_NODE_SETTINGS;
+  // Every warning here is about hints: with one replica per row there is none for a hint to reach.
+  if (view.settings?.replicationFactor === 1) return [];
   const out: string[] = [];
   if (gc.seconds === 0) {
     out.push(
@@ -108,7 +142,11 @@ function gcSource(gc: GcGrace): string {
 function hintWindow(node: NodeSettings): string {
   const h = node.maxHintWindowSeconds;
   const text = h % 3600 === 0 ? `${h / 3600} h` : `${h} s`;
-  return `${text} (max_hint_window, ${node.source === 'live' ? "the connected node's setting" : "Cassandra's default"})`;
+  return `${text} (max_hint_window, ${settingSource(node, 'maxHintWindowSeconds')})`;
+}
+
+function settingSource(node: NodeSettings, name: NodeSettingName): string {
+  return node.sources[name] === 'live' ? "the connected node's setting" : "Cassandra's default";
 }
 
 function seconds(n: number): string {

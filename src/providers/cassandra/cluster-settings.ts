@@ -9,15 +9,23 @@ export interface ClusterSettings {
   /** gc_grace_seconds per table name. */
   readonly gcGrace: ReadonlyMap<string, { readonly seconds: number; readonly source: SettingSource }>;
   readonly node: NodeSettings;
+  /**
+   * Replicas of each row in the keyspace (system_schema.keyspaces: SimpleStrategy's
+   * replication_factor, or the sum over NetworkTopologyStrategy's datacenters); null when unknown.
+   */
+  readonly replicationFactor: number | null;
 }
+
+/** The node settings explain() reports, each read on its own: one missing from the node stays Cassandra's default. */
+export type NodeSettingName = 'maxHintWindowSeconds' | 'hintedHandoff' | 'tombstoneWarn' | 'tombstoneFail';
 
 export interface NodeSettings {
   readonly maxHintWindowSeconds: number;
   readonly hintedHandoff: boolean | null;
   readonly tombstoneWarn: number;
   readonly tombstoneFail: number;
-  /** 'live': read from the coordinator's system_views.settings; 'default': Cassandra's defaults. */
-  readonly source: 'live' | 'default';
+  /** Per setting, 'live': read from the coordinator's system_views.settings; 'default': Cassandra's default. */
+  readonly sources: Readonly<Record<NodeSettingName, 'live' | 'default'>>;
 }
 
 export const DEFAULT_NODE_SETTINGS: NodeSettings = {
@@ -25,11 +33,18 @@ export const DEFAULT_NODE_SETTINGS: NodeSettings = {
   hintedHandoff: null,
   tombstoneWarn: TOMBSTONE_WARN,
   tombstoneFail: TOMBSTONE_FAIL,
-  source: 'default',
+  sources: {
+    maxHintWindowSeconds: 'default',
+    hintedHandoff: 'default',
+    tombstoneWarn: 'default',
+    tombstoneFail: 'default',
+  },
 };
 
+/** Cassandra 4.1 renamed the settings with a unit in their value; 4.0 shows max_hint_window_in_ms (plain milliseconds). */
 const NODE_SETTINGS = [
   'max_hint_window',
+  'max_hint_window_in_ms',
   'hinted_handoff_enabled',
   'tombstone_warn_threshold',
   'tombstone_failure_threshold',
@@ -47,7 +62,7 @@ export async function readClusterSettings(
 ): Promise<ClusterSettings> {
   const gcGrace = new Map<string, { seconds: number; source: SettingSource }>();
   for (const name of tableNames) gcGrace.set(name, { seconds: DEFAULT_GC_GRACE_SECONDS, source: 'not-created' });
-  const [tables, node] = await Promise.all([
+  const [tables, node, replicationFactor] = await Promise.all([
     tableNames.length === 0
       ? Promise.resolve([])
       : executor
@@ -58,12 +73,31 @@ export async function readClusterSettings(
           )
           .then((r) => r.rows),
     readNodeSettings(executor),
+    readReplicationFactor(executor, keyspace),
   ]);
   for (const row of tables) {
     const seconds = Number(row['gc_grace_seconds']);
     if (Number.isFinite(seconds)) gcGrace.set(String(row['table_name']), { seconds, source: 'live' });
   }
-  return { gcGrace, node };
+  return { gcGrace, node, replicationFactor };
+}
+
+async function readReplicationFactor(executor: Executor, keyspace: string): Promise<number | null> {
+  const result = await executor.metadata(
+    'SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?',
+    [keyspace],
+    'reading the replication of the keyspace from system_schema.keyspaces',
+  );
+  return replicationFactorOf(result.rows[0]?.['replication']);
+}
+
+/** { class, replication_factor } for SimpleStrategy; { class, <datacenter>: n, ... } for NetworkTopologyStrategy. */
+export function replicationFactorOf(replication: unknown): number | null {
+  if (replication === null || typeof replication !== 'object') return null;
+  const entries = Object.entries(replication as Record<string, unknown>).filter(([key]) => key !== 'class');
+  const factors = entries.map(([, value]) => Number(value));
+  if (factors.length === 0 || factors.some((n) => !Number.isFinite(n))) return null;
+  return factors.reduce((a, b) => a + b, 0);
 }
 
 async function readNodeSettings(executor: Executor): Promise<NodeSettings> {
@@ -80,18 +114,31 @@ async function readNodeSettings(executor: Executor): Promise<NodeSettings> {
     // Nodes before 4.0 have no system_views: explain() then names Cassandra's defaults as such.
     return DEFAULT_NODE_SETTINGS;
   }
-  const value = (name: string) => rows.find((r) => r['name'] === name)?.['value'];
-  const count = (name: string, fallback: number) => {
-    const n = Number(value(name));
-    return value(name) === undefined || value(name) === null || !Number.isFinite(n) ? fallback : n;
+  const value = (name: string): unknown => rows.find((r) => r['name'] === name)?.['value'] ?? undefined;
+  const number = (name: string): number | null => {
+    const raw = value(name);
+    const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+    return Number.isFinite(n) ? n : null;
   };
-  const handoff = value('hinted_handoff_enabled');
+  const legacyMs = number('max_hint_window_in_ms');
+  const hintWindow =
+    durationSeconds(value('max_hint_window')) ?? (legacyMs === null ? null : Math.round(legacyMs / 1000));
+  const handoffText = value('hinted_handoff_enabled');
+  const handoff = handoffText === 'true' ? true : handoffText === 'false' ? false : null;
+  const warn = number('tombstone_warn_threshold');
+  const fail = number('tombstone_failure_threshold');
+  const from = (found: unknown): 'live' | 'default' => (found === null ? 'default' : 'live');
   return {
-    maxHintWindowSeconds: durationSeconds(value('max_hint_window')) ?? DEFAULT_MAX_HINT_WINDOW_SECONDS,
-    hintedHandoff: handoff === 'true' ? true : handoff === 'false' ? false : null,
-    tombstoneWarn: count('tombstone_warn_threshold', TOMBSTONE_WARN),
-    tombstoneFail: count('tombstone_failure_threshold', TOMBSTONE_FAIL),
-    source: 'live',
+    maxHintWindowSeconds: hintWindow ?? DEFAULT_MAX_HINT_WINDOW_SECONDS,
+    hintedHandoff: handoff,
+    tombstoneWarn: warn ?? TOMBSTONE_WARN,
+    tombstoneFail: fail ?? TOMBSTONE_FAIL,
+    sources: {
+      maxHintWindowSeconds: from(hintWindow),
+      hintedHandoff: from(handoff),
+      tombstoneWarn: from(warn),
+      tombstoneFail: from(fail),
+    },
   };
 }
 

@@ -28,7 +28,7 @@ export function createdAtIndex(mapping: EntityMapping): number | undefined {
  *
  * Not atomic with the write: a delete of the row that lands between the two is undone by the
  * write (as with any upsert after a delete), but the row comes back with the createdAt it had.
- * The read uses the client's consistency level.
+ * The read runs at the stronger of the store's read and write levels (readBeforeWrite).
  */
 export async function keepStoredCreatedAt(
   ctx: SessionContext,
@@ -40,7 +40,7 @@ export async function keepStoredCreatedAt(
   const column = index === undefined ? undefined : mapping.columns[index];
   if (index === undefined || column === undefined) return;
   const query = ctx.statements(mapping).selectColumn(column);
-  const result = await ctx.executor.execute(query, keyOfRow(mapping, params), place, 'upsert (reading createdAt)');
+  const result = await ctx.executor.readForWrite(query, keyOfRow(mapping, params), place, 'upsert (reading createdAt)');
   const stored = result.rows[0]?.[column.column] as unknown;
   if (stored instanceof Date) params[index] = stored;
 }

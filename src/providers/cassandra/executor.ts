@@ -1,6 +1,6 @@
 import type { Client, types } from 'cassandra-driver';
 import { StoreError, TtlError, type ErrorPlace } from '../../errors';
-import { driverConsistency, type CassandraConsistency } from './consistency';
+import { driverConsistency, readBeforeWrite, type CassandraConsistency } from './consistency';
 import { OVERFLOW_REJECT_PATTERN, STORE } from './semantics';
 
 /** The part of a cassandra-driver Client lifespan uses. */
@@ -34,11 +34,16 @@ export class Executor {
   ) {}
 
   async execute(query: string, params: Params, place: ErrorPlace, what: string): Promise<types.ResultSet> {
-    try {
-      return await this.client.execute(query, params, { prepare: true, ...this.levels(query) });
-    } catch (error) {
-      throw wrap(error, place, what, query);
-    }
+    return this.send(query, params, place, what, {});
+  }
+
+  /**
+   * A SELECT whose answer decides a write that follows (the stored createdAt an upsert keeps, the
+   * cells setTtl rewrites): at the stronger of the read and write levels, so a write at QUORUM is
+   * not built on a read at ONE.
+   */
+  async readForWrite(query: string, params: Params, place: ErrorPlace, what: string): Promise<types.ResultSet> {
+    return this.send(query, params, place, what, {}, readBeforeWrite(this.consistency));
   }
 
   /**
@@ -58,17 +63,7 @@ export class Executor {
     const rows: Row[] = [];
     let pageState: string | undefined;
     do {
-      let result: types.ResultSet;
-      try {
-        result = await this.client.execute(query, params, {
-          prepare: true,
-          ...this.levels(query),
-          fetchSize: PAGE_SIZE,
-          ...(pageState === undefined ? {} : { pageState }),
-        });
-      } catch (error) {
-        throw wrap(error, place, what, query);
-      }
+      const result = await this.send(query, params, place, what, paging(PAGE_SIZE, pageState));
       rows.push(...result.rows);
       pageState = result.pageState ?? undefined;
     } while (pageState && (limit === undefined || rows.length < limit));
@@ -85,15 +80,7 @@ export class Executor {
     fetchSize: number,
     pageState: string | undefined,
   ): Promise<types.ResultSet> {
-    try {
-      return await this.client.execute(query, params, {
-        prepare: true,
-        fetchSize,
-        ...(pageState === undefined ? {} : { pageState }),
-      });
-    } catch (error) {
-      throw wrap(error, place, what, query);
-    }
+    return this.send(query, params, place, what, paging(fetchSize, pageState));
   }
 
   async batch(
@@ -111,8 +98,24 @@ export class Executor {
     }
   }
 
-  private levels(query: string): ReturnType<typeof driverConsistency> {
-    return driverConsistency(this.consistency, READ.test(query) ? 'read' : 'write');
+  /**
+   * The one way a single data statement reaches the client, so none can go without the levels:
+   * a SELECT at the read level (or `levels` when given), anything else at the write level.
+   */
+  private async send(
+    query: string,
+    params: Params,
+    place: ErrorPlace,
+    what: string,
+    extra: { fetchSize?: number; pageState?: string },
+    levels: CassandraConsistency = this.consistency,
+  ): Promise<types.ResultSet> {
+    const kind = READ.test(query) ? 'read' : 'write';
+    try {
+      return await this.client.execute(query, params, { prepare: true, ...extra, ...driverConsistency(levels, kind) });
+    } catch (error) {
+      throw wrap(error, place, what, query);
+    }
   }
 
   /** A schema statement, then a wait until every live node agrees on the new schema version. */
@@ -143,6 +146,10 @@ export class Executor {
       { ...place, store: STORE, hint: 'check that every node is up (nodetool describecluster), then run it again' },
     );
   }
+}
+
+function paging(fetchSize: number, pageState: string | undefined): { fetchSize: number; pageState?: string } {
+  return pageState === undefined ? { fetchSize } : { fetchSize, pageState };
 }
 
 function wrap(error: unknown, place: ErrorPlace, what: string, query: string): Error {

@@ -54,7 +54,7 @@ export function explainMapping(mapping: EntityMapping, ctx: ExplainContext): Exp
       : seconds !== null
         ? `A per-write USING TTL n overrides it and USING TTL 0 ('never') removes it; 'keep' and { extend } are unsupported.`
         : `USING TTL 0 ('never') is the same as no TTL; 'keep' and { extend } are unsupported.`,
-    `Expired cells stop being returned at once and are purged by ${gc}.`,
+    `Expired cells stop being returned at once.`,
     `lifespan INSERTs every column with one TTL, so a row expires whole ` +
       `(an UPDATE made outside lifespan renews only its own cells, not the row marker); ` +
       `setTtl rewrites the whole row USING TTL.`,

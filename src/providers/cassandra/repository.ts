@@ -156,7 +156,7 @@ export class CassandraRepository<T> implements Repository<T> {
     }
     const keys = keyParams(this.mapping, key);
     const statements = this.statements();
-    const read = await this.ctx.executor.execute(statements.selectTtl(true), keys, this.place, 'setTtl (read)');
+    const read = await this.ctx.executor.readForWrite(statements.selectTtl(true), keys, this.place, 'setTtl (read)');
     const row = read.rows[0];
     if (!row) return false;
     const newest = this.newestWritetime(row);

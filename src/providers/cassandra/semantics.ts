@@ -32,7 +32,9 @@ export const TOMBSTONE_FAIL = 100_000;
 export const CLUSTER_SOURCES = {
   tombstones: 'https://cassandra.apache.org/doc/latest/cassandra/managing/operating/compaction/tombstones.html',
   hints: 'https://cassandra.apache.org/doc/latest/cassandra/managing/operating/hints.html',
+  /** Describes 3.x, where an expired hint is dropped: cited only as the contrast to 5.0. */
   hintLifetime: 'https://thelastpickle.com/blog/2018/03/21/hinted-handoff-gc-grace-demystified.html',
+  hintIsLive: 'https://github.com/apache/cassandra/blob/cassandra-5.0/src/java/org/apache/cassandra/hints/Hint.java',
   gcGraceZero: 'https://github.com/palantir/atlasdb/pull/3513',
   thresholds: 'https://cassandra.apache.org/doc/latest/cassandra/managing/configuration/cass_yaml_file.html',
 } as const;

@@ -16,7 +16,7 @@ import { runStatements } from './steps';
 import type { KeyspaceSchema } from './schema';
 import { STORE } from './semantics';
 import { readClusterSettings, type ClusterSettings } from './cluster-settings';
-import type { CassandraConsistency } from './consistency';
+import type { CassandraConsistency, ClientLevels } from './consistency';
 import { qualified } from './cql';
 import { CassandraUnitOfWork } from './unit-of-work';
 import type { EntityForecast, ForecastSpec } from '../../core/forecast';
@@ -30,25 +30,37 @@ export class CassandraSession implements StoreSession {
     private readonly ctx: SessionContext,
     private readonly target: string,
     private readonly consistency: CassandraConsistency = {},
+    private readonly clientDefaults: ClientLevels = {},
   ) {}
 
   explain(): ExplainEntry[] {
     const explainCtx = {
       clock: this.ctx.clock(),
       keyspace: this.ctx.keyspace,
-      cluster: { consistency: this.consistency, settings: this.settings },
+      cluster: { consistency: this.consistency, settings: this.settings, clientDefaults: this.clientDefaults },
     };
     return this.ctx.compiled.mappings.map((m) => explainMapping(m, explainCtx));
   }
 
   /**
    * Reads each table's gc_grace_seconds and the node's hint and tombstone settings for explain()
-   * (which is synchronous): when the store connects, and again after ensureCollections() and
-   * apply(), which may create tables.
+   * (which is synchronous) when the store connects.
    */
   async readClusterSettings(): Promise<void> {
     const names = this.ctx.compiled.mappings.map((m) => m.table.name);
     this.settings = await readClusterSettings(this.ctx.executor, this.ctx.keyspace, names);
+  }
+
+  /**
+   * The same after ensureCollections() and apply(), which may create tables. Their change is done by
+   * then: a failed read must not fail it, so explain() keeps the settings read when connected.
+   */
+  private async refreshClusterSettings(): Promise<void> {
+    try {
+      await this.readClusterSettings();
+    } catch {
+      // keep the previous settings
+    }
   }
 
   /**
@@ -62,7 +74,7 @@ export class CassandraSession implements StoreSession {
    */
   async ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
     const result = await this.ensure(options);
-    await this.readClusterSettings();
+    await this.refreshClusterSettings();
     return result;
   }
 
@@ -116,7 +128,7 @@ export class CassandraSession implements StoreSession {
 
   async apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
     const result = await applyPlan(this.ctx.executor, plan, options);
-    await this.readClusterSettings();
+    await this.refreshClusterSettings();
     return result;
   }
 

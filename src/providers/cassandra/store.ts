@@ -5,7 +5,7 @@ import type { Model } from '../../model/types';
 import { driverOption } from '../../runtime/store-options';
 import type { Store, StoreSession } from '../contract';
 import { compileModel } from './compile';
-import { checkConsistency, checkCounterConsistency, type CassandraConsistency } from './consistency';
+import { checkConsistency, checkCounterConsistency, clientLevels, type CassandraConsistency } from './consistency';
 import { SessionContext } from './context';
 import { checkName } from './cql';
 import { Executor } from './executor';
@@ -30,7 +30,7 @@ export interface CassandraStoreOptions {
    * Consistency levels of every statement lifespan sends: `read` for SELECTs, `write` for INSERT,
    * UPDATE, DELETE and batches, `serial` for the Paxos phase of lightweight transactions
    * (insert's IF NOT EXISTS). Each omitted level is the client's own default (LOCAL_ONE in
-   * cassandra-driver 4.x). E.g. `{ read: 'LOCAL_QUORUM', write: 'LOCAL_QUORUM', serial: 'LOCAL_SERIAL' }`.
+   * cassandra-driver 4.x). `read` takes no SERIAL level (it also runs range scans). E.g. `{ read: 'LOCAL_QUORUM', write: 'LOCAL_QUORUM', serial: 'LOCAL_SERIAL' }`.
    */
   readonly consistency?: CassandraConsistency;
 }
@@ -84,7 +84,7 @@ export class CassandraStore implements Store {
       compiled.mappings.filter((m) => m.isCounter).map((m) => m.table.name),
     );
     const ctx = new SessionContext(executor, this.keyspace, compiled, now, ceiling);
-    const session = new CassandraSession(ctx, this.describe(), this.consistency);
+    const session = new CassandraSession(ctx, this.describe(), this.consistency, clientLevels(this.client));
     await session.readClusterSettings();
     return session;
   }

@@ -1,5 +1,5 @@
 /** Types for cluster.js (plain CommonJS, like node.js). */
-import type { CassandraNode, NodeOwner } from './node';
+import type { CassandraNode, NodeOwner, SpawnedNode } from './node';
 
 export declare const HOSTS: readonly string[];
 export declare const NATIVE_PORT: number;
@@ -15,6 +15,8 @@ export interface StartClusterOptions {
   timeoutMs?: number;
   /** JVM flags of every node (default: -XX:TieredStopAtLevel=1). */
   jvmOptions?: string[];
+  /** Called with each node as soon as its JVM is spawned (to stop a cluster still starting). */
+  onSpawn?: (node: SpawnedNode) => void;
 }
 
 export interface CassandraCluster {

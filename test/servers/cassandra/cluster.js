@@ -3,8 +3,8 @@
  * A real three-node Apache Cassandra 5.0 cluster for the test suite, on 127.0.0.2, 127.0.0.3 and
  * 127.0.0.4 (the single test node keeps 127.0.0.1), from the same Maven Central jars as node.js.
  *
- *   startCluster(options)   start the three nodes at once, resolve when each serves CQL and sees the
- *                           other two as up
+ *   startCluster(options)   start the three nodes at once, resolve when each serves CQL and has the
+ *                           other two in gossip state NORMAL
  *   clusterAnswers()        the nodes of a cluster already serving CQL on those addresses, or null
  *
  * All three nodes start at the same time: each is a seed (a seed never bootstraps, so nothing waits
@@ -59,7 +59,8 @@ function nodeOptions(host, index, { heapMin, heapMax, owner, log, jvmOptions }) 
       endpoint_snitch: 'GossipingPropertyFileSnitch',
       // The cluster tests are about hints: on, with Cassandra's default window (3 h).
       hinted_handoff_enabled: 'true',
-      // A paused node is found down in a few seconds rather than the default ~8-10.
+      // The lowest Cassandra takes: a paused node is counted out in ~11 s instead of ~18 with the
+      // default 8 (measured, docs/testing.md, "The Cassandra cluster").
       phi_convict_threshold: '5',
     },
     systemProperties: (workDir) => ({
@@ -72,8 +73,8 @@ function nodeOptions(host, index, { heapMin, heapMax, owner, log, jvmOptions }) 
 
 /**
  * Starts the three nodes in parallel. Resolves { nodes, hosts, port, seconds, stop() } once every node
- * answers CQL and every node's gossip sees the two others up; rejects (after stopping the nodes it
- * started) otherwise.
+ * answers CQL and every node's gossip has the two others in state NORMAL; rejects otherwise, as soon
+ * as one node fails, after stopping every node it spawned (also the ones still starting).
  */
 async function startCluster(options = {}) {
   const {
@@ -83,24 +84,41 @@ async function startCluster(options = {}) {
     log = () => {},
     timeoutMs = 180_000,
     jvmOptions = CLUSTER_JVM_OPTIONS,
+    onSpawn = () => {},
   } = options;
   const started = Date.now();
-  const settled = await Promise.allSettled(
-    HOSTS.map((host, i) =>
-      startNode({ ...nodeOptions(host, i, { heapMin, heapMax, owner, log, jvmOptions }), timeoutMs }),
-    ),
+  const spawned = [];
+  // Set once a node is stopped from outside (teardown of a cluster still starting): the ring wait ends then.
+  let stopped = false;
+  const stopSpawned = () => Promise.all(spawned.map((n) => n.stop())).then(() => undefined);
+  const starts = HOSTS.map((host, i) =>
+    startNode({
+      ...nodeOptions(host, i, { heapMin, heapMax, owner, log, jvmOptions }),
+      timeoutMs,
+      onSpawn: (node) => {
+        spawned.push(node);
+        onSpawn({
+          ...node,
+          stop: (graceMs) => {
+            stopped = true;
+            return node.stop(graceMs);
+          },
+          terminate: () => {
+            stopped = true;
+            node.terminate();
+          },
+        });
+      },
+    }),
   );
-  const nodes = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-  const stop = () => Promise.all(nodes.map((n) => n.stop())).then(() => undefined);
-  const failed = settled.find((r) => r.status === 'rejected');
-  if (failed) {
-    await stop();
-    throw failed.reason;
-  }
+  let nodes;
   try {
-    await awaitRing(timeoutMs - (Date.now() - started));
+    // Promise.all rejects at the first failure: the other nodes are stopped then, not after their own timeout.
+    nodes = await Promise.all(starts);
+    await awaitRing(timeoutMs - (Date.now() - started), () => stopped);
   } catch (err) {
-    await stop();
+    await stopSpawned();
+    await Promise.allSettled(starts);
     throw err;
   }
   return {
@@ -109,28 +127,37 @@ async function startCluster(options = {}) {
     port: NATIVE_PORT,
     version: nodes[0].version,
     seconds: (Date.now() - started) / 1000,
-    stop,
+    stop: () => Promise.all(nodes.map((n) => n.stop())).then(() => undefined),
     terminate: () => nodes.forEach((n) => n.terminate()),
   };
 }
 
-/** Waits until every node reports the two others as up (system.peers_v2 through each node's gossip). */
-async function awaitRing(timeoutMs) {
+/**
+ * Waits until every node's gossip has the two others in state NORMAL (joined the ring), through
+ * system_views.gossip_info: one client per node, kept across the polls.
+ */
+async function awaitRing(timeoutMs, stopped) {
   const deadline = Date.now() + Math.max(timeoutMs, 10_000);
+  const clients = HOSTS.map(nodeClient);
   let last = '';
-  while (Date.now() < deadline) {
-    const views = await Promise.all(HOSTS.map((host) => upPeers(host)));
-    if (views.every((peers) => peers.length === HOSTS.length - 1)) return;
-    last = HOSTS.map((host, i) => `${host} sees ${views[i].join(', ') || 'no peer'} up`).join('; ');
-    await sleep(250);
+  try {
+    while (Date.now() < deadline) {
+      if (stopped()) throw new Error('the Cassandra cluster was stopped while its ring formed');
+      const views = await Promise.all(HOSTS.map((host, i) => normalPeers(clients[i], host)));
+      if (views.every((peers) => peers.length === HOSTS.length - 1)) return;
+      last = HOSTS.map((host, i) => `${host} has ${views[i].join(', ') || 'no peer'} in state NORMAL`).join('; ');
+      await sleep(250);
+    }
+  } finally {
+    await Promise.all(clients.map((c) => c.shutdown().catch(() => {})));
   }
   throw new Error(`the Cassandra cluster did not form: ${last}`);
 }
 
-/** The peers a node's gossip has as UP (system_views.gossip_info needs no JMX). */
-async function upPeers(host) {
+/** A client that sends every statement to `host` alone. */
+function nodeClient(host) {
   const { Client, policies } = require('cassandra-driver');
-  const client = new Client({
+  return new Client({
     contactPoints: [`${host}:${NATIVE_PORT}`],
     localDataCenter: DATACENTER,
     policies: {
@@ -140,6 +167,10 @@ async function upPeers(host) {
     },
     socketOptions: { connectTimeout: 5000, readTimeout: 5000 },
   });
+}
+
+/** The peers whose gossip status is NORMAL in the node's view (system_views.gossip_info needs no JMX). */
+async function normalPeers(client, host) {
   try {
     const rs = await client.execute('SELECT address, status, status_with_port FROM system_views.gossip_info');
     return rs.rows
@@ -149,8 +180,6 @@ async function upPeers(host) {
       .map((r) => String(r['address']));
   } catch {
     return [];
-  } finally {
-    await client.shutdown().catch(() => {});
   }
 }
 

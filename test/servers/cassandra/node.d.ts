@@ -31,6 +31,16 @@ export interface StartNodeOptions {
   jvmOptions?: string[];
   /** The cluster's name, recorded in owner.json. */
   cluster?: string;
+  /** Called as soon as the JVM is spawned, before it serves: a node still starting can be stopped. */
+  onSpawn?: (node: SpawnedNode) => void;
+}
+
+/** A node from the moment its JVM is spawned. */
+export interface SpawnedNode {
+  pid: number;
+  host: string;
+  stop(graceMs?: number): Promise<void>;
+  terminate(): void;
 }
 
 export interface NodeOwner {

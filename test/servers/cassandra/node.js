@@ -279,7 +279,9 @@ async function cassandraAnswers(host = '127.0.0.1', port = 9042, timeoutMs = 500
  *            to replace or add, for cluster nodes), systemProperties = {} (or a function of the
  *            node's folder returning them), files = {} (name → text,
  *            written into the node's folder before it starts), jvmOptions = [] (more JVM flags),
- *            cluster = undefined (recorded in owner.json) }
+ *            cluster = undefined (recorded in owner.json), onSpawn = () => {} (called with
+ *            { pid, host, stop, terminate } as soon as the JVM is spawned, before it serves: so a
+ *            caller can stop a node that is still starting) }
  * Resolves { pid, port, host, version, workDir, seconds, stop(), stopSync(), lastLines() }.
  */
 async function startNode(options = {}) {
@@ -298,6 +300,7 @@ async function startNode(options = {}) {
     files = {},
     jvmOptions = [],
     cluster,
+    onSpawn = () => {},
   } = options;
   const started = Date.now();
   const java = await javaBinary(log);
@@ -425,6 +428,8 @@ async function startNode(options = {}) {
       // alive, or node would quit mid-await (silently, with code 0) once nothing else is pending.
       child.ref();
       if (!exited) {
+        // A paused (SIGSTOP) JVM only acts on SIGTERM once it runs again.
+        signalGroup('SIGCONT');
         signalGroup('SIGTERM');
         let timer;
         const timeout = new Promise((resolve) => {
@@ -447,7 +452,9 @@ async function startNode(options = {}) {
    * The watchdog escalates to SIGKILL and deletes the data folder once this process has exited.
    */
   const terminate = () => {
-    if (!exited) signalGroup('SIGTERM');
+    if (exited) return;
+    signalGroup('SIGCONT');
+    signalGroup('SIGTERM');
   };
   /** SIGKILL the group and delete the data, synchronously. */
   const stopSync = () => {
@@ -458,6 +465,8 @@ async function startNode(options = {}) {
       /* best effort */
     }
   };
+
+  onSpawn({ pid, host, stop, terminate });
 
   const failure = (reason) =>
     new Error(
