@@ -67,4 +67,8 @@ export const SHARED_CODES = {
   STORE_CONNECT_FAILED: { family: 'StoreError', exit: 'store' },
   /** The driver or server refused a read, write, schema command or inspection; the driver error is the cause. */
   STORE_OPERATION_FAILED: { family: 'StoreError', exit: 'store' },
+
+  // Conditional writes (issue 26 part 2), the same on every store.
+  /** patch() met another write of the record during each of its attempts: nothing was written; retry. */
+  STORE_WRITE_CONTENDED: { family: 'StoreError', exit: 'store' },
 } as const satisfies Record<string, ErrorCodeSpec>;

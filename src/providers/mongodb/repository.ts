@@ -4,7 +4,7 @@ import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions }
 import { instanceOf } from '../../runtime/entity-values';
 import { duplicateKey, type DuplicateHit } from '../../runtime/key-errors';
 import { writeTtlFor } from '../../runtime/write-ttl';
-import { setVersion } from '../../runtime/conditional-writes';
+import { adoptVersion, withInitialVersion, withUpsertVersion } from '../../runtime/versioned-writes';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { MongoConditionalWrites } from './conditional-writes';
 import type { Doc } from './commands';
@@ -43,8 +43,8 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
-    const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
-    setVersion(this.mapping.entity, record, 1);
+    const given = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
+    const record = withInitialVersion(this.mapping.entity, given);
     const write = entityWrite(
       this.mapping,
       record,
@@ -66,12 +66,15 @@ export class MongoRepository<T> implements Repository<T> {
         throw this.duplicate(duplicateOnId(retryError) ? 'key' : 'unique-constraint', retryError);
       }
     }
+    adoptVersion(this.mapping.entity, given, record);
   }
 
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
+    const given = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
+    const record = withUpsertVersion(this.mapping.entity, given);
     const write = entityWrite(
       this.mapping,
-      entityArgument(entity, 'upsert()', this.mapping.entity, STORE),
+      record,
       this.writeTtl(writeOptions(options, 'upsert()', STORE).ttl),
       'upsert',
       this.ctx.hideExpired,
@@ -85,6 +88,7 @@ export class MongoRepository<T> implements Repository<T> {
       }
       throw wrap(error, this.mapping, 'upsert');
     }
+    adoptVersion(this.mapping.entity, given, record);
   }
 
   async get(key: KeyInput<T>): Promise<T | undefined> {

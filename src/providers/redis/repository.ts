@@ -4,7 +4,7 @@ import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions }
 import { instanceOf } from '../../runtime/entity-values';
 import { duplicateKey, type CommitOutcome, type DuplicateHit } from '../../runtime/key-errors';
 import { writeTtlFor } from '../../runtime/write-ttl';
-import { setVersion } from '../../runtime/conditional-writes';
+import { adoptVersion, withInitialVersion, withUpsertVersion } from '../../runtime/versioned-writes';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { RedisConditionalWrites } from './conditional-writes';
 import { decodeRecord, parseStored, type StoredRecord } from './codec';
@@ -36,26 +36,24 @@ export class RedisRepository<T> implements Repository<T> {
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
     const ttl = this.ttlOf(writeOptions(options, 'insert()', STORE).ttl);
-    const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
-    setVersion(this.mapping.entity, record, 1);
+    const given = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
+    const record = withInitialVersion(this.mapping.entity, given);
     const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const reply = await call<string | null>(this.ctx.client, insertCommand(key, value, ttl), this.place('insert'));
     if (reply === null) throw duplicateKeyIn(this.mapping, 'key');
+    adoptVersion(this.mapping.entity, given, record);
   }
 
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
     const ttl = this.ttlOf(writeOptions(options, 'upsert()', STORE).ttl);
-    const { key, value } = encodeEntity(
-      this.ctx.prefix,
-      this.mapping,
-      entityArgument(entity, 'upsert()', this.mapping.entity, STORE),
-    );
+    const given = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
+    const record = withUpsertVersion(this.mapping.entity, given);
+    const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const plain = this.keepCreatedAt === '' ? plainUpsertCommand(key, value, ttl) : null;
-    if (plain) {
-      await call(this.ctx.client, plain, this.place('upsert'));
-      return;
-    }
-    await runScript(this.ctx.client, WRITE_SCRIPT, [key], this.writeArgs('upsert', ttl, value), this.place('upsert'));
+    if (plain) await call(this.ctx.client, plain, this.place('upsert'));
+    else
+      await runScript(this.ctx.client, WRITE_SCRIPT, [key], this.writeArgs('upsert', ttl, value), this.place('upsert'));
+    adoptVersion(this.mapping.entity, given, record);
   }
 
   async get(key: KeyInput<T>): Promise<T | undefined> {
