@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import {
+  CreatedAt,
   Entity,
   ErrorCodes,
   Field,
@@ -41,6 +42,7 @@ class Note {
 @TimeToLive({ ttl: 3600 })
 class Pair {
   @Key() id = '';
+  @CreatedAt() createdAt = new Date(0);
   @Field() left = '';
   @Field() right = '';
 }
@@ -50,6 +52,7 @@ class Pair {
 @TimeToLive({ ttl: 3600 })
 class Memo {
   @Key() id = '';
+  @CreatedAt() createdAt = new Date(0);
   @Field() text = '';
   @Version() version = 0;
 }

@@ -78,7 +78,7 @@ export class RelationalConditionalWrites {
     const indexes = Object.keys(members).map((m) => t.members.indexOf(m));
     const columns = indexes.map((i) => t.dataColumns[i]?.name as string);
     const args = indexes.map((i) => (t.encoders[i] as Encoder)(members[t.members[i] as string]));
-    const expiry = this.patchExpiry(ttl);
+    const expiry = this.patchExpiry(ttl, members);
     const anchor = expiry?.source === 'anchorPlus' ? (fieldOf(t.entity, expiry.member)?.storedName ?? null) : null;
     const shape = `patch:${columns.join(',')}:${expiryShape(expiry)}`;
     const statement = t.statement(shape, () => patchRow(t, t.nowMode, columns, this.versionColumn, expiry, anchor));
@@ -92,10 +92,21 @@ export class RelationalConditionalWrites {
     return (await this.run(statement, params)) > 0;
   }
 
-  /** A patch keeps the expiry unless a ttl is given; an anchored default counts from the stored anchor. */
-  private patchExpiry(ttl: PerWriteTtl | undefined): (WriteExpiry | StoredAnchorExpiry) | null {
-    if (ttl === undefined) return null;
-    const resolved: ResolvedWriteTtl = resolveTtl(this.t, ttl);
+  /**
+   * A patch keeps the expiry unless a ttl is given; an anchored default counts from the stored
+   * anchor. A patch that changes the anchor member itself counts the default from its new value
+   * (bound as the expiry: PostgreSQL and SQLite evaluate SET on the old row, MariaDB on the new).
+   */
+  private patchExpiry(
+    ttl: PerWriteTtl | undefined,
+    members: Record<string, unknown>,
+  ): (WriteExpiry | StoredAnchorExpiry) | null {
+    const resolved: ResolvedWriteTtl = ttl === undefined ? KEEP : resolveTtl(this.t, ttl);
+    const anchor = this.t.entity.ttl?.anchor;
+    const movesAnchor = anchor?.source === 'explicit' && anchor.member in members;
+    if (movesAnchor && (resolved.kind === 'keep' || resolved.kind === 'default')) {
+      return writeExpiry(this.t, DEFAULT, members);
+    }
     return resolved.kind === 'keep' ? null : storedRowExpiry(this.t, resolved);
   }
 
@@ -118,6 +129,9 @@ export class RelationalConditionalWrites {
     return { entity: this.t.entity, store: RELATIONAL_STORE, collection: this.t.spec.table };
   }
 }
+
+const KEEP: ResolvedWriteTtl = Object.freeze({ kind: 'keep' });
+const DEFAULT: ResolvedWriteTtl = Object.freeze({ kind: 'default' });
 
 /** The @UpdatedAt stamped on the written copy, onto the caller's entity (as insert/upsert leave it). */
 function copyStamps(t: EntityTable, written: Record<string, unknown>, given: object): void {
