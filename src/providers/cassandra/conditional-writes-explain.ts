@@ -15,7 +15,7 @@ export function cassandraConditionalWrites(mapping: EntityMapping): ConditionalW
   const versioned = mapping.entity.version !== null;
   return conditionalWriteRows(mapping.entity, {
     update: {
-      how: `BEGIN BATCH INSERT INTO … (every other column) [USING TTL ?]; UPDATE … [USING TTL ?] SET ${version} = ? WHERE <key> IF ${version} = ? APPLY BATCH: ${LWT}`,
+      how: `BEGIN BATCH INSERT INTO … (every other column) [USING TTL ?]; UPDATE … [USING TTL ?] SET ${version} = ? WHERE <key> IF ${version} = ? APPLY BATCH (version 0, a row stored without one: read, then IF <every regular column> = <the value read>): ${LWT}`,
       expiry:
         "every cell and the row marker get the write's one TTL (by default the table default): the row expires as a whole; 'keep' and { extend } are not supported",
     },
@@ -28,7 +28,7 @@ export function cassandraConditionalWrites(mapping: EntityMapping): ConditionalW
       how:
         'SELECT with TTL(), then every column written again (an UPDATE of some columns would give those cells their own expiry and tear the row) ' +
         (versioned
-          ? `by the conditional batch on the ${version} read (IF ${version} = ?; a row stored without one: IF ${version} = null)`
+          ? `by the conditional batch on the ${version} read (IF ${version} = ?; a row stored without one: IF <every regular column> = <the value read>)`
           : 'by a conditional batch IF <every regular column> = <the value read>') +
         `: a write in between fails the IF and the patch reads again (STORE_WRITE_CONTENDED after 5 tries); ${LWT}`,
       expiry:

@@ -53,7 +53,7 @@ export class CassandraConditionalWrites<T> {
       const row = rowParams(mapping, next, this.ctx.now());
       // Under the condition: a row changed between this read and the batch fails the IF.
       await keepStoredCreatedAt(this.ctx, mapping, row, this.place);
-      return this.versionedWrite(row, clause, expected, 'update');
+      return expected === 0 ? this.overUnversioned(row, clause) : this.versionedWrite(row, clause, expected, 'update');
     }).then(() => undefined);
   }
 
@@ -111,13 +111,20 @@ export class CassandraConditionalWrites<T> {
       const row = mapping.columns.map((c) =>
         c.member in members ? toCql(c, members[c.member], mapping.entity.name) : (stored[c.column] as unknown),
       );
-      if (mapping.entity.version === null) {
-        return (await this.guardedWrite(row, stored, clause)) ? 'written' : { raced: undefined };
+      if (mapping.entity.version !== null) {
+        const read = stored[this.versionColumn().column];
+        const version = storedVersion(read);
+        row[mapping.columns.indexOf(this.versionColumn())] = toCql(
+          this.versionColumn(),
+          version + 1,
+          mapping.entity.name,
+        );
+        // A row stored without a version: IF version = null would also match no row at all.
+        if (read !== null && read !== undefined) {
+          return (await this.versionedWrite(row, clause, version, 'patch')) ? 'written' : { raced: undefined };
+        }
       }
-      const version = storedVersion(stored[this.versionColumn().column]);
-      const index = mapping.columns.indexOf(this.versionColumn());
-      row[index] = toCql(this.versionColumn(), version + 1, mapping.entity.name);
-      return (await this.versionedWrite(row, clause, version, 'patch')) ? 'written' : { raced: undefined };
+      return (await this.guardedWrite(row, stored, clause)) ? 'written' : { raced: undefined };
     });
   }
 
@@ -154,9 +161,20 @@ export class CassandraConditionalWrites<T> {
     });
   }
 
-  /** IF version = ?: version 0 is a row stored without one (null). */
   private versionParam(version: number): unknown {
-    return version === 0 ? null : toCql(this.versionColumn(), version, this.mapping.entity.name);
+    return toCql(this.versionColumn(), version, this.mapping.entity.name);
+  }
+
+  /**
+   * update() of version 0 (a row stored without one): `IF version = null` would also apply to no
+   * row at all, so the row is read and written on every regular column as read (none: a conflict).
+   */
+  private async overUnversioned(row: Params, clause: TtlClause): Promise<boolean> {
+    const keys = keyOfRow(this.mapping, row);
+    const read = await this.ctx.executor.execute(this.statements().selectTtl(false), keys, this.place, 'update');
+    const stored = read.rows[0];
+    if (!stored || storedVersion(stored[this.versionColumn().column]) !== 0) return false;
+    return this.guardedWrite(row, stored, clause);
   }
 
   /** The conditional batch: INSERT of the other columns, UPDATE of the version IF version = expected. */
