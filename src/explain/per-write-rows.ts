@@ -32,7 +32,7 @@ export function conditionalWriteRows(entity: EntityModel, table: ConditionalWrit
   );
 }
 
-/** Every conditional write refused up front, for one reason (e.g. a Cassandra counter table). */
+/** Every conditional write refused up front, for one reason (e.g. a table of counters). */
 export function refusedConditionalWrites(why: string): ConditionalWriteRow[] {
   return CONDITIONAL_WRITES.map((operation) => ({ operation, how: `not available: ${why}`, expiry: 'none' }));
 }

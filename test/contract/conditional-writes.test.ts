@@ -384,7 +384,8 @@ forEachStore('conditional writes', model, prefix, (store, db, raw) => {
     const table = `${prefix}_account`;
     if (opened.mongo) {
       const docs = opened.mongo.collection(table);
-      for (const id of ['legacy-p', 'legacy-u']) await docs.updateOne({ _id: id }, [{ $unset: 'version' }], { upsert: false });
+      for (const id of ['legacy-p', 'legacy-u'])
+        await docs.updateOne({ _id: id }, [{ $unset: 'version' }], { upsert: false });
     } else if (opened.knex) {
       // A NOT NULL column (the table lifespan created) holds 0 for such rows; else NULL.
       await opened
