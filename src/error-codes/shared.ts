@@ -77,4 +77,7 @@ export const SHARED_CODES = {
   FORECAST_UNSUPPORTED: { family: 'LifespanError', exit: 'usage' },
   /** apply()/ensureCollections() of a step that makes due-but-stored records readable again, without allowUnexpiry. */
   PLAN_UNEXPIRY_NOT_ALLOWED: { family: 'LifespanError', exit: 'usage' },
+  // Conditional writes (issue 26 part 2), the same on every store.
+  /** patch() met another write of the record during each of its attempts: nothing was written; retry. */
+  STORE_WRITE_CONTENDED: { family: 'StoreError', exit: 'store' },
 } as const satisfies Record<string, ErrorCodeSpec>;

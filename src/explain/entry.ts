@@ -45,7 +45,7 @@ export interface ExplainEntry {
   readonly materializedBy: { readonly text: string; readonly commands: readonly string[] };
   readonly perWrite: readonly PerWriteRow[];
   /** update(), delete({ ifVersion }), getOrInsert() and patch(): the native write and its effect on expiry. */
-  readonly conditionalWrites?: readonly ConditionalWriteRow[];
+  readonly conditionalWrites: readonly ConditionalWriteRow[];
   readonly expiredVisibleUntilDeleted: boolean;
   readonly deletion: { readonly by: string; readonly lag: string };
   /**

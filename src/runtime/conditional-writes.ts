@@ -21,8 +21,10 @@ export function versionMember(entity: EntityModel, call: string, store: string):
   });
 }
 
-/** A version as given (the entity's member, or ifVersion): a whole number from 0 (0: no record). */
+/** A version as given (the entity's member, or ifVersion): a whole number from 0 (0: no stored version). */
 export function versionValue(value: unknown, what: string, entity: EntityModel, store: string): number {
+  // A record stored before @Version was declared has none: it counts as version 0 everywhere.
+  if (value === null) return 0;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
   throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${what} is ${showValue(value)}, not a whole number from 0`, {
     entity: entity.name,
@@ -35,7 +37,16 @@ export function versionValue(value: unknown, what: string, entity: EntityModel, 
 /** The version update() expects stored: the entity's @Version member. */
 export function expectedVersion(entity: EntityModel, instance: object, store: string): number {
   const member = versionMember(entity, 'update()', store);
-  return versionValue((instance as Record<string, unknown>)[member], `update(): ${member}`, entity, store);
+  const value = readGuarded(() => (instance as Record<string, unknown>)[member], 'update()', entity, store);
+  return versionValue(value ?? null, `update(): ${member}`, entity, store);
+}
+
+/** A stored version as read back: a missing one (a record stored before @Version) counts as 0. */
+export function storedVersion(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  return 0;
 }
 
 /** Sets the version on the caller's entity (insert: 1; update: the version it stored). */
@@ -52,16 +63,18 @@ export function conditionalWriteOptions(
 ): WriteOptions {
   const options = optionsArgument<WriteOptions>(value, call, { entity: entity.name, store }, "{ ttl: '1h' }");
   refuseUnknownOptions(options, ['ttl'], call, entity, store);
-  return options;
+  const ttl = readGuarded(() => options.ttl, call, entity, store);
+  return ttl === undefined ? {} : { ttl };
 }
 
 /** delete()'s options: `{ ifVersion }` (only on an entity with @Version) or nothing. */
 export function deleteOptions(value: unknown, entity: EntityModel, store: string): { ifVersion?: number } {
   const options = optionsArgument<DeleteOptions>(value, 'delete()', { entity: entity.name, store }, '{ ifVersion: 3 }');
   refuseUnknownOptions(options, ['ifVersion'], 'delete()', entity, store);
-  if (options.ifVersion === undefined) return {};
+  const ifVersion = readGuarded(() => options.ifVersion, 'delete()', entity, store);
+  if (ifVersion === undefined) return {};
   versionMember(entity, 'delete({ ifVersion })', store);
-  return { ifVersion: versionValue(options.ifVersion, 'delete(): ifVersion', entity, store) };
+  return { ifVersion: versionValue(ifVersion, 'delete(): ifVersion', entity, store) };
 }
 
 function refuseUnknownOptions(
@@ -71,7 +84,7 @@ function refuseUnknownOptions(
   entity: EntityModel,
   store: string,
 ): void {
-  const unknown = Object.keys(options).find((k) => !known.includes(k));
+  const unknown = readGuarded(() => Object.keys(options), call, entity, store).find((k) => !known.includes(k));
   if (unknown === undefined) return;
   throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} has no option ${showValue(unknown)}`, {
     entity: entity.name,
@@ -96,7 +109,7 @@ export function patchChanges(entity: EntityModel, changes: unknown, store: strin
   const members = entity.fields.map((f) => f.member);
   const keys = keyMembers(entity);
   const checked: Record<string, unknown> = {};
-  for (const [member, value] of Object.entries(changes)) {
+  for (const [member, value] of readGuarded(() => Object.entries(changes), 'patch()', entity, store)) {
     if (value === undefined) continue;
     if (!members.includes(member)) throw unknownMember(member, members, place);
     if (keys.includes(member) || member === entity.version) {
@@ -120,6 +133,23 @@ export function patchChanges(entity: EntityModel, changes: unknown, store: strin
   return checked;
 }
 
+/**
+ * Reads an argument the caller built (options, changes, an entity member): a Proxy or a throwing
+ * getter is BAD_ARGUMENT naming the call, never a raw TypeError.
+ */
+export function readGuarded<R>(read: () => R, call: string, entity: EntityModel, store: string): R {
+  try {
+    return read();
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} could not read its argument (${showValue(why)})`, {
+      entity: entity.name,
+      store,
+      hint: 'pass plain objects (no Proxy or getter that throws) as the entity, options and changes',
+    });
+  }
+}
+
 export interface VersionConflictFacts {
   readonly store: string;
   readonly entity: EntityModel;
@@ -134,7 +164,7 @@ export function versionConflict(facts: VersionConflictFacts): StoreError {
   const { entity, expected } = facts;
   const found =
     expected === 0
-      ? 'version 0 stands for no record, and update() needs a live one'
+      ? `no live record of '${facts.collection}' without a stored version is there (version 0 is a record stored before @Version was declared; insert() and upsert() store 1)`
       : `the stored live record of '${facts.collection}' is not version ${expected} (another write changed it, or it was deleted or expired)`;
   return new StoreError(ErrorCodes.STORE_VERSION_CONFLICT, `${facts.call}: ${found}; nothing was written`, {
     entity: entity.name,

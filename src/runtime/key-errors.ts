@@ -92,10 +92,20 @@ export function duplicateKeyParts(facts: DuplicateKeyFacts): { message: string; 
   return { message, options: { entity: entity.name, store: facts.store, hint, cause: facts.cause } };
 }
 
+/** What each STORE_DUPLICATE_KEY built here hit, for a caller that retries only on the key (getOrInsert). */
+const hits = new WeakMap<object, DuplicateHit>();
+
 /** insert() (or a unit of work's write) that met a live key or a unique constraint. */
 export function duplicateKey(facts: DuplicateKeyFacts): StoreError {
   const { message, options } = duplicateKeyParts(facts);
-  return new StoreError(ErrorCodes.STORE_DUPLICATE_KEY, message, options);
+  const error = new StoreError(ErrorCodes.STORE_DUPLICATE_KEY, message, options);
+  hits.set(error, facts.hit);
+  return error;
+}
+
+/** The hit of a STORE_DUPLICATE_KEY built by duplicateKey(); undefined for any other error. */
+export function duplicateHitOf(error: unknown): DuplicateHit | undefined {
+  return typeof error === 'object' && error !== null ? hits.get(error) : undefined;
 }
 
 /**

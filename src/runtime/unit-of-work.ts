@@ -4,7 +4,7 @@ import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, EntityModel } from '../model/types';
 import type { KeyInput, UnitOfWork, WriteOptions } from '../providers/contract';
 import { entityClassOf, writeOptions } from './arguments';
-import { setVersion } from './conditional-writes';
+import { adoptVersion, withInitialVersion, withUpsertVersion } from './versioned-writes';
 import { keyValues } from './entity-values';
 
 /**
@@ -16,6 +16,9 @@ import { keyValues } from './entity-values';
  */
 export abstract class UnitOfWorkShell<Op, Mapping extends { readonly entity: EntityModel }> implements UnitOfWork {
   private readonly queued: Op[] = [];
+  /** The caller's entities and the versioned copies queued for them: versions set once committed. */
+  private readonly versioned: Array<{ readonly entity: EntityModel; readonly given: object; readonly record: object }> =
+    [];
   private committed = false;
 
   /** `mappingOf`: the mapping of an entity class; a class outside the model throws UNKNOWN_ENTITY (at the call). */
@@ -48,6 +51,7 @@ export abstract class UnitOfWorkShell<Op, Mapping extends { readonly entity: Ent
     const { ttl } = writeOptions(options, 'commit()', this.store);
     this.committed = true;
     await this.commitOps(this.queued, ttl);
+    for (const { entity, given, record } of this.versioned) adoptVersion(entity, given, record);
   }
 
   /** The queued operation of an insert/upsert; may check and encode now, so a bad value fails at the call. */
@@ -70,9 +74,12 @@ export abstract class UnitOfWorkShell<Op, Mapping extends { readonly entity: Ent
     const target = entityClassOf(entity, call, this.store);
     const { ttl } = writeOptions(options, call, this.store);
     const mapping = this.mappingOf(target);
-    // An inserted record starts at version 1, as through a repository's insert().
-    if (kind === 'insert') setVersion(mapping.entity, entity, 1);
-    this.queued.push(this.writeOp(kind, mapping, entity, ttl));
+    // An inserted record starts at version 1 (an upserted one at least 1), as through a repository;
+    // the caller's entity gets it once the commit stored it.
+    const record =
+      kind === 'insert' ? withInitialVersion(mapping.entity, entity) : withUpsertVersion(mapping.entity, entity);
+    this.queued.push(this.writeOp(kind, mapping, record, ttl));
+    if (record !== entity) this.versioned.push({ entity: mapping.entity, given: entity, record });
     return this;
   }
 

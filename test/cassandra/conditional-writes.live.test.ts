@@ -26,6 +26,13 @@ class Note {
   @Field() tag = '';
 }
 
+/** A counter table: changed by increments only, so no conditional rewrite. */
+@Entity('cw_counts')
+class Count {
+  @Key() page = '';
+  @Field({ type: 'counter' }) views = 0;
+}
+
 describeStore('cassandra', 'cassandra conditional writes keep one TTL per row', () => {
   let client: Client;
   let keyspace: string;
@@ -35,7 +42,7 @@ describeStore('cassandra', 'cassandra conditional writes keep one TTL per row', 
     client = await cassandraClient();
     keyspace = await createTestKeyspace(client, 'cwttl');
     db = await connect(
-      new ModelBuilder().entity(Profile).entity(Note).build(),
+      new ModelBuilder().entity(Profile).entity(Note).entity(Count).build(),
       new CassandraStore({ client, keyspace }),
     );
     await db.ensureCollections();
@@ -82,5 +89,14 @@ describeStore('cassandra', 'cassandra conditional writes keep one TTL per row', 
     expect(text).toBeGreaterThan(290);
     expect(await notes.patch('n', { text: 'u' }, { ttl: 'never' })).toBe(true);
     expect(await ttls('cw_notes', ['text', 'tag'], 'n')).toEqual([null, null]);
+  });
+
+  test('a counter table refuses getOrInsert and patch up front with CASSANDRA_COUNTER_WRITE, as setTtl does', async () => {
+    const counts = db.repository(Count);
+    const refused = { code: 'CASSANDRA_COUNTER_WRITE', entity: 'Count', store: 'cassandra' };
+    await expect(counts.patch('home', { views: 3 })).rejects.toMatchObject(refused);
+    await expect(counts.getOrInsert(Object.assign(new Count(), { page: 'home' }))).rejects.toMatchObject(refused);
+    const rows = await client.execute(`SELECT page FROM ${keyspace}.cw_counts`);
+    expect(rows.rows).toHaveLength(0);
   });
 });

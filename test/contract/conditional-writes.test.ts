@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import {
+  CreatedAt,
   Entity,
   ErrorCodes,
   Field,
@@ -36,14 +37,73 @@ class Note {
   @Field() text = '';
 }
 
+/** No @Version, two members: concurrent patches of one each must both survive. */
+@Entity()
+@TimeToLive({ ttl: 3600 })
+class Pair {
+  @Key() id = '';
+  @CreatedAt() createdAt = new Date(0);
+  @Field() left = '';
+  @Field() right = '';
+}
+
+/** A TTL without perWrite: patch()'s implicit 'keep' needs no per-write declaration. */
+@Entity()
+@TimeToLive({ ttl: 3600 })
+class Memo {
+  @Key() id = '';
+  @CreatedAt() createdAt = new Date(0);
+  @Field() text = '';
+  @Version() version = 0;
+}
+
+/** More members than Cosmos DB takes operations in one patch request (10). */
+@Entity()
+@TimeToLive({ ttl: 3600, perWrite: true })
+class Wide {
+  @Key() id = '';
+  @Field() a1 = '';
+  @Field() a2 = '';
+  @Field() a3 = '';
+  @Field() a4 = '';
+  @Field() a5 = '';
+  @Field() a6 = '';
+  @Field() a7 = '';
+  @Field() a8 = '';
+  @Field() a9 = '';
+  @Field() a10 = '';
+  @Field() a11 = '';
+  @Version() version = 0;
+}
+
 const prefix = `cw${process.pid % 10000}`;
 const model = new ModelBuilder()
   .entity(Account, (e) => e.toCollection(`${prefix}_account`))
   .entity(Note, (e) => e.toCollection(`${prefix}_note`))
+  .entity(Memo, (e) => e.toCollection(`${prefix}_memo`))
+  .entity(Wide, (e) => e.toCollection(`${prefix}_wide`))
+  .entity(Pair, (e) => e.toCollection(`${prefix}_pair`))
   .build();
 
 const account = (id: string, values: Partial<Account> = {}): Account =>
   Object.assign(new Account(), { id, owner: 'o', balance: 10 }, values);
+
+const throwingKeys = (): object =>
+  new Proxy(
+    {},
+    {
+      ownKeys: () => {
+        throw new TypeError('no keys');
+      },
+    },
+  );
+const throwingTtl = (): object =>
+  Object.defineProperty({}, 'ttl', {
+    enumerable: true,
+    get: () => {
+      throw new TypeError('no ttl');
+    },
+  });
 
 async function failure(work: Promise<unknown>): Promise<LifespanError> {
   const error = await work.then(
@@ -95,7 +155,11 @@ forEachStore('conditional writes', model, prefix, (store, db, raw) => {
     second.balance = 99;
     const error = await failure(accounts().update(second));
     expect(error).toBeInstanceOf(StoreError);
-    expect(error).toMatchObject({ code: ErrorCodes.STORE_VERSION_CONFLICT, store: store.can.storeName, entity: 'Account' });
+    expect(error).toMatchObject({
+      code: ErrorCodes.STORE_VERSION_CONFLICT,
+      store: store.can.storeName,
+      entity: 'Account',
+    });
     expect(second.version).toBe(1);
     expect(await accounts().get('u2')).toMatchObject({ version: 2, balance: 30 });
   });
@@ -104,6 +168,10 @@ forEachStore('conditional writes', model, prefix, (store, db, raw) => {
     const error = await failure(accounts().update(account('u-none', { version: 1 })));
     expect(error.code).toBe(ErrorCodes.STORE_VERSION_CONFLICT);
     expect(await accounts().get('u-none')).toBeUndefined();
+    // Version 0 (no stored version) needs a record too: nothing is created.
+    const zero = await failure(accounts().update(account('u-none0', { version: 0 })));
+    expect(zero.code).toBe(ErrorCodes.STORE_VERSION_CONFLICT);
+    expect(await accounts().get('u-none0')).toBeUndefined();
   });
 
   test('two updates with one version at once: exactly one wins', async () => {
@@ -157,13 +225,19 @@ forEachStore('conditional writes', model, prefix, (store, db, raw) => {
   });
 
   test('patch changes the given members of a live record, increments the version, keeps the remaining life', async () => {
+    // Own ttl and the entity default (on Cosmos DB: the container default): a restarted countdown
+    // would show after the two seconds waited between the write and the patch.
     await accounts().insert(account('p1'), { ttl: 600 });
-    const before = (await accounts().ttl('p1')) as number;
-    expect(await accounts().patch('p1', { balance: 42 })).toBe(true);
-    expect(await accounts().get('p1')).toMatchObject({ balance: 42, owner: 'o', version: 2 });
-    const after = (await accounts().ttl('p1')) as number;
-    expect(after).toBeLessThanOrEqual(before);
-    expect(after).toBeGreaterThan(before - 15);
+    await accounts().insert(account('p1d'));
+    const before = { p1: (await accounts().ttl('p1')) as number, p1d: (await accounts().ttl('p1d')) as number };
+    await letOneSecondRecordsExpire(store, raw()); // about two seconds on the store's clock
+    for (const id of ['p1', 'p1d'] as const) {
+      expect(await accounts().patch(id, { balance: 42 })).toBe(true);
+      expect(await accounts().get(id)).toMatchObject({ balance: 42, owner: 'o', version: 2 });
+      const after = (await accounts().ttl(id)) as number;
+      expect(after).toBeLessThanOrEqual(before[id] - 1);
+      expect(after).toBeGreaterThan(before[id] - 15);
+    }
   });
 
   test('patch with { ttl } gives the record that remaining life', async () => {
@@ -209,6 +283,11 @@ forEachStore('conditional writes', model, prefix, (store, db, raw) => {
       () => accounts().delete('b1', { ifversion: 1 } as never),
       () => accounts().getOrInsert(account('b1'), null as never),
       () => accounts().patch('b1', null as never),
+      // A Proxy or a throwing getter is bad input too, never a raw TypeError.
+      () => accounts().patch('b1', throwingKeys() as never),
+      () => accounts().update(account('b1', { version: 1 }), throwingKeys() as never),
+      () => accounts().getOrInsert(account('b1'), throwingTtl() as never),
+      () => accounts().delete('b1', throwingKeys() as never),
     ];
     for (const call of bad) expect((await failure(call())).code).toBe(ErrorCodes.BAD_ARGUMENT);
     expect(await accounts().get('b1')).toBeUndefined();
@@ -227,5 +306,98 @@ forEachStore('conditional writes', model, prefix, (store, db, raw) => {
     expect(await accounts().patch('e-patch', { balance: 70 })).toBe(false);
     expect((await failure(accounts().delete('e-del', { ifVersion: 1 }))).code).toBe(ErrorCodes.STORE_VERSION_CONFLICT);
     expect(await accounts().delete('e-del', { ifVersion: 0 })).toBe(false);
+  });
+
+  test('patch of an entity whose TTL is not perWrite keeps the expiry (no per-write declaration needed)', async () => {
+    const memos = db().repository(Memo);
+    await memos.insert(Object.assign(new Memo(), { id: 'm1', text: 'a' }));
+    expect(await memos.patch('m1', { text: 'b' })).toBe(true);
+    expect(await memos.get('m1')).toMatchObject({ text: 'b', version: 2 });
+  });
+
+  test('two patches of different members at once: both changes survive', async () => {
+    for (const id of ['cp1', 'cp2', 'cp3']) await accounts().insert(account(id));
+    for (const id of ['cp1', 'cp2', 'cp3']) {
+      const [owner, balance] = await Promise.all([
+        accounts().patch(id, { owner: 'new-owner' }),
+        accounts().patch(id, { balance: 99 }),
+      ]);
+      expect([owner, balance]).toEqual([true, true]);
+      expect(await accounts().get(id)).toMatchObject({ owner: 'new-owner', balance: 99, version: 3 });
+    }
+  });
+
+  test('two patches of different members of a record without @Version at once: both survive', async () => {
+    const pairs = db().repository(Pair);
+    const ids = ['cq1', 'cq2', 'cq3', 'cq4'];
+    for (const id of ids) await pairs.insert(Object.assign(new Pair(), { id, left: 'l', right: 'r' }));
+    const results = await Promise.all(
+      ids.map((id) => Promise.all([pairs.patch(id, { left: 'L' }), pairs.patch(id, { right: 'R' })])),
+    );
+    expect(results.flat()).toEqual(ids.flatMap(() => [true, true]));
+    for (const id of ids) expect(await pairs.get(id)).toMatchObject({ left: 'L', right: 'R' });
+  });
+
+  test('a patch of more members than one Cosmos DB patch request takes is written whole', async () => {
+    const wides = db().repository(Wide);
+    await wides.insert(Object.assign(new Wide(), { id: 'w1' }), { ttl: 600 });
+    const changes = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`a${i + 1}`, `v${i + 1}`]));
+    expect(await wides.patch('w1', changes)).toBe(true);
+    expect(await wides.get('w1')).toMatchObject({ ...changes, version: 2 });
+    const left = (await wides.ttl('w1')) as number;
+    expect(left).toBeLessThanOrEqual(600);
+    expect(left).toBeGreaterThan(585);
+  });
+
+  test('a refused insert or a getOrInsert that found a record leaves the caller version as it was', async () => {
+    await accounts().insert(account('keepv'));
+    const refused = account('keepv', { version: 0 });
+    expect((await failure(accounts().insert(refused))).code).toBe(ErrorCodes.STORE_DUPLICATE_KEY);
+    expect(refused.version).toBe(0);
+    const found = account('keepv', { version: 0, balance: 3 });
+    expect((await accounts().getOrInsert(found)).inserted).toBe(false);
+    expect(found.version).toBe(0);
+    // So update() of the loser's object cannot overwrite the stored record.
+    expect((await failure(accounts().update(found))).code).toBe(ErrorCodes.STORE_VERSION_CONFLICT);
+    expect(await accounts().get('keepv')).toMatchObject({ balance: 10, version: 1 });
+    const queued = account('keepv', { version: 0 });
+    const uow = db().unitOfWork().insert(queued);
+    expect(queued.version).toBe(0);
+    await uow.commit().catch(() => undefined);
+    expect(queued.version).toBe(0);
+  });
+
+  test('upsert of a new entity stores version 1, so update() of version 0 is a conflict', async () => {
+    const fresh = Object.assign(new Account(), { id: 'up0', owner: 'o', balance: 1 });
+    await accounts().upsert(fresh);
+    expect(fresh.version).toBe(1);
+    expect(await accounts().get('up0')).toMatchObject({ version: 1 });
+    const stale = account('up0', { version: 0, balance: 2 });
+    expect((await failure(accounts().update(stale))).code).toBe(ErrorCodes.STORE_VERSION_CONFLICT);
+    expect(await accounts().get('up0')).toMatchObject({ version: 1, balance: 1 });
+  });
+
+  test('a record stored without a version (before @Version was declared) counts as version 0; the next write stores 1', async () => {
+    const opened = raw();
+    if (!opened?.mongo && !opened?.knex) return; // only where the test can reach under the store
+    for (const id of ['legacy-p', 'legacy-u']) await accounts().insert(account(id));
+    const table = `${prefix}_account`;
+    if (opened.mongo) {
+      const docs = opened.mongo.collection(table);
+      for (const id of ['legacy-p', 'legacy-u'])
+        await docs.updateOne({ _id: id }, [{ $unset: 'version' }], { upsert: false });
+    } else if (opened.knex) {
+      // A NOT NULL column (the table lifespan created) holds 0 for such rows; else NULL.
+      await opened
+        .knex(table)
+        .update({ version: null })
+        .catch(() => opened.knex?.(table).update({ version: 0 }));
+    }
+    expect(await accounts().patch('legacy-p', { balance: 5 })).toBe(true);
+    expect(await accounts().get('legacy-p')).toMatchObject({ balance: 5, version: 1 });
+    const legacy = account('legacy-u', { version: 0, balance: 6 });
+    await accounts().update(legacy);
+    expect(legacy.version).toBe(1);
+    expect(await accounts().get('legacy-u')).toMatchObject({ balance: 6, version: 1 });
   });
 });

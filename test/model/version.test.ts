@@ -48,7 +48,20 @@ describe('@Version / .version()', () => {
     );
   });
 
-  test('a nullable or non-numeric decorated version is MODEL_VERSION_NOT_NUMERIC', () => {
+  test('a nullable decorated version is MODEL_VERSION_NOT_NUMERIC naming it', () => {
+    @Entity()
+    class Nullable {
+      @Key() id = '';
+      @Field({ type: 'integer', nullable: true }) @Version() version: number | null = 0;
+    }
+    const error = thrown(() => new ModelBuilder().entity(Nullable).build()) as ModelError;
+    expect(error.problems).toContainEqual(
+      expect.objectContaining({ code: 'MODEL_VERSION_NOT_NUMERIC', entity: 'Nullable', member: 'version' }),
+    );
+    expect(error.message).toMatch(/version member 'version' is nullable/);
+  });
+
+  test('a non-numeric decorated version is MODEL_VERSION_NOT_NUMERIC', () => {
     @Entity()
     class Textual {
       @Key() id = '';

@@ -48,6 +48,41 @@ export class ConditionalStatements {
   }
 }
 
+/**
+ * The patch of a table without a version: the same conditional batch (an INSERT of every column
+ * but one, an UPDATE of that one, one TTL), its condition every regular column as read, so a
+ * write that landed since the read fails the IF and the patch reads again (never a lost change).
+ */
+export class GuardedPatchStatements {
+  readonly insertColumns: readonly ColumnMapping[];
+  readonly setColumn: ColumnMapping;
+  readonly conditionColumns: readonly ColumnMapping[];
+  private readonly table: string;
+
+  constructor(
+    keyspace: string,
+    private readonly mapping: EntityMapping,
+  ) {
+    this.table = qualified(keyspace, mapping.table.name);
+    this.conditionColumns = mapping.columns.filter((c) => c.kind === 'regular');
+    // A patch changes at least one member that is not the key, so there is a regular column.
+    this.setColumn = this.conditionColumns[0] as ColumnMapping;
+    this.insertColumns = mapping.columns.filter((c) => c !== this.setColumn);
+  }
+
+  write(withTtl: boolean): { insert: string; update: string } {
+    const using = withTtl ? ' USING TTL ?' : '';
+    const names = this.insertColumns.map(col).join(', ');
+    const marks = this.insertColumns.map(() => '?').join(', ');
+    const key = [...this.mapping.partition, ...this.mapping.clustering].map((c) => `${col(c)} = ?`).join(' AND ');
+    const condition = this.conditionColumns.map((c) => `${col(c)} = ?`).join(' AND ');
+    return {
+      insert: `INSERT INTO ${this.table} (${names}) VALUES (${marks})${using}`,
+      update: `UPDATE ${this.table}${using} SET ${col(this.setColumn)} = ? WHERE ${key} IF ${condition}`,
+    };
+  }
+}
+
 function col(c: ColumnMapping): string {
   return quoteId(c.column, 'column');
 }

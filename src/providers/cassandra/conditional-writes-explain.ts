@@ -1,5 +1,5 @@
 import type { ConditionalWriteRow } from '../../explain/entry';
-import { conditionalWriteRows } from '../../explain/per-write-rows';
+import { conditionalWriteRows, refusedConditionalWrites } from '../../explain/per-write-rows';
 import type { EntityMapping } from './compile';
 
 const LWT =
@@ -8,11 +8,14 @@ const LWT =
 
 /** explain()'s rows for update(), delete({ ifVersion }), getOrInsert() and patch() on a Cassandra table. */
 export function cassandraConditionalWrites(mapping: EntityMapping): ConditionalWriteRow[] {
+  if (mapping.isCounter) {
+    return refusedConditionalWrites('a counter table changes by increments only (CASSANDRA_COUNTER_WRITE)');
+  }
   const version = mapping.entity.version ?? 'version';
   const versioned = mapping.entity.version !== null;
-  return conditionalWriteRows({
+  return conditionalWriteRows(mapping.entity, {
     update: {
-      how: `BEGIN BATCH INSERT INTO … (every other column) [USING TTL ?]; UPDATE … [USING TTL ?] SET ${version} = ? WHERE <key> IF ${version} = ? APPLY BATCH: ${LWT}`,
+      how: `BEGIN BATCH INSERT INTO … (every other column) [USING TTL ?]; UPDATE … [USING TTL ?] SET ${version} = ? WHERE <key> IF ${version} = ? APPLY BATCH (version 0, a row stored without one: read, then IF <every regular column> = <the value read>): ${LWT}`,
       expiry:
         "every cell and the row marker get the write's one TTL (by default the table default): the row expires as a whole; 'keep' and { extend } are not supported",
     },
@@ -23,12 +26,13 @@ export function cassandraConditionalWrites(mapping: EntityMapping): ConditionalW
     },
     patch: {
       how:
-        'SELECT with TTL() and WRITETIME(), then every column written again (an UPDATE of some columns would give those cells their own expiry and tear the row): ' +
+        'SELECT with TTL(), then every column written again (an UPDATE of some columns would give those cells their own expiry and tear the row) ' +
         (versioned
-          ? `the conditional batch on the ${version} read (${LWT})`
-          : 'INSERT … USING TTL ? AND TIMESTAMP <newest cell + 1 µs>, so a write landing in between still wins'),
+          ? `by the conditional batch on the ${version} read (IF ${version} = ?; a row stored without one: IF <every regular column> = <the value read>)`
+          : 'by a conditional batch IF <every regular column> = <the value read>') +
+        `: a write in between fails the IF and the patch reads again (STORE_WRITE_CONTENDED after 5 tries); ${LWT}`,
       expiry:
-        "'keep' by default: the TTL the row's cells have left, read just before (to the second), on every cell; { ttl }: that one TTL",
+        "'keep' by default: the TTL the row's cells have left, read just before (to the second), on every cell; { ttl }: that one TTL. The TTL counts from each write, never from a member, so patching a date member moves no expiry",
     },
   });
 }

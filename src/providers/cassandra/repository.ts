@@ -9,7 +9,7 @@ import {
   writeOptions,
 } from '../../runtime/arguments';
 import { duplicateKey } from '../../runtime/key-errors';
-import { setVersion } from '../../runtime/conditional-writes';
+import { adoptVersion, withInitialVersion, withUpsertVersion } from '../../runtime/versioned-writes';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { CassandraConditionalWrites } from './conditional-writes';
 import { refuseSetTtlOnMember } from '../../runtime/write-instant';
@@ -48,8 +48,8 @@ export class CassandraRepository<T> implements Repository<T> {
   /** INSERT … IF NOT EXISTS: a lightweight transaction, so an existing key is reported, never overwritten. */
   async insert(entity: T, options?: WriteOptions): Promise<void> {
     const { ttl } = writeOptions(options, 'insert()', STORE);
-    const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
-    setVersion(this.mapping.entity, record, 1);
+    const given = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
+    const record = withInitialVersion(this.mapping.entity, given);
     const clause = ttlClause(this.mapping, ttl, this.ctx.clock(), record);
     const row = rowParams(this.mapping, record, this.ctx.now());
     const query = this.statements().insert({ withTtl: clause.using, ifNotExists: true });
@@ -58,17 +58,20 @@ export class CassandraRepository<T> implements Repository<T> {
       const { entity: model, table } = this.mapping;
       throw duplicateKey({ store: STORE, entity: model, collection: table.name, hit: 'key' });
     }
+    adoptVersion(this.mapping.entity, given, record);
   }
 
   /** A plain INSERT of every column; an existing row keeps its @CreatedAt (read first, see created-at.ts). */
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
     const { ttl } = writeOptions(options, 'upsert()', STORE);
-    const record = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
+    const given = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
+    const record = withUpsertVersion(this.mapping.entity, given);
     const clause = ttlClause(this.mapping, ttl, this.ctx.clock(), record);
     const row = rowParams(this.mapping, record, this.ctx.now());
     await keepStoredCreatedAt(this.ctx, this.mapping, row, this.place);
     const query = this.statements().insert({ withTtl: clause.using });
     await this.ctx.executor.execute(query, [...row, ...ttlParams(clause)], this.place, 'upsert');
+    adoptVersion(this.mapping.entity, given, record);
   }
 
   async get(key: KeyInput<T>): Promise<T | undefined> {

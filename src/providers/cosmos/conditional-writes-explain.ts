@@ -9,7 +9,7 @@ import type { EntityModel } from '../../model/types';
  */
 export function cosmosConditionalWrites(entity: EntityModel): ConditionalWriteRow[] {
   const version = entity.version ?? 'version';
-  return conditionalWriteRows({
+  return conditionalWriteRows(entity, {
     update: {
       how: `point read, ${version} compared, then replace with If-Match: <_etag> (412 from a write in between is STORE_VERSION_CONFLICT)`,
       expiry:
@@ -21,9 +21,14 @@ export function cosmosConditionalWrites(entity: EntityModel): ConditionalWriteRo
       expiry: 'the new item gets its TTL; a live item is returned untouched',
     },
     patch: {
-      how: 'patch operations (set of each changed property) with If-Match on the _etag read',
+      how:
+        'point read, then patch operations (set of each changed property) with If-Match on the _etag read; over the ' +
+        "service's 10 operations per patch request, a replace of the item with If-Match instead (412: read again; STORE_WRITE_CONTENDED after 5 tries)",
       expiry:
-        "'keep' by default: a patch resets _ts, so it also sets /ttl to the item's remaining seconds (the expiry instant stays, to the second, instead of a container-default countdown restarting); { ttl } sets /ttl as setTtl() does",
+        "'keep' by default: a patch resets _ts, so it also sets /ttl to the item's remaining seconds (the expiry instant stays, " +
+        'to the second: a patch crossing a second boundary can add up to ~1 s). An item on the container default gets ' +
+        'its own ttl this way: a later DefaultTimeToLive change no longer reaches it. { ttl } sets /ttl as setTtl() does. ' +
+        'The TTL counts from _ts, never from a member, so patching a date member moves no expiry',
     },
   });
 }

@@ -1,15 +1,23 @@
 import type { ItemDefinition, PatchOperation } from '@azure/cosmos';
 import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument } from '../../runtime/arguments';
+import { resolveWriteTtl } from '../../model/per-write-ttl';
+import { keyMembers } from '../../model/types';
 import {
   conditionalWriteOptions,
-  deleteOptions,
-  expectedVersion,
   patchChanges,
-  setVersion,
+  storedVersion,
   versionConflict,
 } from '../../runtime/conditional-writes';
-import { duplicateKey } from '../../runtime/key-errors';
+import {
+  adoptVersion,
+  retryPatch,
+  runDeleteIfVersion,
+  runUpdate,
+  withInitialVersion,
+  type ConditionalPlace,
+} from '../../runtime/versioned-writes';
+import { getOrInsertContended } from '../../runtime/get-or-insert';
 import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { StampedWriteTtl } from '../../runtime/write-instant';
@@ -21,8 +29,11 @@ import { isExpired, keptTtl } from './item-expiry';
 import { itemWrite, ttlPatch, type CurrentItem } from './item-writes';
 import { STORE } from './semantics';
 
-/** Reads and writes after a concurrent change (an etag mismatch, a create race) retry this often. */
+/** getOrInsert's reads and writes after a concurrent change (an etag mismatch, a create race) retry this often. */
 const ATTEMPTS = 5;
+
+/** The service's limit of operations in one patch request (https://learn.microsoft.com/azure/cosmos-db/partial-document-update). */
+const MAX_PATCH_OPERATIONS = 10;
 
 /**
  * update(), delete({ ifVersion }), getOrInsert() and patch(): the item is read (with the server's
@@ -38,51 +49,45 @@ export class CosmosConditionalWrites<T> {
     private readonly stamp: (ttl: ResolvedWriteTtl) => Promise<StampedWriteTtl>,
   ) {}
 
-  async update(entity: T, options: unknown): Promise<void> {
+  update(entity: T, options: unknown): Promise<void> {
     const { entity: model, codec } = this.access;
-    const { ttl } = conditionalWriteOptions(options, 'update()', model, STORE);
-    const given = entityArgument(entity, 'update()', model, STORE);
-    const expected = expectedVersion(model, given, STORE);
-    const resolved = await this.stamp(writeTtlFor(model, ttl, STORE));
-    const values = stampTimestamps(model, valuesOf(model, given), new Date(), false);
-    values[model.version as string] = expected + 1;
-    const address = codec.address(values);
-    const current = await this.live(address);
-    if (!current || this.versionOf(current) !== expected) throw this.conflict('update()', expected);
-    // An upsert decided over the item read: its @CreatedAt and, for 'keep'/'extend', its expiry carried over.
-    const write = itemWrite('upsert', codec.encode(values), resolved, current, codec.preservedOnUpdate);
-    try {
-      await this.access.container.item(address.id, address.partition).replace(write.body as ItemDefinition, {
-        accessCondition: { type: 'IfMatch', condition: current.raw._etag },
-      });
-    } catch (error) {
-      if (raced(error)) throw this.conflict('update()', expected, error);
-      throw wrapDriverError(error, `updating ${model.name} '${address.id}'`, { entity: model.name });
-    }
-    setVersion(model, given, expected + 1);
+    return runUpdate(this.place, entity, options, async ({ ttl, expected, next }) => {
+      const resolved = await this.stamp(writeTtlFor(model, ttl, STORE));
+      const values = stampTimestamps(model, valuesOf(model, next), new Date(), false);
+      const address = codec.address(values);
+      const current = await this.live(address);
+      if (!current || this.versionOf(current) !== expected) return false;
+      // An upsert decided over the item read: its @CreatedAt and, for 'keep'/'extend', its expiry carried over.
+      const write = itemWrite('upsert', codec.encode(values), resolved, current, codec.preservedOnUpdate);
+      try {
+        await this.replace(address, write.body, current);
+        return true;
+      } catch (error) {
+        if (raced(error)) throw this.conflict('update()', expected, error);
+        throw this.driverError(error, 'updating');
+      }
+    }).then(() => undefined);
   }
 
   /** Undefined when no ifVersion was given: the plain delete runs. */
-  async deleteIfVersion(key: KeyInput<T>, options: unknown): Promise<boolean | undefined> {
-    const { entity: model } = this.access;
-    const { ifVersion } = deleteOptions(options, model, STORE);
-    if (ifVersion === undefined) return undefined;
-    const address = this.address(key);
-    const current = await this.live(address);
-    if (ifVersion === 0) {
-      if (current) throw this.conflict('delete()', 0);
-      return false;
-    }
-    if (!current || this.versionOf(current) !== ifVersion) throw this.conflict('delete()', ifVersion);
-    try {
-      await this.access.container.item(address.id, address.partition).delete({
-        accessCondition: { type: 'IfMatch', condition: current.raw._etag },
-      });
-      return true;
-    } catch (error) {
-      if (raced(error)) throw this.conflict('delete()', ifVersion, error);
-      throw wrapDriverError(error, `deleting ${model.name} '${address.id}'`, { entity: model.name });
-    }
+  deleteIfVersion(key: KeyInput<T>, options: unknown): Promise<boolean | undefined> {
+    const address = (): ItemAddress => this.address(key);
+    return runDeleteIfVersion(this.place, options, {
+      exists: async () => (await this.live(address())) !== undefined,
+      deleteAt: async (version) => {
+        const current = await this.live(address());
+        if (!current || this.versionOf(current) !== version) return false;
+        try {
+          await this.access.container.item(address().id, address().partition).delete({
+            accessCondition: { type: 'IfMatch', condition: current.raw._etag },
+          });
+          return true;
+        } catch (error) {
+          if (raced(error)) throw this.conflict('delete()', version, error);
+          throw this.driverError(error, 'deleting');
+        }
+      },
+    });
   }
 
   /**
@@ -92,10 +97,10 @@ export class CosmosConditionalWrites<T> {
   async getOrInsert(entity: T, options: unknown): Promise<GetOrInsertResult<T>> {
     const { entity: model, codec } = this.access;
     const { ttl } = conditionalWriteOptions(options, 'getOrInsert()', model, STORE);
-    const given = entityArgument(entity, 'getOrInsert()', model, STORE) as T;
+    const given = entityArgument(entity, 'getOrInsert()', model, STORE) as T & object;
     const resolved = await this.stamp(writeTtlFor(model, ttl, STORE));
-    setVersion(model, given as object, 1);
-    const values = stampTimestamps(model, valuesOf(model, given as object), new Date(), true);
+    const record = withInitialVersion(model, given);
+    const values = stampTimestamps(model, valuesOf(model, record), new Date(), true);
     const body = itemWrite('insert', codec.encode(values), resolved).body as ItemDefinition;
     const address = codec.address(values);
     let last: unknown;
@@ -103,35 +108,34 @@ export class CosmosConditionalWrites<T> {
       const stored = await this.current(address);
       try {
         if (!stored) await this.access.container.items.create(body);
-        else if (this.isDue(stored)) {
-          await this.access.container
-            .item(address.id, address.partition)
-            .replace(body, { accessCondition: { type: 'IfMatch', condition: stored.raw._etag } });
-        } else return { entity: instanceOf<T>(model, codec.decode(stored.raw)), inserted: false };
+        else if (this.isDue(stored)) await this.replace(address, body, stored);
+        else return { entity: instanceOf<T>(model, codec.decode(stored.raw)), inserted: false };
+        adoptVersion(model, given, record);
         return { entity: given, inserted: true };
       } catch (error) {
-        if (!raced(error))
-          throw wrapDriverError(error, `writing ${model.name} '${address.id}'`, { entity: model.name });
+        if (!raced(error)) throw this.driverError(error, 'writing');
         last = error;
       }
     }
-    throw duplicateKey({ store: STORE, entity: model, collection: codec.layout.container, hit: 'key', cause: last });
+    throw getOrInsertContended(this.place, last);
   }
 
   /**
    * A patch of the changed properties on the etag read. Every Cosmos write resets _ts, so 'keep'
    * (the default) also sets /ttl to the item's remaining seconds: its expiry instant stays (to
-   * the second) instead of the countdown restarting.
+   * the second) instead of the countdown restarting. Over the service's limit of patch operations
+   * per request, the item read is replaced on its etag instead (the same expiry rule).
    */
   async patch(key: KeyInput<T>, changes: unknown, options: unknown): Promise<boolean> {
     const { entity: model, codec } = this.access;
     const { ttl } = conditionalWriteOptions(options, 'patch()', model, STORE);
     const members = patchChanges(model, changes, STORE);
-    const resolved = await this.stamp(writeTtlFor(model, ttl ?? 'keep', STORE));
+    // No ttl given is the implicit 'keep' of every patch: no per-write declaration needed for it.
+    const resolved = await this.stamp(ttl === undefined ? resolveWriteTtl('keep') : writeTtlFor(model, ttl, STORE));
     const address = this.address(key);
-    for (let attempt = 1; ; attempt += 1) {
+    return retryPatch(this.place, async () => {
       const current = await this.live(address);
-      if (!current) return false;
+      if (!current) return 'absent';
       const values = { ...codec.decode(current.raw), ...members };
       if (model.version !== null) values[model.version] = this.versionOf(current) + 1;
       const body = codec.encode(values);
@@ -142,17 +146,37 @@ export class CosmosConditionalWrites<T> {
       });
       operations.push(...expiryOperations(resolved, current));
       try {
-        await this.access.container.item(address.id, address.partition).patch(operations, {
-          accessCondition: { type: 'IfMatch', condition: current.raw._etag },
-        });
-        return true;
-      } catch (error) {
-        if (statusOf(error) === NOT_FOUND) return false;
-        if (statusOf(error) !== PRECONDITION_FAILED || attempt >= ATTEMPTS) {
-          throw wrapDriverError(error, `patching ${model.name} '${address.id}'`, { entity: model.name });
+        if (operations.length <= MAX_PATCH_OPERATIONS) {
+          await this.access.container.item(address.id, address.partition).patch(operations, {
+            accessCondition: { type: 'IfMatch', condition: current.raw._etag },
+          });
+        } else {
+          await this.replace(
+            address,
+            itemWrite('upsert', body, resolved, current, codec.preservedOnUpdate).body,
+            current,
+          );
         }
+        return 'written';
+      } catch (error) {
+        if (statusOf(error) === NOT_FOUND) return 'absent';
+        if (statusOf(error) === PRECONDITION_FAILED) return { raced: error };
+        throw this.driverError(error, 'patching');
       }
-    }
+    });
+  }
+
+  private async replace(address: ItemAddress, body: object, current: CurrentItem): Promise<void> {
+    await this.access.container.item(address.id, address.partition).replace(body as ItemDefinition, {
+      accessCondition: { type: 'IfMatch', condition: current.raw._etag },
+    });
+  }
+
+  /** The driver error in the shared wording; the entity's key members named, never its key values. */
+  private driverError(error: unknown, doing: string): unknown {
+    const { entity } = this.access;
+    const members = keyMembers(entity).join(', ');
+    return wrapDriverError(error, `${doing} ${entity.name} (by ${members})`, { entity: entity.name });
   }
 
   /** The item when it is stored and not due (whatever hideExpired says: due is absent here). */
@@ -166,17 +190,19 @@ export class CosmosConditionalWrites<T> {
   }
 
   private versionOf(current: CurrentItem): number {
-    const value = this.access.codec.decode(current.raw)[this.access.entity.version as string];
-    return typeof value === 'number' ? value : 0;
+    return storedVersion(this.access.codec.decode(current.raw)[this.access.entity.version as string]);
   }
 
   private address(key: KeyInput<T>): ItemAddress {
     return this.access.codec.address(keyValues(this.access.entity, key, STORE));
   }
 
+  private get place(): ConditionalPlace {
+    return { entity: this.access.entity, store: STORE, collection: this.access.codec.layout.container };
+  }
+
   private conflict(call: 'update()' | 'delete()', expected: number, cause?: unknown) {
-    const { entity, codec } = this.access;
-    return versionConflict({ store: STORE, entity, collection: codec.layout.container, call, expected, cause });
+    return versionConflict({ ...this.place, call, expected, cause });
   }
 }
 

@@ -6,7 +6,7 @@ import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions }
 import { duplicateKey } from '../../runtime/key-errors';
 import { recordWriteTtl, refuseSetTtlOnMember } from '../../runtime/write-instant';
 import { writeTtlFor } from '../../runtime/write-ttl';
-import { setVersion } from '../../runtime/conditional-writes';
+import { adoptVersion, withInitialVersion, withUpsertVersion } from '../../runtime/versioned-writes';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { CosmosConditionalWrites } from './conditional-writes';
 import type { CosmosContext, EntityAccess } from './context';
@@ -183,8 +183,8 @@ export class CosmosRepository<T> implements Repository<T> {
   private async write(mode: 'insert' | 'upsert', instance: T, requested: PerWriteTtl | undefined): Promise<void> {
     const { entity, codec } = this.access;
     const given = entityArgument(instance, `${mode}()`, entity, STORE);
-    if (mode === 'insert') setVersion(entity, given, 1);
-    const values = stampTimestamps(entity, valuesOf(entity, given), new Date(), mode === 'insert');
+    const record = mode === 'insert' ? withInitialVersion(entity, given) : withUpsertVersion(entity, given);
+    const values = stampTimestamps(entity, valuesOf(entity, record), new Date(), mode === 'insert');
     const ttl = await this.stamped(recordWriteTtl(entity, requested, STORE, values));
     const body = codec.encode(values);
     const address = codec.address(values);
@@ -194,6 +194,7 @@ export class CosmosRepository<T> implements Repository<T> {
       const write = itemWrite(mode, body, ttl, current, preserved);
       try {
         await this.send(write, address);
+        adoptVersion(entity, given, record);
         return;
       } catch (error) {
         const status = statusOf(error);

@@ -20,9 +20,9 @@ export function mongoConditionalWrites(mapping: CollectionMapping): ConditionalW
       : ttl?.kind === 'date-member'
         ? `'keep' by default: nothing expiry-related is written unless the patch changes ${ttl.member}, which moves the expiry; { ttl } needs perWrite`
         : 'no TTL declared';
-  return conditionalWriteRows({
+  return conditionalWriteRows(mapping.entity, {
     update: {
-      how: `updateOne({ _id, ${version}: n${live} }, [update pipeline], { upsert: false }): matchedCount 0 is STORE_VERSION_CONFLICT`,
+      how: `updateOne({ _id, ${version}: n (0: also null or missing)${live} }, [update pipeline], { upsert: false }): matchedCount 0 is STORE_VERSION_CONFLICT`,
       expiry: `as for upsert (the per-write value, by default the entity default)${due}`,
     },
     'delete-if-version': { how: `deleteOne({ _id, ${version}: n${live} })`, expiry: `none${due}` },
@@ -33,7 +33,7 @@ export function mongoConditionalWrites(mapping: CollectionMapping): ConditionalW
       expiry: 'the new document gets its TTL (a due one is replaced); a live one is returned untouched',
     },
     patch: {
-      how: `updateOne({ _id${live} }, [{ $set: { <changed fields>${mapping.entity.version ? `, ${version}: { $add: ['$${version}', 1] }` : ''} } }])`,
+      how: `updateOne({ _id${live} }, [{ $set: { <changed fields>${mapping.entity.version ? `, ${version}: { $add: [{ $ifNull: ['$${version}', 0] }, 1] }` : ''} } }])`,
       expiry: patchExpiry,
     },
   });

@@ -1,14 +1,14 @@
 import { UnsupportedTtlError } from '../../errors';
 import { fieldOf } from '../../model/types';
 import { entityArgument } from '../../runtime/arguments';
+import { conditionalWriteOptions, patchChanges } from '../../runtime/conditional-writes';
 import {
-  conditionalWriteOptions,
-  deleteOptions,
-  expectedVersion,
-  patchChanges,
-  setVersion,
-  versionConflict,
-} from '../../runtime/conditional-writes';
+  adoptVersion,
+  runDeleteIfVersion,
+  runUpdate,
+  withInitialVersion,
+  type ConditionalPlace,
+} from '../../runtime/versioned-writes';
 import { insertElseGet } from '../../runtime/get-or-insert';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { GetOrInsertResult, KeyInput } from '../contract';
@@ -42,39 +42,32 @@ export class MongoConditionalWrites<T> {
     private readonly repo: MongoRepositoryPart<T>,
   ) {}
 
-  async update(entity: T, options: unknown): Promise<void> {
+  update(entity: T, options: unknown): Promise<void> {
     const { mapping } = this;
-    const { ttl } = conditionalWriteOptions(options, 'update()', mapping.entity, STORE);
-    const given = entityArgument(entity, 'update()', mapping.entity, STORE);
-    const expected = expectedVersion(mapping.entity, given, STORE);
-    const versionMember = mapping.entity.version as string;
-    const next = { ...(given as Record<string, unknown>), [versionMember]: expected + 1 };
-    // The upsert pipeline keeps a stored @CreatedAt; here it runs only over a matched document.
-    const write = entityWrite(mapping, next, writeTtlFor(mapping.entity, ttl, STORE), 'upsert', true);
-    const filter = this.live({ ...write.filter, [this.versionField]: expected });
-    const result = await this.repo.guard('update', () =>
-      this.repo.collection.updateOne(filter, write.update, { upsert: false }),
-    );
-    if (result.matchedCount === 0) throw this.conflict('update()', expected);
-    setVersion(mapping.entity, given, expected + 1);
+    return runUpdate(this.place, entity, options, async ({ ttl, expected, next }) => {
+      // The upsert pipeline keeps a stored @CreatedAt; here it runs only over a matched document.
+      const write = entityWrite(mapping, next, writeTtlFor(mapping.entity, ttl, STORE), 'upsert', true);
+      const filter = this.live({ ...write.filter, [this.versionField]: this.versionMatch(expected) });
+      const result = await this.repo.guard('update', () =>
+        this.repo.collection.updateOne(filter, write.update, { upsert: false }),
+      );
+      return result.matchedCount > 0;
+    }).then(() => undefined);
   }
 
   /** Undefined when no ifVersion was given: the plain delete runs. */
-  async deleteIfVersion(key: KeyInput<T>, options: unknown): Promise<boolean | undefined> {
-    const { ifVersion } = deleteOptions(options, this.mapping.entity, STORE);
-    if (ifVersion === undefined) return undefined;
-    const id = idOf(this.mapping, key);
-    if (ifVersion === 0) {
-      const live = await this.repo.guard('delete', () =>
-        this.repo.collection.countDocuments(this.live({ _id: id }), { limit: 1 }),
-      );
-      if (live > 0) throw this.conflict('delete()', 0);
-      return false;
-    }
-    const filter = this.live({ _id: id, [this.versionField]: ifVersion });
-    const result = await this.repo.guard('delete', () => this.repo.collection.deleteOne(filter));
-    if (result.deletedCount === 0) throw this.conflict('delete()', ifVersion);
-    return true;
+  deleteIfVersion(key: KeyInput<T>, options: unknown): Promise<boolean | undefined> {
+    const id = (): unknown => idOf(this.mapping, key);
+    return runDeleteIfVersion(this.place, options, {
+      exists: async () =>
+        (await this.repo.guard('delete', () =>
+          this.repo.collection.countDocuments(this.live({ _id: id() }), { limit: 1 }),
+        )) > 0,
+      deleteAt: async (version) => {
+        const filter = this.live({ _id: id(), [this.versionField]: this.versionMatch(version) });
+        return (await this.repo.guard('delete', () => this.repo.collection.deleteOne(filter))).deletedCount > 0;
+      },
+    });
   }
 
   /**
@@ -85,9 +78,9 @@ export class MongoConditionalWrites<T> {
   async getOrInsert(entity: T, options: unknown): Promise<GetOrInsertResult<T>> {
     const { mapping } = this;
     const { ttl } = conditionalWriteOptions(options, 'getOrInsert()', mapping.entity, STORE);
-    const given = entityArgument(entity, 'getOrInsert()', mapping.entity, STORE) as T;
-    setVersion(mapping.entity, given as object, 1);
-    const write = entityWrite(mapping, given as object, writeTtlFor(mapping.entity, ttl, STORE), 'insert', true);
+    const given = entityArgument(entity, 'getOrInsert()', mapping.entity, STORE) as T & object;
+    const record = withInitialVersion(mapping.entity, given);
+    const write = entityWrite(mapping, record, writeTtlFor(mapping.entity, ttl, STORE), 'insert', true);
     const key = write.filter['_id'];
     const insert = async (): Promise<void> => {
       for (let replaced = false; ; replaced = true) {
@@ -102,7 +95,9 @@ export class MongoConditionalWrites<T> {
         }
       }
     };
-    return insertElseGet(given, insert, () => this.repo.getLive(this.keyOf(given)));
+    const result = await insertElseGet(this.place, given, insert, () => this.repo.getLive(this.keyOf(given)));
+    if (result.inserted) adoptVersion(mapping.entity, given, record);
+    return result;
   }
 
   async patch(key: KeyInput<T>, changes: unknown, options: unknown): Promise<boolean> {
@@ -114,7 +109,10 @@ export class MongoConditionalWrites<T> {
     for (const [member, value] of Object.entries(members)) {
       set[fieldOf(mapping.entity, member)?.storedName ?? member] = literal(toStored(mapping, member, value));
     }
-    if (mapping.entity.version !== null) set[this.versionField] = { $add: [`$${this.versionField}`, 1] };
+    // A document stored before @Version has none: it counts as 0, so the patch stores 1.
+    if (mapping.entity.version !== null) {
+      set[this.versionField] = { $add: [{ $ifNull: [`$${this.versionField}`, 0] }, 1] };
+    }
     const stages: Doc[] = [{ $set: set }, ...this.expiryStages(id, ttl)];
     const result = await this.repo.guard('patch', () =>
       this.repo.collection.updateOne(this.live({ _id: id }), stages, { upsert: false }),
@@ -161,8 +159,12 @@ export class MongoConditionalWrites<T> {
     return Object.fromEntries(this.mapping.key.map((k) => [k.member, values[k.member]])) as KeyInput<T>;
   }
 
-  private conflict(call: 'update()' | 'delete()', expected: number) {
-    const { mapping } = this;
-    return versionConflict({ store: STORE, entity: mapping.entity, collection: mapping.collection, call, expected });
+  /** Version 0 also matches a document stored without one (null or missing). */
+  private versionMatch(version: number): unknown {
+    return version === 0 ? { $in: [0, null] } : version;
+  }
+
+  private get place(): ConditionalPlace {
+    return { entity: this.mapping.entity, store: STORE, collection: this.mapping.collection };
   }
 }

@@ -3,7 +3,7 @@ import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import { duplicateKey, type DuplicateHit } from '../../runtime/key-errors';
-import { setVersion } from '../../runtime/conditional-writes';
+import { adoptVersion, withInitialVersion, withUpsertVersion } from '../../runtime/versioned-writes';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { MongoConditionalWrites } from './conditional-writes';
 import { refuseSetTtlOnMember } from '../../runtime/write-instant';
@@ -48,8 +48,8 @@ export class MongoRepository<T> implements Repository<T> {
   }
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
-    const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
-    setVersion(this.mapping.entity, record, 1);
+    const given = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
+    const record = withInitialVersion(this.mapping.entity, given);
     const write = entityWrite(
       this.mapping,
       record,
@@ -71,10 +71,12 @@ export class MongoRepository<T> implements Repository<T> {
         throw this.duplicate(duplicateOnId(retryError) ? 'key' : 'unique-constraint', retryError);
       }
     }
+    adoptVersion(this.mapping.entity, given, record);
   }
 
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
-    const record = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
+    const given = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
+    const record = withUpsertVersion(this.mapping.entity, given);
     const write = entityWrite(
       this.mapping,
       record,
@@ -91,6 +93,7 @@ export class MongoRepository<T> implements Repository<T> {
       }
       throw wrap(error, this.mapping, 'upsert');
     }
+    adoptVersion(this.mapping.entity, given, record);
   }
 
   async get(key: KeyInput<T>): Promise<T | undefined> {

@@ -6,6 +6,14 @@ import { script } from './scripts';
  * is absent to GET inside a script as everywhere (version 0).
  */
 
+/** A record stored before @Version has none (absent, or JSON null): it counts as version 0. */
+const STORED_VERSION = `
+local function stored_version(value)
+  if type(value) == 'number' then return value end
+  return 0
+end
+`;
+
 /** The SET of a write whose key holds a record (mode as RedisTtl: ex, persist, keep, extend). */
 const SET_OVER_STORED = `
 local function set_over_stored(key, value, mode, seconds)
@@ -25,11 +33,12 @@ end
  * pattern. 1 when written; 0 (nothing written) when the key is absent or holds another version.
  */
 export const VERSIONED_SET_SCRIPT = script(`#!lua
+${STORED_VERSION}
 ${SET_OVER_STORED}
 local old = redis.call('GET', KEYS[1])
 if not old then return 0 end
 local ok, doc = pcall(cjson.decode, old)
-if not ok or type(doc) ~= 'table' or doc[ARGV[1]] ~= tonumber(ARGV[2]) then return 0 end
+if not ok or type(doc) ~= 'table' or stored_version(doc[ARGV[1]]) ~= tonumber(ARGV[2]) then return 0 end
 local value, keep = ARGV[3], ARGV[6]
 if keep ~= '' then
   local stored = string.match(old, keep)
@@ -42,10 +51,11 @@ return 1
 
 /** delete({ ifVersion }): ARGV version field, version. 1 deleted; 0 absent or another version. */
 export const VERSIONED_DELETE_SCRIPT = script(`#!lua
+${STORED_VERSION}
 local old = redis.call('GET', KEYS[1])
 if not old then return 0 end
 local ok, doc = pcall(cjson.decode, old)
-if not ok or type(doc) ~= 'table' or doc[ARGV[1]] ~= tonumber(ARGV[2]) then return 0 end
+if not ok or type(doc) ~= 'table' or stored_version(doc[ARGV[1]]) ~= tonumber(ARGV[2]) then return 0 end
 redis.call('DEL', KEYS[1])
 return 1
 `);

@@ -5,9 +5,9 @@ import type { KeyspaceMapping } from './compile';
 /** explain()'s rows for update(), delete({ ifVersion }), getOrInsert() and patch() on Redis keys. */
 export function redisConditionalWrites(mapping: KeyspaceMapping): ConditionalWriteRow[] {
   const version = mapping.entity.version ?? 'version';
-  return conditionalWriteRows({
+  return conditionalWriteRows(mapping.entity, {
     update: {
-      how: `one script: GET, compare the stored ${version} (cjson.decode), SET; an expired key is absent (version 0)`,
+      how: `one script: GET, compare the stored ${version} (cjson.decode; none stored counts as 0), SET; an expired key is absent`,
       expiry:
         "the per-write value: SET … EX n (by default the entity default), SET without EX ('never'), KEEPTTL ('keep')",
     },
@@ -17,8 +17,9 @@ export function redisConditionalWrites(mapping: KeyspaceMapping): ConditionalWri
       expiry: 'the new key gets its TTL; a live key is returned untouched',
     },
     patch: {
-      how: 'GET, then one script that SETs the patched record only while the key still holds what was read (else read again)',
-      expiry: "'keep' by default: SET … KEEPTTL; { ttl }: EX n, no expiry ('never') or EXPIRE … GT n ({ extend })",
+      how: 'GET, then one script that SETs the patched record only while the key still holds what was read (else read again; STORE_WRITE_CONTENDED after 5 tries)',
+      expiry:
+        "'keep' by default: SET … KEEPTTL; { ttl }: EX n, no expiry ('never') or EXPIRE … GT n ({ extend }). The key's TTL counts from the write, never from a member, so patching a date member moves no expiry",
     },
   });
 }

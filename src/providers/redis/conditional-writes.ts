@@ -1,14 +1,14 @@
-import { StoreError } from '../../errors';
 import { fieldOf } from '../../model/types';
 import { entityArgument } from '../../runtime/arguments';
+import { conditionalWriteOptions, patchChanges, storedVersion } from '../../runtime/conditional-writes';
 import {
-  conditionalWriteOptions,
-  deleteOptions,
-  expectedVersion,
-  patchChanges,
-  setVersion,
-  versionConflict,
-} from '../../runtime/conditional-writes';
+  adoptVersion,
+  retryPatch,
+  runDeleteIfVersion,
+  runUpdate,
+  withInitialVersion,
+  type ConditionalPlace,
+} from '../../runtime/versioned-writes';
 import { instanceOf } from '../../runtime/entity-values';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { GetOrInsertResult, KeyInput } from '../contract';
@@ -22,9 +22,6 @@ import type { RedisContext } from './repository';
 import { runScript } from './scripts';
 import { STORE } from './semantics';
 import { createdAtPattern, insertCommand, redisTtl, type RedisTtl } from './writes';
-
-/** A patch whose record keeps changing under it gives up after this many reads. */
-const PATCH_ATTEMPTS = 10;
 
 /**
  * update(), delete({ ifVersion }) and patch() as one script each (the check and the write with
@@ -41,46 +38,39 @@ export class RedisConditionalWrites<T> {
     this.keepCreatedAt = createdAtPattern(mapping);
   }
 
-  async update(entity: T, options: unknown): Promise<void> {
+  update(entity: T, options: unknown): Promise<void> {
     const { mapping } = this;
-    const { ttl } = conditionalWriteOptions(options, 'update()', mapping.entity, STORE);
-    const given = entityArgument(entity, 'update()', mapping.entity, STORE);
-    const expected = expectedVersion(mapping.entity, given, STORE);
-    const next = { ...(given as Record<string, unknown>), [mapping.entity.version as string]: expected + 1 };
-    const { key, value } = encodeEntity(this.ctx.prefix, mapping, next);
-    const { mode, seconds } = this.ttlOf(ttl);
-    const args = [this.versionField, String(expected), value, mode, String(seconds), this.keepCreatedAt];
-    const done = await runScript(this.ctx.client, VERSIONED_SET_SCRIPT, [key], args, this.place('update'));
-    if (done !== 1) throw this.conflict('update()', expected);
-    setVersion(mapping.entity, given, expected + 1);
+    return runUpdate(this.conditionalPlace, entity, options, async ({ ttl, expected, next }) => {
+      const { key, value } = encodeEntity(this.ctx.prefix, mapping, next);
+      const { mode, seconds } = this.ttlOf(ttl);
+      const args = [this.versionField, String(expected), value, mode, String(seconds), this.keepCreatedAt];
+      return (await runScript(this.ctx.client, VERSIONED_SET_SCRIPT, [key], args, this.place('update'))) === 1;
+    }).then(() => undefined);
   }
 
   /** Undefined when no ifVersion was given: the plain delete runs. */
-  async deleteIfVersion(key: KeyInput<T>, options: unknown): Promise<boolean | undefined> {
-    const { ifVersion } = deleteOptions(options, this.mapping.entity, STORE);
-    if (ifVersion === undefined) return undefined;
-    const name = this.key(key);
-    if (ifVersion === 0) {
-      const exists = await call<number>(this.ctx.client, ['EXISTS', name], this.place('delete'));
-      if (exists === 1) throw this.conflict('delete()', 0);
-      return false;
-    }
-    const args = [this.versionField, String(ifVersion)];
-    const done = await runScript(this.ctx.client, VERSIONED_DELETE_SCRIPT, [name], args, this.place('delete'));
-    if (done !== 1) throw this.conflict('delete()', ifVersion);
-    return true;
+  deleteIfVersion(key: KeyInput<T>, options: unknown): Promise<boolean | undefined> {
+    const name = (): string => this.key(key);
+    return runDeleteIfVersion(this.conditionalPlace, options, {
+      exists: async () => (await call<number>(this.ctx.client, ['EXISTS', name()], this.place('delete'))) === 1,
+      deleteAt: async (version) => {
+        const args = [this.versionField, String(version)];
+        return (await runScript(this.ctx.client, VERSIONED_DELETE_SCRIPT, [name()], args, this.place('delete'))) === 1;
+      },
+    });
   }
 
   async getOrInsert(entity: T, options: unknown): Promise<GetOrInsertResult<T>> {
     const { mapping } = this;
     const { ttl } = conditionalWriteOptions(options, 'getOrInsert()', mapping.entity, STORE);
-    const given = entityArgument(entity, 'getOrInsert()', mapping.entity, STORE) as T;
-    setVersion(mapping.entity, given as object, 1);
-    const { key, value } = encodeEntity(this.ctx.prefix, mapping, given as object);
+    const given = entityArgument(entity, 'getOrInsert()', mapping.entity, STORE) as T & object;
+    const record = withInitialVersion(mapping.entity, given);
+    const { key, value } = encodeEntity(this.ctx.prefix, mapping, record);
     const command = [...insertCommand(key, value, this.ttlOf(ttl)), 'GET'];
     const stored = await call<string | null>(this.ctx.client, command, this.place('getOrInsert'));
-    if (stored === null) return { entity: given, inserted: true };
-    return { entity: this.materialise(key, stored), inserted: false };
+    if (stored !== null) return { entity: this.materialise(key, stored), inserted: false };
+    adoptVersion(mapping.entity, given, record);
+    return { entity: given, inserted: true };
   }
 
   /** Read, change the members, write back only if the key still holds what was read ('keep': KEEPTTL). */
@@ -90,20 +80,15 @@ export class RedisConditionalWrites<T> {
     const members = patchChanges(mapping.entity, changes, STORE);
     const { mode, seconds } = ttl === undefined ? KEEP : this.ttlOf(ttl);
     const name = this.key(key);
-    for (let attempt = 1; attempt <= PATCH_ATTEMPTS; attempt += 1) {
+    return retryPatch(this.conditionalPlace, async () => {
       const text = await call<string | null>(this.ctx.client, ['GET', name], this.place('patch'));
-      if (text === null) return false;
+      if (text === null) return 'absent';
       const values = { ...decodeRecord(mapping, name, parseStored(mapping, name, text)), ...members };
       const version = mapping.entity.version;
-      if (version !== null) values[version] = Number(values[version] ?? 0) + 1;
+      if (version !== null) values[version] = storedVersion(values[version]) + 1;
       const args = [text, encodeRecord(mapping, values), mode, String(seconds)];
       const done = await runScript(this.ctx.client, COMPARE_AND_SET_SCRIPT, [name], args, this.place('patch'));
-      if (done !== -1) return done === 1;
-    }
-    throw new StoreError('STORE_OPERATION_FAILED', `patch on '${mapping.collection}': the record kept changing`, {
-      entity: mapping.entity.name,
-      store: STORE,
-      hint: `other writers changed it ${PATCH_ATTEMPTS} times while it was patched; retry later`,
+      return done === 1 ? 'written' : done === 0 ? 'absent' : { raced: undefined };
     });
   }
 
@@ -128,9 +113,8 @@ export class RedisConditionalWrites<T> {
     return { entity: this.mapping.entity.name, operation: `${operation} on '${this.mapping.collection}'` };
   }
 
-  private conflict(call: 'update()' | 'delete()', expected: number) {
-    const { mapping } = this;
-    return versionConflict({ store: STORE, entity: mapping.entity, collection: mapping.collection, call, expected });
+  private get conditionalPlace(): ConditionalPlace {
+    return { entity: this.mapping.entity, store: STORE, collection: this.mapping.collection };
   }
 }
 

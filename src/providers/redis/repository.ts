@@ -3,7 +3,7 @@ import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { instanceOf } from '../../runtime/entity-values';
 import { duplicateKey, type CommitOutcome, type DuplicateHit } from '../../runtime/key-errors';
-import { setVersion } from '../../runtime/conditional-writes';
+import { adoptVersion, withInitialVersion, withUpsertVersion } from '../../runtime/versioned-writes';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { RedisConditionalWrites } from './conditional-writes';
 import { recordWriteTtl, refuseSetTtlOnMember } from '../../runtime/write-instant';
@@ -51,25 +51,26 @@ export class RedisRepository<T> implements Repository<T> {
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
     const requested = writeOptions(options, 'insert()', STORE).ttl;
-    const record = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
-    setVersion(this.mapping.entity, record, 1);
+    const given = entityArgument(entity, 'insert()', this.mapping.entity, STORE);
+    const record = withInitialVersion(this.mapping.entity, given);
     const ttl = this.ttlOf(requested, record);
     const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const reply = await call<string | null>(this.ctx.client, insertCommand(key, value, ttl), this.place('insert'));
     if (reply === null) throw duplicateKeyIn(this.mapping, 'key');
+    adoptVersion(this.mapping.entity, given, record);
   }
 
   async upsert(entity: T, options?: WriteOptions): Promise<void> {
     const requested = writeOptions(options, 'upsert()', STORE).ttl;
-    const record = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
+    const given = entityArgument(entity, 'upsert()', this.mapping.entity, STORE);
+    const record = withUpsertVersion(this.mapping.entity, given);
     const ttl = this.ttlOf(requested, record);
     const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const plain = this.keepCreatedAt === '' ? plainUpsertCommand(key, value, ttl) : null;
-    if (plain) {
-      await call(this.ctx.client, plain, this.place('upsert'));
-      return;
-    }
-    await runScript(this.ctx.client, WRITE_SCRIPT, [key], this.writeArgs('upsert', ttl, value), this.place('upsert'));
+    if (plain) await call(this.ctx.client, plain, this.place('upsert'));
+    else
+      await runScript(this.ctx.client, WRITE_SCRIPT, [key], this.writeArgs('upsert', ttl, value), this.place('upsert'));
+    adoptVersion(this.mapping.entity, given, record);
   }
 
   async get(key: KeyInput<T>): Promise<T | undefined> {

@@ -1,14 +1,7 @@
 import type { PerWriteTtl, ResolvedWriteTtl } from '../../model/per-write-ttl';
 import { fieldOf } from '../../model/types';
-import { entityArgument } from '../../runtime/arguments';
-import {
-  conditionalWriteOptions,
-  deleteOptions,
-  expectedVersion,
-  patchChanges,
-  setVersion,
-  versionConflict,
-} from '../../runtime/conditional-writes';
+import { conditionalWriteOptions, patchChanges } from '../../runtime/conditional-writes';
+import { runDeleteIfVersion, runUpdate, type ConditionalPlace } from '../../runtime/versioned-writes';
 import type { KeyInput } from '../contract';
 import type { Encoder } from './codec';
 import type { EntityTable } from './entity-table';
@@ -36,51 +29,45 @@ export class RelationalConditionalWrites {
     this.versionColumn = version ? (fieldOf(t.entity, version)?.storedName ?? version) : null;
   }
 
-  async update(entity: object, options: unknown): Promise<void> {
+  update(entity: object, options: unknown): Promise<void> {
     const t = this.t;
-    const { ttl } = conditionalWriteOptions(options, 'update()', t.entity, RELATIONAL_STORE);
-    const given = entityArgument(entity, 'update()', t.entity, RELATIONAL_STORE);
-    const expected = expectedVersion(t.entity, given, RELATIONAL_STORE);
-    const versionColumn = this.versionColumn as string;
-    // The caller's entity gets the new version only once it is stored.
-    const next = { ...(given as Record<string, unknown>), [t.entity.version as string]: expected + 1 };
-    const row = encodeRow(t, next);
-    const expiry = writeExpiry(t, resolveTtl(t, ttl), row.values);
-    const statement = t.statement(`update-version:${expiryShape(expiry)}`, () =>
-      updateVersioned(t, t.nowMode, versionColumn, expiry, null),
-    );
-    const params = bind(statement, {
-      cols: row.cols,
-      key: t.keyIndexes.map((i) => row.cols[i]),
-      args: [this.encodeVersion(expected)],
-      now: t.nowParam(),
-      seconds: expiry.seconds,
-      expiry: expiry.value,
-    });
-    const changes = await this.run(statement, params);
-    if (changes === 0) throw this.conflict('update()', expected);
-    copyStamps(t, row.values, given);
-    setVersion(t.entity, given, expected + 1);
+    return runUpdate(this.place, entity, options, async ({ given, ttl, expected, next }) => {
+      const versionColumn = this.versionColumn as string;
+      const row = encodeRow(t, next);
+      const expiry = writeExpiry(t, resolveTtl(t, ttl), row.values);
+      const statement = t.statement(`update-version:${expiryShape(expiry)}`, () =>
+        updateVersioned(t, t.nowMode, versionColumn, expiry, null),
+      );
+      const params = bind(statement, {
+        cols: row.cols,
+        key: t.keyIndexes.map((i) => row.cols[i]),
+        args: [this.encodeVersion(expected)],
+        now: t.nowParam(),
+        seconds: expiry.seconds,
+        expiry: expiry.value,
+      });
+      if ((await this.run(statement, params)) === 0) return false;
+      copyStamps(t, row.values, given);
+      return true;
+    }).then(() => undefined);
   }
 
   /** Undefined when no ifVersion was given: the plain delete runs. */
-  async deleteIfVersion(key: KeyInput<unknown>, options: unknown): Promise<boolean | undefined> {
+  deleteIfVersion(key: KeyInput<unknown>, options: unknown): Promise<boolean | undefined> {
     const t = this.t;
-    const { ifVersion } = deleteOptions(options, t.entity, RELATIONAL_STORE);
-    if (ifVersion === undefined) return undefined;
-    const encoded = encodeKey(t, key);
-    if (ifVersion === 0) {
-      // Version 0 is no record: nothing to delete, and a live one is a conflict.
-      const statement = t.statement('exists', () => existsByKey(t, t.nowMode));
-      const rows = await this.executor.rows(statement, bind(statement, { key: encoded, now: t.nowParam() }));
-      if (rows.length > 0) throw this.conflict('delete()', 0);
-      return false;
-    }
-    const versionColumn = this.versionColumn as string;
-    const statement = t.statement('delete-version', () => deleteVersioned(t, t.nowMode, versionColumn));
-    const params = bind(statement, { key: encoded, args: [this.encodeVersion(ifVersion)], now: t.nowParam() });
-    if ((await this.executor.run(statement, params)) === 0) throw this.conflict('delete()', ifVersion);
-    return true;
+    const encoded = (): unknown[] => encodeKey(t, key);
+    return runDeleteIfVersion(this.place, options, {
+      exists: async () => {
+        const statement = t.statement('exists', () => existsByKey(t, t.nowMode));
+        return (await this.executor.rows(statement, bind(statement, { key: encoded(), now: t.nowParam() }))).length > 0;
+      },
+      deleteAt: async (version) => {
+        const versionColumn = this.versionColumn as string;
+        const statement = t.statement('delete-version', () => deleteVersioned(t, t.nowMode, versionColumn));
+        const params = bind(statement, { key: encoded(), args: [this.encodeVersion(version)], now: t.nowParam() });
+        return (await this.executor.run(statement, params)) > 0;
+      },
+    });
   }
 
   async patch(key: KeyInput<unknown>, changes: unknown, options: unknown): Promise<boolean> {
@@ -91,7 +78,7 @@ export class RelationalConditionalWrites {
     const indexes = Object.keys(members).map((m) => t.members.indexOf(m));
     const columns = indexes.map((i) => t.dataColumns[i]?.name as string);
     const args = indexes.map((i) => (t.encoders[i] as Encoder)(members[t.members[i] as string]));
-    const expiry = this.patchExpiry(ttl);
+    const expiry = this.patchExpiry(ttl, members);
     const anchor = expiry?.source === 'anchorPlus' ? (fieldOf(t.entity, expiry.member)?.storedName ?? null) : null;
     const shape = `patch:${columns.join(',')}:${expiryShape(expiry)}`;
     const statement = t.statement(shape, () => patchRow(t, t.nowMode, columns, this.versionColumn, expiry, anchor));
@@ -105,10 +92,21 @@ export class RelationalConditionalWrites {
     return (await this.run(statement, params)) > 0;
   }
 
-  /** A patch keeps the expiry unless a ttl is given; an anchored default counts from the stored anchor. */
-  private patchExpiry(ttl: PerWriteTtl | undefined): (WriteExpiry | StoredAnchorExpiry) | null {
-    if (ttl === undefined) return null;
-    const resolved: ResolvedWriteTtl = resolveTtl(this.t, ttl);
+  /**
+   * A patch keeps the expiry unless a ttl is given; an anchored default counts from the stored
+   * anchor. A patch that changes the anchor member itself counts the default from its new value
+   * (bound as the expiry: PostgreSQL and SQLite evaluate SET on the old row, MariaDB on the new).
+   */
+  private patchExpiry(
+    ttl: PerWriteTtl | undefined,
+    members: Record<string, unknown>,
+  ): (WriteExpiry | StoredAnchorExpiry) | null {
+    const resolved: ResolvedWriteTtl = ttl === undefined ? KEEP : resolveTtl(this.t, ttl);
+    const anchor = this.t.entity.ttl?.anchor;
+    const movesAnchor = anchor?.source === 'explicit' && anchor.member in members;
+    if (movesAnchor && (resolved.kind === 'keep' || resolved.kind === 'default')) {
+      return writeExpiry(this.t, DEFAULT, members);
+    }
     return resolved.kind === 'keep' ? null : storedRowExpiry(this.t, resolved);
   }
 
@@ -127,16 +125,13 @@ export class RelationalConditionalWrites {
     return (t.encoders[t.members.indexOf(t.entity.version as string)] as Encoder)(version);
   }
 
-  private conflict(call: 'update()' | 'delete()', expected: number) {
-    return versionConflict({
-      store: RELATIONAL_STORE,
-      entity: this.t.entity,
-      collection: this.t.spec.table,
-      call,
-      expected,
-    });
+  private get place(): ConditionalPlace {
+    return { entity: this.t.entity, store: RELATIONAL_STORE, collection: this.t.spec.table };
   }
 }
+
+const KEEP: ResolvedWriteTtl = Object.freeze({ kind: 'keep' });
+const DEFAULT: ResolvedWriteTtl = Object.freeze({ kind: 'default' });
 
 /** The @UpdatedAt stamped on the written copy, onto the caller's entity (as insert/upsert leave it). */
 function copyStamps(t: EntityTable, written: Record<string, unknown>, given: object): void {

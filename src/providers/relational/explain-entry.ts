@@ -82,7 +82,7 @@ function emulatedEntry(
   entity: EntityModel,
   dialect: RelationalDialect,
   commands: string[],
-  base: Pick<ExplainEntry, 'entity' | 'collection' | 'store' | 'key' | 'seconds' | 'perWrite'>,
+  base: Pick<ExplainEntry, 'entity' | 'collection' | 'store' | 'key' | 'seconds' | 'perWrite' | 'conditionalWrites'>,
   injectedClock: boolean,
 ): ExplainEntry {
   const ttl = entity.ttl;

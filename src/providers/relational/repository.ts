@@ -3,7 +3,8 @@ import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { entityArgument, filterArgument, findLimit, keysArgument, unknownMember } from '../../runtime/arguments';
-import { conditionalWriteOptions, setVersion } from '../../runtime/conditional-writes';
+import { conditionalWriteOptions } from '../../runtime/conditional-writes';
+import { adoptVersion, withInitialVersion, withUpsertVersion } from '../../runtime/versioned-writes';
 import { insertElseGet } from '../../runtime/get-or-insert';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
 import { RelationalConditionalWrites } from './conditional-writes';
@@ -44,9 +45,10 @@ export class RelationalRepository<T> implements Repository<T> {
     try {
       const { ttl } = checkWriteOptions(options, 'insert()');
       const instance = this.instance(entity, 'insert()');
-      setVersion(this.t.entity, instance, 1);
-      const row = encodeRow(this.t, instance);
-      return this.write(insertOps(this.t, row, ttl));
+      const record = withInitialVersion(this.t.entity, instance);
+      const written = this.write(insertOps(this.t, encodeRow(this.t, record), ttl));
+      // The caller's entity gets version 1 only once the row is stored (a refused insert leaves it).
+      return record === instance ? written : written.then(() => adoptVersion(this.t.entity, instance, record));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -55,7 +57,10 @@ export class RelationalRepository<T> implements Repository<T> {
   upsert(entity: T, options?: WriteOptions): Promise<void> {
     try {
       const { ttl } = checkWriteOptions(options, 'upsert()');
-      return this.write(upsertOps(this.t, encodeRow(this.t, this.instance(entity, 'upsert()')), ttl));
+      const instance = this.instance(entity, 'upsert()');
+      const record = withUpsertVersion(this.t.entity, instance);
+      const written = this.write(upsertOps(this.t, encodeRow(this.t, record), ttl));
+      return record === instance ? written : written.then(() => adoptVersion(this.t.entity, instance, record));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -188,7 +193,9 @@ export class RelationalRepository<T> implements Repository<T> {
       const checked = conditionalWriteOptions(options, 'getOrInsert()', this.t.entity, RELATIONAL_STORE);
       const instance = this.instance(entity, 'getOrInsert()') as T;
       const key = this.keyOf(instance);
+      const place = { entity: this.t.entity, store: RELATIONAL_STORE, collection: this.t.spec.table };
       return insertElseGet(
+        place,
         instance,
         () => this.insert(instance, checked),
         () => this.get(key),

@@ -60,14 +60,19 @@ export function updateVersioned(
     .filter(({ c }) => !t.keyColumns.includes(c.name) && c.name !== t.createdAtColumn)
     .map(({ c, i }) => `${t.q(c.name)} = ${w.param({ kind: 'col', index: i })}`);
   const expiry = expiryAssignment(t, w, mode, change, anchor);
-  const where = `${t.keyMatch(w)} AND ${t.q(versionColumn)} = ${w.param({ kind: 'arg', index: 0 })}${t.live(w, mode)}`;
+  const where = `${t.keyMatch(w)} AND ${storedVersion(t, versionColumn)} = ${w.param({ kind: 'arg', index: 0 })}${t.live(w, mode)}`;
   return t.finish(w, `UPDATE ${t.table} SET ${sets.join(', ')}${expiry} WHERE ${where}`, false);
+}
+
+/** The stored version; a row stored before @Version was declared has none (NULL): it counts as 0. */
+function storedVersion(t: TableSql, versionColumn: string): string {
+  return `COALESCE(${t.q(versionColumn)}, 0)`;
 }
 
 /** delete({ ifVersion }): the live row of that version (arg 0). */
 export function deleteVersioned(t: TableSql, mode: NowMode, versionColumn: string): Statement {
   const w = t.writer();
-  const where = `${t.keyMatch(w)} AND ${t.q(versionColumn)} = ${w.param({ kind: 'arg', index: 0 })}${t.live(w, mode)}`;
+  const where = `${t.keyMatch(w)} AND ${storedVersion(t, versionColumn)} = ${w.param({ kind: 'arg', index: 0 })}${t.live(w, mode)}`;
   return t.finish(w, `DELETE FROM ${t.table} WHERE ${where}`, false);
 }
 
@@ -85,7 +90,7 @@ export function patchRow(
 ): Statement {
   const w = t.writer();
   const sets = columns.map((c, i) => `${t.q(c)} = ${w.param({ kind: 'arg', index: i })}`);
-  if (versionColumn) sets.push(`${t.q(versionColumn)} = ${t.q(versionColumn)} + 1`);
+  if (versionColumn) sets.push(`${t.q(versionColumn)} = ${storedVersion(t, versionColumn)} + 1`);
   const expiry = expiryAssignment(t, w, mode, change, anchor);
   const where = t.keyMatch(w) + t.live(w, mode);
   return t.finish(w, `UPDATE ${t.table} SET ${sets.join(', ')}${expiry} WHERE ${where}`, false);
