@@ -76,9 +76,9 @@ forEachStore('deleteMany', pageModel(prefix), prefix, (store, db) => {
   test('a rewrite that keeps the same expiry instant, between select and delete, is spared', async () => {
     const repo = items();
     const at = new Date(Date.now() + 3_600_000);
-    for (const id of ids('q', 3)) await repo.insert(item(id, 'q'), { at });
+    for (const id of ids('q', 3)) await repo.insert(item(id, 'q'), { ttl: { at } });
     const rewrite = async () => {
-      await repo.upsert(item('q01', 'q', 42), { at });
+      await repo.upsert(item('q01', 'q', 42), { ttl: { at } });
     };
     const options = { batchSize: 10, [AFTER_SELECT]: rewrite };
     expect(await repo.deleteMany({ group: 'q' }, options)).toBe(2);

@@ -1,5 +1,6 @@
 import type { ErrorPlace } from '../../errors';
 import { invalidCursor } from '../../runtime/cursor';
+import { sumBounded } from '../../runtime/bounded';
 import { runDeleteMany, type DeleteManyRequest } from '../../runtime/delete-many';
 import { pageOf, pageRequest } from '../../runtime/pages';
 import type { Page } from '../contract';
@@ -89,17 +90,14 @@ export function cassandraDeleteMany(p: CassandraPages, request: DeleteManyReques
         return { picked: result.rows, next: result.pageState ?? undefined };
       },
       async remove(picked) {
-        const gone = await Promise.all(
-          picked.map(async (row) => {
-            const key: Params = keyColumns.map((c) => row[c.column] as unknown);
-            const newest = newestWrite(p.mapping, row);
-            if (newest === undefined) await executor.execute(plain, key, p.place, 'deleteMany');
-            else await executor.execute(timed, [newest.toString(), ...key], p.place, 'deleteMany');
-            const left = await executor.execute(statements.existsByKey(), key, p.place, 'deleteMany (check)');
-            return left.rows.length === 0 ? 1 : 0;
-          }),
-        );
-        return gone.reduce<number>((sum, n) => sum + n, 0);
+        return sumBounded(picked, async (row) => {
+          const key: Params = keyColumns.map((c) => row[c.column] as unknown);
+          const newest = newestWrite(p.mapping, row);
+          if (newest === undefined) await executor.execute(plain, key, p.place, 'deleteMany');
+          else await executor.execute(timed, [newest.toString(), ...key], p.place, 'deleteMany');
+          const left = await executor.execute(statements.existsByKey(), key, p.place, 'deleteMany (check)');
+          return left.rows.length === 0 ? 1 : 0;
+        });
       },
     },
     request,

@@ -1,6 +1,7 @@
 import type { SqlQuerySpec } from '@azure/cosmos';
 import { instanceOf } from '../../runtime/entity-values';
 import { invalidCursor } from '../../runtime/cursor';
+import { sumBounded } from '../../runtime/bounded';
 import { runDeleteMany, type DeleteManyRequest } from '../../runtime/delete-many';
 import { pageOf, pageRequest } from '../../runtime/pages';
 import type { Page } from '../contract';
@@ -67,22 +68,19 @@ export function cosmosDeleteMany(p: CosmosPages, request: DeleteManyRequest): Pr
         return { picked: items, next };
       },
       async remove(picked) {
-        const done = await Promise.all(
-          picked.map(async (raw) => {
-            const address = codec.address(codec.decode(raw));
-            try {
-              await container.item(address.id, address.partition).delete({
-                accessCondition: { type: 'IfMatch', condition: String(raw._etag) },
-              });
-              return 1;
-            } catch (error) {
-              const status = statusOf(error);
-              if (status === NOT_FOUND || status === PRECONDITION_FAILED) return 0;
-              throw wrapDriverError(error, `deleting ${entity.name} '${address.id}'`, { entity: entity.name });
-            }
-          }),
-        );
-        return done.reduce<number>((sum, n) => sum + n, 0);
+        return sumBounded(picked, async (raw) => {
+          const address = codec.address(codec.decode(raw));
+          try {
+            await container.item(address.id, address.partition).delete({
+              accessCondition: { type: 'IfMatch', condition: String(raw._etag) },
+            });
+            return 1;
+          } catch (error) {
+            const status = statusOf(error);
+            if (status === NOT_FOUND || status === PRECONDITION_FAILED) return 0;
+            throw wrapDriverError(error, `deleting ${entity.name} '${address.id}'`, { entity: entity.name });
+          }
+        });
       },
     },
     request,
