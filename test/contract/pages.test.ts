@@ -145,6 +145,53 @@ forEachStore('findPage and iterate', pageModel(prefix), prefix, (store, db) => {
     expect(notText.code).toBe(ErrorCodes.BAD_ARGUMENT);
   });
 
+  test('a sound envelope around a position the store itself refuses is CURSOR_INVALID, not a store failure', async () => {
+    // Positions of the right shape that only the server can refuse (relational stores and MongoDB
+    // resume after any key of the key's type, so every such position is one they can resume from;
+    // the Cosmos protocol server accepts any continuation token, where the service answers 400).
+    const forged: Record<string, unknown> = {
+      cassandra: 'deadbeef',
+      redis: { c: '18446744073709551616', s: [] },
+    };
+    const position = forged[store.name];
+    if (position === undefined) return;
+    const scope = { store: store.can.storeName, entity: 'Item', collection: `${prefix}_item`, where: { group: 'a' } };
+    const error = await failure(() => items().findPage({ group: 'a' }, { cursor: encodeCursor(scope, position) }));
+    expect({ code: error.code, store: error.store, entity: error.entity }).toEqual({
+      code: 'CURSOR_INVALID',
+      store: store.can.storeName,
+      entity: 'Item',
+    });
+  });
+
+  test('a cursor naming a huge or odd store is refused with a short message; an overlong cursor is not decoded', async () => {
+    const scope = { store: 'x'.repeat(10_000), entity: 'Item\u0000', collection: `${prefix}_item`, where: {} };
+    const error = await failure(() => items().findPage({}, { cursor: encodeCursor(scope, 'p') }));
+    expect(error.code).toBe('CURSOR_INVALID');
+    expect(error.message.length).toBeLessThan(600);
+    const long = `lsc1.${'A'.repeat(300_000)}.x`;
+    const tooLong = await failure(() => items().findPage({}, { cursor: long }));
+    expect(tooLong.code).toBe('CURSOR_INVALID');
+    expect(tooLong.message).toMatch(/longer than/);
+  });
+
+  test('a real cursor after a long key resumes (no length limit below what the store returns)', async () => {
+    const repo = items();
+    // As long as the store lets a key be (MariaDB's key column and a Cosmos DB id hold 255).
+    const long = (c: string) => c.repeat(['mariadb', 'cosmos'].includes(store.name) ? 200 : 5_000);
+    await repo.insert(item(long('m'), 'long'));
+    await repo.insert(item(long('n'), 'long'));
+    const first = await repo.findPage({ group: 'long' }, { limit: 1 });
+    const seen = first.items.map((i) => i.id);
+    let cursor = first.cursor;
+    while (cursor !== undefined) {
+      const page = await repo.findPage({ group: 'long' }, { limit: 1, cursor });
+      seen.push(...page.items.map((i) => i.id));
+      cursor = page.cursor;
+    }
+    expect(distinct(seen, store)).toEqual([long('m'), long('n')]);
+  });
+
   test.each([
     ['limit 0', { limit: 0 }],
     ['limit 1.5', { limit: 1.5 }],

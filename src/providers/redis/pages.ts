@@ -106,6 +106,8 @@ function checkedPosition(p: RedisPages, raw: unknown): ScanPosition {
     r !== null &&
     typeof r.c === 'string' &&
     /^\d{1,20}$/.test(r.c) &&
+    // SCAN's cursor is an unsigned 64-bit number: Redis refuses any other ("invalid cursor").
+    BigInt(r.c) < 2n ** 64n &&
     Array.isArray(r.s) &&
     r.s.every((k) => typeof k === 'string');
   if (!ok) throw invalidCursor('does not hold a SCAN position', { entity: p.mapping.entity.name, store: STORE });
