@@ -9,22 +9,23 @@ import { decodeCursor, encodeCursor, type CursorScope } from './cursor';
 export const MAX_PAGE_SIZE = 10_000;
 export const DEFAULT_PAGE_SIZE = 100;
 
-/** A page size: a whole number from 1 to MAX_PAGE_SIZE (the store's own ceiling where lower). */
+/** A page size: a whole number from 1 to MAX_PAGE_SIZE (the store's own ceiling where lower); `fallback` when left out. */
 export function sizeArgument(
   value: unknown,
   name: string,
   call: string,
   place: ErrorPlace,
   max: number,
-): number | undefined {
-  if (value === undefined) return undefined;
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= max) return value;
   throw new LifespanError(
     ErrorCodes.BAD_ARGUMENT,
     `${call} got ${name} ${showValue(value)}, not a whole number from 1 to ${max}`,
     {
       ...place,
-      hint: `pass { ${name}: n } with 1 <= n <= ${max}, or leave ${name} out (default ${DEFAULT_PAGE_SIZE})`,
+      hint: `pass { ${name}: n } with 1 <= n <= ${max}, or leave ${name} out (default ${fallback})`,
     },
   );
 }
@@ -59,7 +60,7 @@ export function pageRequest<Position>(
     ['limit', 'cursor'],
     '{ limit: 100, cursor: page.cursor }',
   );
-  const size = sizeArgument(limit, 'limit', 'findPage()', place, Math.min(max, MAX_PAGE_SIZE)) ?? DEFAULT_PAGE_SIZE;
+  const size = sizeArgument(limit, 'limit', 'findPage()', place, Math.min(max, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE);
   const full = { ...scope, where: filter };
   const position = cursor === undefined ? undefined : checkPosition(decodeCursor(cursor, full));
   return { where: filter, limit: size, position, cursorAt: (at) => encodeCursor(full, at) };
@@ -82,7 +83,7 @@ export function iteratePages<T>(
 ): AsyncIterable<T> {
   filterArgument(where, 'iterate()', place);
   const { pageSize } = knownOptions<IterateOptions>(options, 'iterate()', place, ['pageSize'], '{ pageSize: 500 }');
-  const limit = sizeArgument(pageSize, 'pageSize', 'iterate()', place, MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE;
+  const limit = sizeArgument(pageSize, 'pageSize', 'iterate()', place, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE);
   return {
     async *[Symbol.asyncIterator]() {
       let cursor: string | undefined;

@@ -102,6 +102,7 @@ forEachStore('deleteMany', pageModel(prefix), prefix, (store, db) => {
       expect({ code: error.code, store: error.store }).toEqual({ code: 'BAD_ARGUMENT', store: store.can.storeName });
     }
     expect(refusals[0]?.hint).toMatch(/all: true/);
+    expect(refusals[2]?.hint).toMatch(/default 500\)/);
     expect((await failure(() => repo.deleteMany({ colour: 'x' } as never))).code).toBe('UNKNOWN_MEMBER');
     expect(await repo.exists('keep')).toBe(true);
     const lines = db().repository(Line);
