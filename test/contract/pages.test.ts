@@ -82,7 +82,9 @@ forEachStore('findPage and iterate', pageModel(prefix), prefix, (store, db) => {
     // Pages of 4 over 15 rows: the page boundaries fall inside o1 and across o1 → o2.
     const all = (await walk(lines, {}, 4)).flatMap((p) => p.items.map((l) => `${l.orderId}/${l.line}`));
     const expected = [...Array.from({ length: 12 }, (_, i) => `o1/${i + 1}`), 'o2/1', 'o2/2', 'o2/3'];
-    if (store.can.orderedPages) expect(all).toEqual(expected);
+    // The MongoDB fake (mingo) orders an `_id` sub-document by its sorted field names, not in
+    // stored order as the server does (its $gt agrees, so its walk is still exact, only ordered otherwise).
+    if (store.can.orderedPages && store.name !== 'mongodb-fake') expect(all).toEqual(expected);
     else expect(distinct(all, store)).toEqual([...expected].sort());
   });
 
