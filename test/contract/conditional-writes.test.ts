@@ -95,11 +95,7 @@ forEachStore('conditional writes', model, prefix, (store, db, raw) => {
     second.balance = 99;
     const error = await failure(accounts().update(second));
     expect(error).toBeInstanceOf(StoreError);
-    expect(error).toMatchObject({
-      code: ErrorCodes.STORE_VERSION_CONFLICT,
-      store: store.can.storeName,
-      entity: 'Account',
-    });
+    expect(error).toMatchObject({ code: ErrorCodes.STORE_VERSION_CONFLICT, store: store.can.storeName, entity: 'Account' });
     expect(second.version).toBe(1);
     expect(await accounts().get('u2')).toMatchObject({ version: 2, balance: 30 });
   });
