@@ -4,19 +4,12 @@
  * reaches the replicas the delete was acknowledged by (a lower level could miss the tombstone and
  * count a deleted row as left).
  */
-import 'reflect-metadata';
-import { Entity, Field, Key, ModelBuilder, TimeToLive, connect } from '../../src';
+import { connect } from '../../src';
 import { CassandraStore } from '../../src/providers/cassandra';
+import { Item, pageModel } from '../contract/page-models';
 import { isSystemRead, recordingClient } from './recording-client';
 
-@Entity('sessions')
-@TimeToLive({ ttl: '1h', perWrite: true })
-class Session {
-  @Key() id = '';
-  @Field() note = '';
-}
-
-const model = new ModelBuilder().entity(Session).build();
+const model = pageModel('pc');
 
 // Protocol codes: ONE 1, QUORUM 4, LOCAL_QUORUM 6.
 async function sentBy(write: 'QUORUM' | 'ANY') {
@@ -30,8 +23,8 @@ async function sentBy(write: 'QUORUM' | 'ANY') {
     consistency: { read: 'LOCAL_QUORUM', write },
   });
   const db = await connect(model, store);
-  await db.repository(Session).findPage({ note: 'n' }, { limit: 5 });
-  expect(await db.repository(Session).deleteMany({ note: 'n' })).toBe(1);
+  await db.repository(Item).findPage({ group: 'g' }, { limit: 5 });
+  expect(await db.repository(Item).deleteMany({ group: 'g' })).toBe(1);
   await db.close();
   return client.sent.filter((s) => !isSystemRead(s));
 }
