@@ -73,7 +73,8 @@ export function pageOf<T, Position>(items: T[], next: Position | undefined, requ
 
 /**
  * iterate(where, { pageSize }) over any store's findPage(): one page in memory at a time. The
- * options and filter are checked when iterate() is called, not at the first record.
+ * options and the filter's shape are checked when iterate() is called, not at the first record (its
+ * member names by the first page), and the filter is copied then.
  */
 export function iteratePages<T>(
   findPage: (where: Partial<T> | undefined, options: PageOptions) => Promise<Page<T>>,
@@ -81,14 +82,15 @@ export function iteratePages<T>(
   options: unknown,
   place: ErrorPlace,
 ): AsyncIterable<T> {
-  filterArgument(where, 'iterate()', place);
+  // A copy: a caller changing its filter object while the walk runs changes nothing of this walk.
+  const filter = { ...filterArgument(where, 'iterate()', place) } as Partial<T>;
   const { pageSize } = knownOptions<IterateOptions>(options, 'iterate()', place, ['pageSize'], '{ pageSize: 500 }');
   const limit = sizeArgument(pageSize, 'pageSize', 'iterate()', place, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE);
   return {
     async *[Symbol.asyncIterator]() {
       let cursor: string | undefined;
       do {
-        const page = await findPage(where, cursor === undefined ? { limit } : { limit, cursor });
+        const page = await findPage(filter, cursor === undefined ? { limit } : { limit, cursor });
         cursor = page.cursor;
         yield* page.items;
       } while (cursor !== undefined);

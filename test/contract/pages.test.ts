@@ -110,6 +110,15 @@ forEachStore('findPage and iterate', pageModel(prefix), prefix, (store, db) => {
     expect(distinct(all, store)).toEqual(ids('a', 25));
   });
 
+  test('iterate walks the filter as it was when called, whatever the caller does with its object later', async () => {
+    const where = { group: 'b' };
+    const walk = items().iterate(where, { pageSize: 2 });
+    where.group = 'a';
+    const seen: string[] = [];
+    for await (const found of walk) seen.push(found.id);
+    expect(distinct(seen, store)).toEqual(ids('b', 5));
+  });
+
   test('a changed, foreign or garbage cursor is CURSOR_INVALID; a non-string cursor BAD_ARGUMENT', async () => {
     const repo = items();
     const { cursor } = await repo.findPage({ group: 'a' }, { limit: 2 });
