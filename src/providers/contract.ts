@@ -73,9 +73,11 @@ export interface Repository<T> {
   /** Every live match, page by page (findPage underneath): memory is bounded by `pageSize`. */
   iterate(where?: Partial<T>, options?: IterateOptions): AsyncIterable<T>;
   /**
-   * Deletes the live records matching `where`, in batches, and returns how many it deleted. A
-   * record rewritten after a batch selected it is spared (each store's re-check: see
-   * docs/reading-and-writing.md). An empty filter deletes nothing unless `{ all: true }` is given.
+   * Deletes the live records matching `where`, in batches, and returns how many it deleted. The
+   * rule for concurrent writes: a record rewritten after its batch selected it is spared (not
+   * deleted, not counted); one written before its batch selects it is judged as it is then (each
+   * store's re-check: see docs/reading-and-writing.md). An empty filter deletes nothing unless
+   * `{ all: true }` is given.
    */
   deleteMany(where: Partial<T>, options?: DeleteManyOptions): Promise<number>;
   // Expiry instants (issue 25).

@@ -14,6 +14,13 @@ import { showValue } from '../model/show-value';
 const PREFIX = 'lsc1.';
 const DOMAIN = 'lifespan findPage cursor v1';
 
+/**
+ * The longest cursor decoded: well above any position a store hands out (a Cassandra paging state
+ * after a 64 KB key, a Cosmos DB continuation token within its limit), so a longer string is no
+ * cursor of a page and is refused before anything is hashed or parsed.
+ */
+export const MAX_CURSOR_LENGTH = 262_144;
+
 /** What a cursor is checked against: the call that is handed it. */
 export interface CursorScope {
   readonly store: string;
@@ -51,8 +58,15 @@ export function decodeCursor(cursor: unknown, scope: CursorScope): unknown {
       hint: 'pass the cursor string the previous page returned, or leave cursor out for the first page',
     });
   }
+  if (cursor.length > MAX_CURSOR_LENGTH) {
+    throw invalidCursor(
+      `is longer than ${MAX_CURSOR_LENGTH} characters: it is not a cursor returned by findPage()`,
+      place,
+    );
+  }
   const envelope = parseEnvelope(cursor, place);
-  const made = `${envelope.s} entity ${envelope.e} (${envelope.c})`;
+  // The envelope's names are shown as values: a crafted one may be long or hold control characters.
+  const made = `${shown(envelope.s)} entity ${shown(envelope.e)} (${shown(envelope.c)})`;
   if (envelope.s !== scope.store || envelope.e !== scope.entity || envelope.c !== scope.collection) {
     throw invalidCursor(`was made by findPage() on ${made}, not ${scope.store} entity ${scope.entity}`, place);
   }
@@ -60,6 +74,11 @@ export function decodeCursor(cursor: unknown, scope: CursorScope): unknown {
     throw invalidCursor('was made for another filter', place, 'pass the same filter on every page of one walk');
   }
   return fromJsonValue(envelope.p);
+}
+
+/** A name as the message shows it: a plain one as it is, anything else quoted and cut by showValue. */
+function shown(name: string): string {
+  return /^[\w.:-]{1,100}$/.test(name) ? name : showValue(name);
 }
 
 /** A position the store cannot resume from (the envelope was sound): the store says what it expected. */
@@ -143,4 +162,34 @@ export function fromJsonValue(value: unknown): unknown {
   }
   // Not a shape this module writes: left for the store's own position check to refuse.
   return value;
+}
+
+/**
+ * A read that resumes from a cursor's position: when the store refuses that position (`refused`
+ * tells its refusal from any other failure), the caller gets CURSOR_INVALID, not a store failure.
+ * A read from the start, or any other failure, passes through as it is.
+ */
+export async function resumeFrom<R>(
+  resuming: boolean,
+  read: () => Promise<R>,
+  refused: (error: unknown) => boolean,
+  what: string,
+  place: ErrorPlace,
+): Promise<R> {
+  try {
+    return await read();
+  } catch (error) {
+    if (resuming && refused(error)) throw invalidCursor(`holds ${what} the store refused`, place);
+    throw error;
+  }
+}
+
+/** The message of an error or of its cause (drivers' errors arrive wrapped in a StoreError). */
+export function causeMessages(error: unknown): string {
+  const texts: string[] = [];
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; depth++) {
+    texts.push(e.message);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return texts.join('\n');
 }

@@ -44,9 +44,16 @@ export function deleteManyRequest(where: unknown, options: unknown, place: Error
       hint: 'pass the members to match, e.g. deleteMany({ owner: "u1" }), or { all: true } as the options to delete every record',
     });
   }
-  const batchSize = sizeArgument(checked.batchSize, 'batchSize', 'deleteMany()', place, MAX_PAGE_SIZE);
+  const batchSize = sizeArgument(
+    checked.batchSize,
+    'batchSize',
+    'deleteMany()',
+    place,
+    MAX_PAGE_SIZE,
+    DEFAULT_DELETE_BATCH,
+  );
   const seam = (options as { [AFTER_SELECT]?: DeleteManyRequest['afterSelect'] } | undefined)?.[AFTER_SELECT];
-  return { where: filter, batchSize: batchSize ?? DEFAULT_DELETE_BATCH, afterSelect: seam };
+  return { where: filter, batchSize, afterSelect: seam };
 }
 
 /** One store's two halves of a batch: select live matches after a position, delete what is unchanged. */

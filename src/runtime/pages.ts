@@ -9,22 +9,23 @@ import { decodeCursor, encodeCursor, type CursorScope } from './cursor';
 export const MAX_PAGE_SIZE = 10_000;
 export const DEFAULT_PAGE_SIZE = 100;
 
-/** A page size: a whole number from 1 to MAX_PAGE_SIZE (the store's own ceiling where lower). */
+/** A page size: a whole number from 1 to MAX_PAGE_SIZE (the store's own ceiling where lower); `fallback` when left out. */
 export function sizeArgument(
   value: unknown,
   name: string,
   call: string,
   place: ErrorPlace,
   max: number,
-): number | undefined {
-  if (value === undefined) return undefined;
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= max) return value;
   throw new LifespanError(
     ErrorCodes.BAD_ARGUMENT,
     `${call} got ${name} ${showValue(value)}, not a whole number from 1 to ${max}`,
     {
       ...place,
-      hint: `pass { ${name}: n } with 1 <= n <= ${max}, or leave ${name} out (default ${DEFAULT_PAGE_SIZE})`,
+      hint: `pass { ${name}: n } with 1 <= n <= ${max}, or leave ${name} out (default ${fallback})`,
     },
   );
 }
@@ -59,7 +60,7 @@ export function pageRequest<Position>(
     ['limit', 'cursor'],
     '{ limit: 100, cursor: page.cursor }',
   );
-  const size = sizeArgument(limit, 'limit', 'findPage()', place, Math.min(max, MAX_PAGE_SIZE)) ?? DEFAULT_PAGE_SIZE;
+  const size = sizeArgument(limit, 'limit', 'findPage()', place, Math.min(max, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE);
   const full = { ...scope, where: filter };
   const position = cursor === undefined ? undefined : checkPosition(decodeCursor(cursor, full));
   return { where: filter, limit: size, position, cursorAt: (at) => encodeCursor(full, at) };
@@ -72,7 +73,8 @@ export function pageOf<T, Position>(items: T[], next: Position | undefined, requ
 
 /**
  * iterate(where, { pageSize }) over any store's findPage(): one page in memory at a time. The
- * options and filter are checked when iterate() is called, not at the first record.
+ * options and the filter's shape are checked when iterate() is called, not at the first record (its
+ * member names by the first page), and the filter is copied then.
  */
 export function iteratePages<T>(
   findPage: (where: Partial<T> | undefined, options: PageOptions) => Promise<Page<T>>,
@@ -80,14 +82,15 @@ export function iteratePages<T>(
   options: unknown,
   place: ErrorPlace,
 ): AsyncIterable<T> {
-  filterArgument(where, 'iterate()', place);
+  // A copy: a caller changing its filter object while the walk runs changes nothing of this walk.
+  const filter = { ...filterArgument(where, 'iterate()', place) } as Partial<T>;
   const { pageSize } = knownOptions<IterateOptions>(options, 'iterate()', place, ['pageSize'], '{ pageSize: 500 }');
-  const limit = sizeArgument(pageSize, 'pageSize', 'iterate()', place, MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE;
+  const limit = sizeArgument(pageSize, 'pageSize', 'iterate()', place, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE);
   return {
     async *[Symbol.asyncIterator]() {
       let cursor: string | undefined;
       do {
-        const page = await findPage(where, cursor === undefined ? { limit } : { limit, cursor });
+        const page = await findPage(filter, cursor === undefined ? { limit } : { limit, cursor });
         cursor = page.cursor;
         yield* page.items;
       } while (cursor !== undefined);

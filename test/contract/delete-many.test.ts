@@ -62,6 +62,29 @@ forEachStore('deleteMany', pageModel(prefix), prefix, (store, db) => {
     expect(await repo.count({ group: 'r' })).toBe(1);
   });
 
+  test('a rewrite of a record without expiry, between select and delete, is spared', async () => {
+    const lines = db().repository(Line);
+    for (let n = 1; n <= 3; n++) await lines.insert(line('w1', n));
+    const rewrite = async () => {
+      await lines.upsert(Object.assign(line('w1', 2), { sku: 'rewritten' }));
+    };
+    const options = { batchSize: 10, [AFTER_SELECT]: rewrite };
+    expect(await lines.deleteMany({ orderId: 'w1' }, options)).toBe(2);
+    expect(await lines.get({ orderId: 'w1', line: 2 })).toMatchObject({ sku: 'rewritten' });
+  });
+
+  test('a rewrite that keeps the same expiry instant, between select and delete, is spared', async () => {
+    const repo = items();
+    const at = new Date(Date.now() + 3_600_000);
+    for (const id of ids('q', 3)) await repo.insert(item(id, 'q'), { ttl: { at } });
+    const rewrite = async () => {
+      await repo.upsert(item('q01', 'q', 42), { ttl: { at } });
+    };
+    const options = { batchSize: 10, [AFTER_SELECT]: rewrite };
+    expect(await repo.deleteMany({ group: 'q' }, options)).toBe(2);
+    expect(await repo.get('q01')).toMatchObject({ group: 'q', n: 42 });
+  });
+
   test('an empty filter needs { all: true }; options are checked before anything is deleted', async () => {
     const repo = items();
     await repo.insert(item('keep', 'k'));
@@ -79,6 +102,7 @@ forEachStore('deleteMany', pageModel(prefix), prefix, (store, db) => {
       expect({ code: error.code, store: error.store }).toEqual({ code: 'BAD_ARGUMENT', store: store.can.storeName });
     }
     expect(refusals[0]?.hint).toMatch(/all: true/);
+    expect(refusals[2]?.hint).toMatch(/default 500\)/);
     expect((await failure(() => repo.deleteMany({ colour: 'x' } as never))).code).toBe('UNKNOWN_MEMBER');
     expect(await repo.exists('keep')).toBe(true);
     const lines = db().repository(Line);

@@ -17,10 +17,15 @@ forEachClockedStore(
   pageModel(`${prefix}k`),
   (store, opened) => {
     const items = () => opened().db.repository(Item);
+    // Every test moves the store's clock: it goes back to where it was even when a test fails.
+    let start = 0;
+    beforeEach(() => {
+      start = opened().clock.nowMs;
+    });
+    afterEach(() => opened().clock.at(start));
 
     test('a record expires between two pages exactly at its instant (inclusive), judged at the second page', async () => {
       const { clock } = opened();
-      const start = clock.nowMs;
       for (const id of ids('b', 6)) await items().insert(item(id, 'b'), { ttl: id === 'b04' ? 60 : 3600 });
       const first = await items().findPage({ group: 'b' }, { limit: 3 });
       expect(first.items.map((i) => i.id)).toEqual(['b00', 'b01', 'b02']);
@@ -31,12 +36,10 @@ forEachClockedStore(
       const at = await items().findPage({ group: 'b' }, { limit: 3, cursor: first.cursor as string });
       expect(at.items.map((i) => i.id)).toEqual(['b03', 'b05']);
       expect(at.cursor).toBeUndefined();
-      clock.at(start);
     });
 
     test('a record that expires mid-iteration stops appearing', async () => {
       const { clock } = opened();
-      const start = clock.nowMs;
       for (const id of ids('m', 6)) await items().insert(item(id, 'm'), { ttl: id === 'm00' ? 3600 : 10 });
       const seen: string[] = [];
       for await (const found of items().iterate({ group: 'm' }, { pageSize: 2 })) {
@@ -45,12 +48,10 @@ forEachClockedStore(
         if (seen.length === 2) clock.at(start + 10_000);
       }
       expect(seen).toEqual(['m00', 'm01']);
-      clock.at(start);
     });
 
     test('deleteMany skips an expired-but-stored record, which stays stored for the purge or the TTL monitor', async () => {
       const { clock, raw } = opened();
-      const start = clock.nowMs;
       await items().insert(item('x-due', 'x'), { ttl: 60 });
       await items().insert(item('x-live', 'x'), { ttl: 3600 });
       clock.at(start + 60_000);
@@ -63,7 +64,6 @@ forEachClockedStore(
       clock.at(start);
       // The row was never deleted: back before its instant it is live again.
       expect(await items().exists('x-due')).toBe(true);
-      expect(store.name).toBeTruthy();
     });
   },
 );

@@ -71,6 +71,19 @@ export class Executor {
   }
 
   // findPage / deleteMany (issue 26)
+  /**
+   * A SELECT that checks this store's own writes (deleteMany's count): at the write level, so it
+   * reaches the replicas the delete was acknowledged by (ANY, a write-only level, reads at ONE).
+   */
+  async checkWrite(query: string, params: Params, place: ErrorPlace, what: string): Promise<types.ResultSet> {
+    const write = this.consistency.write === 'ANY' ? { ...this.consistency, write: 'ONE' as const } : this.consistency;
+    try {
+      return await this.client.execute(query, params, { prepare: true, ...driverConsistency(write, 'write') });
+    } catch (error) {
+      throw wrap(error, place, what, query);
+    }
+  }
+
   /** One page of a paged query: at most `fetchSize` rows, resumed from the driver's paging state. */
   async page(
     query: string,

@@ -1,5 +1,6 @@
 import type { ErrorPlace } from '../../errors';
-import { invalidCursor } from '../../runtime/cursor';
+import { causeMessages, invalidCursor, resumeFrom } from '../../runtime/cursor';
+import { sumBounded } from '../../runtime/bounded';
 import { runDeleteMany, type DeleteManyRequest } from '../../runtime/delete-many';
 import { pageOf, pageRequest } from '../../runtime/pages';
 import type { Page } from '../contract';
@@ -18,8 +19,15 @@ export interface CassandraPages {
   filter(where: Record<string, unknown>): { columns: ColumnMapping[]; params: Params };
 }
 
-/** The driver's paging state is hex text; anything else cannot have come from a page. */
-const PAGE_STATE = /^[0-9a-f]{2,8192}$/;
+/**
+ * The driver's paging state is hex text of whole bytes; anything else cannot have come from a
+ * page. It holds the last partition key and clustering of the page (a partition key may be up to
+ * 64 KB), so its length is bounded only by the cursor's own limit.
+ */
+const PAGE_STATE = /^(?:[0-9a-f]{2})+$/;
+
+/** The node's refusal of a paging state it did not make (a protocol error naming the paging state). */
+const REFUSED_PAGE_STATE = /invalid value for the paging state/i;
 
 /**
  * findPage(): one page of the node's own paging (fetchSize = limit, resumed from the paging
@@ -32,7 +40,13 @@ export async function cassandraPage<T>(p: CassandraPages, where: unknown, option
   const request = pageRequest(where, options, scope, (raw) => pageState(p, raw));
   const { columns, params } = p.filter(request.where);
   const query = p.ctx.statements(p.mapping).selectWhere(columns, { count: false });
-  const result = await p.ctx.executor.page(query, params, p.place, 'findPage', request.limit, request.position);
+  const result = await resumeFrom(
+    request.position !== undefined,
+    () => p.ctx.executor.page(query, params, p.place, 'findPage', request.limit, request.position),
+    (error) => REFUSED_PAGE_STATE.test(causeMessages(error)),
+    'a paging state',
+    { entity: p.mapping.entity.name, store: STORE },
+  );
   const items = result.rows.map((row) => rowToEntity<T>(p.mapping, row));
   return pageOf(items, result.pageState ?? undefined, request);
 }
@@ -71,8 +85,10 @@ function newestWrite(mapping: EntityMapping, row: Row): bigint | undefined {
  * deleteMany(): pages of the matches with their cells' WRITETIME, each row deleted `USING
  * TIMESTAMP` of its newest cell as selected. A tombstone only shadows cells written at or before
  * its timestamp, so a row rewritten after the selection (a later timestamp) survives: Cassandra's
- * own conflict rule does the re-check. Rows are then looked up, and only those gone are counted.
- * A key-only table has no cell whose write time can be read: its rows are deleted plainly.
+ * own conflict rule does the re-check. Rows are then looked up at the write's consistency (so the
+ * check reaches the replicas the delete did), and only those gone are counted. The count is of
+ * rows gone after this call's delete, not of tombstones this call wrote: a row that expired or
+ * that another caller deleted between the selection and the check counts too. A key-only table has no cell whose write time can be read: its rows are deleted plainly.
  */
 export function cassandraDeleteMany(p: CassandraPages, request: DeleteManyRequest): Promise<number> {
   const { columns, params } = p.filter(request.where);
@@ -89,17 +105,14 @@ export function cassandraDeleteMany(p: CassandraPages, request: DeleteManyReques
         return { picked: result.rows, next: result.pageState ?? undefined };
       },
       async remove(picked) {
-        const gone = await Promise.all(
-          picked.map(async (row) => {
-            const key: Params = keyColumns.map((c) => row[c.column] as unknown);
-            const newest = newestWrite(p.mapping, row);
-            if (newest === undefined) await executor.execute(plain, key, p.place, 'deleteMany');
-            else await executor.execute(timed, [newest.toString(), ...key], p.place, 'deleteMany');
-            const left = await executor.execute(statements.existsByKey(), key, p.place, 'deleteMany (check)');
-            return left.rows.length === 0 ? 1 : 0;
-          }),
-        );
-        return gone.reduce<number>((sum, n) => sum + n, 0);
+        return sumBounded(picked, async (row) => {
+          const key: Params = keyColumns.map((c) => row[c.column] as unknown);
+          const newest = newestWrite(p.mapping, row);
+          if (newest === undefined) await executor.execute(plain, key, p.place, 'deleteMany');
+          else await executor.execute(timed, [newest.toString(), ...key], p.place, 'deleteMany');
+          const left = await executor.checkWrite(statements.existsByKey(), key, p.place, 'deleteMany (check)');
+          return left.rows.length === 0 ? 1 : 0;
+        });
       },
     },
     request,

@@ -1,6 +1,7 @@
 import type { SqlQuerySpec } from '@azure/cosmos';
 import { instanceOf } from '../../runtime/entity-values';
-import { invalidCursor } from '../../runtime/cursor';
+import { causeMessages, invalidCursor, resumeFrom } from '../../runtime/cursor';
+import { sumBounded } from '../../runtime/bounded';
 import { runDeleteMany, type DeleteManyRequest } from '../../runtime/delete-many';
 import { pageOf, pageRequest } from '../../runtime/pages';
 import type { Page } from '../contract';
@@ -17,8 +18,27 @@ export interface CosmosPages {
   hidden(): Promise<SqlFilter | null>;
 }
 
-/** The SDK's continuation token is text (JSON for cross-partition queries); a longer one is no token of a page. */
-const MAX_TOKEN = 16_384;
+/**
+ * The service's part of a continuation token is capped at this many KB per query
+ * (FeedOptions.continuationTokenLimitInKB, sent as x-ms-documentdb-responsecontinuationtokenlimitinkb);
+ * the SDK's cross-partition token wraps one such part per partition key range it still has to read.
+ */
+const TOKEN_LIMIT_KB = 4;
+
+/** Partition key ranges one cross-partition token may name, with room to spare: a longer token is no token of a page. */
+const RANGES_PER_TOKEN = 32;
+
+const MAX_TOKEN = TOKEN_LIMIT_KB * 1024 * RANGES_PER_TOKEN;
+
+const BAD_REQUEST = 400;
+
+/** The SDK's or the service's refusal of a continuation token it did not make. */
+function refusedToken(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return (
+    statusOf(error) === BAD_REQUEST || statusOf(cause) === BAD_REQUEST || /continuation/i.test(causeMessages(error))
+  );
+}
 
 type RawItem = Record<string, unknown> & { readonly _etag?: string };
 
@@ -27,7 +47,11 @@ async function queryPage(p: CosmosPages, where: Record<string, unknown>, limit: 
   const name = p.access.entity.name;
   const response = await driverCall(`querying ${name}`, { entity: name }, () =>
     p.access.container.items
-      .query<RawItem>(spec, { maxItemCount: limit, ...(token === undefined ? {} : { continuationToken: token }) })
+      .query<RawItem>(spec, {
+        maxItemCount: limit,
+        continuationTokenLimitInKB: TOKEN_LIMIT_KB,
+        ...(token === undefined ? {} : { continuationToken: token }),
+      })
       .fetchNext(),
   );
   return { items: response.resources, next: response.continuationToken ?? undefined };
@@ -45,7 +69,13 @@ export async function cosmosPage<T>(p: CosmosPages, where: unknown, options: unk
     if (typeof raw === 'string' && raw.length > 0 && raw.length <= MAX_TOKEN) return raw;
     throw invalidCursor('does not hold a Cosmos DB continuation token', { entity: entity.name, store: STORE });
   });
-  const { items, next } = await queryPage(p, request.where, request.limit, request.position);
+  const { items, next } = await resumeFrom(
+    request.position !== undefined,
+    () => queryPage(p, request.where, request.limit, request.position),
+    refusedToken,
+    'a continuation token',
+    { entity: entity.name, store: STORE },
+  );
   return pageOf(
     items.map((raw) => instanceOf<T>(entity, codec.decode(raw))),
     next,
@@ -67,22 +97,19 @@ export function cosmosDeleteMany(p: CosmosPages, request: DeleteManyRequest): Pr
         return { picked: items, next };
       },
       async remove(picked) {
-        const done = await Promise.all(
-          picked.map(async (raw) => {
-            const address = codec.address(codec.decode(raw));
-            try {
-              await container.item(address.id, address.partition).delete({
-                accessCondition: { type: 'IfMatch', condition: String(raw._etag) },
-              });
-              return 1;
-            } catch (error) {
-              const status = statusOf(error);
-              if (status === NOT_FOUND || status === PRECONDITION_FAILED) return 0;
-              throw wrapDriverError(error, `deleting ${entity.name} '${address.id}'`, { entity: entity.name });
-            }
-          }),
-        );
-        return done.reduce<number>((sum, n) => sum + n, 0);
+        return sumBounded(picked, async (raw) => {
+          const address = codec.address(codec.decode(raw));
+          try {
+            await container.item(address.id, address.partition).delete({
+              accessCondition: { type: 'IfMatch', condition: String(raw._etag) },
+            });
+            return 1;
+          } catch (error) {
+            const status = statusOf(error);
+            if (status === NOT_FOUND || status === PRECONDITION_FAILED) return 0;
+            throw wrapDriverError(error, `deleting ${entity.name} '${address.id}'`, { entity: entity.name });
+          }
+        });
       },
     },
     request,

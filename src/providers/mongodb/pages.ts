@@ -44,17 +44,24 @@ export async function mongoPage<T>(p: MongoPages, where: unknown, options: unkno
   const docs = await readPage(p, after(liveMatches(p, request.where), request.position), request.limit + 1);
   const items = docs.slice(0, request.limit);
   const last = items[items.length - 1];
-  const next = docs.length > request.limit && last ? last['_id'] : undefined;
-  const entities = items.map((d) => instanceOf<T>(p.mapping.entity, fromDocument(p.mapping, d)));
+  const values = items.map((d) => fromDocument(p.mapping, d));
+  const lastValues = values[values.length - 1];
+  // The key's member values, not the BSON `_id`: the cursor holds plain values, and the next
+  // page's bound is built by the same id builder as every other `_id`.
+  const next =
+    docs.length > request.limit && last && lastValues ? p.mapping.key.map((k) => lastValues[k.member]) : undefined;
+  const entities = values.map((v) => instanceOf<T>(p.mapping.entity, v));
   return pageOf(entities, next, request);
 }
 
-/** A cursor's `_id` must be an `_id` of this entity's key (every member of its type). */
+/** A cursor's key member values (in key order, each of its type), as the `_id` they address. */
 function checkedId(mapping: CollectionMapping, raw: unknown): unknown {
   const place = { entity: mapping.entity.name, store: STORE };
-  if (raw === undefined || raw === null) throw invalidCursor(`does not hold a key of ${mapping.entity.name}`, place);
+  if (!Array.isArray(raw) || raw.length !== mapping.key.length) {
+    throw invalidCursor(`does not hold a key of ${mapping.entity.name}`, place);
+  }
   try {
-    return idFromValues(mapping, fromDocument(mapping, { _id: raw }));
+    return idFromValues(mapping, Object.fromEntries(mapping.key.map((k, i) => [k.member, raw[i]])));
   } catch {
     throw invalidCursor(`does not hold a key of ${mapping.entity.name}`, place);
   }

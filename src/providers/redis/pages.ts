@@ -8,9 +8,9 @@ import type { KeyspaceMapping } from './compile';
 import { call, type CallPlace, type RedisClientLike } from './gateway';
 import { collectionPrefix, scanPattern } from './keys';
 import { matches, whereForms } from './records';
-import { runScript, type Script } from './scripts';
+import { mapBounded, sumBounded } from '../../runtime/bounded';
+import { runScript, runScriptFor, script } from './scripts';
 import { STORE } from './semantics';
-import { createHash } from 'node:crypto';
 
 /**
  * findPage / deleteMany on Redis: one SCAN walk, resumed from its own cursor. SCAN is unordered,
@@ -67,6 +67,8 @@ async function walk(
   const head = collectionPrefix(p.prefix, p.mapping);
   const place = placeOf(p, 'findPage (SCAN)');
   const matched: Match[] = [];
+  // SCAN may hand a key out again in a later step of the same page: each record once per page.
+  const onPage = new Set<string>();
   let cursor = from?.c ?? '0';
   let skip = new Set(from?.s ?? []);
   for (let step = 0; step < MAX_STEPS_PER_PAGE; step++) {
@@ -81,12 +83,13 @@ async function walk(
       // Null: expired or deleted between SCAN and the read.
       if (hit === null) continue;
       const stored = parseStored(p.mapping, hit.key, hit.text);
-      if (!matches(stored, forms)) continue;
+      if (!matches(stored, forms) || onPage.has(hit.key)) continue;
       if (matched.length === limit) {
         const taken = matched.slice(stepStart).map((m) => m.key.slice(head.length));
         return { matched, next: { c: cursor, s: [...skip, ...taken] } };
       }
       matched.push({ ...hit, stored });
+      onPage.add(hit.key);
     }
     if (next === '0') return { matched, next: undefined };
     cursor = next;
@@ -103,6 +106,8 @@ function checkedPosition(p: RedisPages, raw: unknown): ScanPosition {
     r !== null &&
     typeof r.c === 'string' &&
     /^\d{1,20}$/.test(r.c) &&
+    // SCAN's cursor is an unsigned 64-bit number: Redis refuses any other ("invalid cursor").
+    BigInt(r.c) < 2n ** 64n &&
     Array.isArray(r.s) &&
     r.s.every((k) => typeof k === 'string');
   if (!ok) throw invalidCursor('does not hold a SCAN position', { entity: p.mapping.entity.name, store: STORE });
@@ -131,12 +136,9 @@ export async function redisPage<T>(p: RedisPages, where: unknown, options: unkno
   return pageOf(items, next, req);
 }
 
-function script(source: string): Script {
-  return { source, sha: createHash('sha1').update(source).digest('hex') };
-}
-
 /** A key's value and absolute expiry (PEXPIRETIME, Redis 7.0+) read together. */
-const READ_SOURCE = `return { redis.call('GET', KEYS[1]), redis.call('PEXPIRETIME', KEYS[1]) }`;
+const READ_BOTH = script(`#!lua flags=no-writes
+return { redis.call('GET', KEYS[1]), redis.call('PEXPIRETIME', KEYS[1]) }`);
 
 /** Deletes the key only while it holds the value and expiry deleteMany selected: a rewrite survives. */
 const DELETE_IF_SAME = script(`#!lua
@@ -146,36 +148,50 @@ end
 return 0`);
 
 /**
+ * Keys one deleteMany() remembers having handled (deleted, or spared as rewritten), so that SCAN
+ * handing one out again later in the walk neither deletes a record re-created after its deletion
+ * nor one spared as rewritten. Beyond this many the oldest are forgotten: memory stays bounded,
+ * and a key SCAN repeats after that many others may be deleted as a fresh match.
+ */
+export const MAX_REMEMBERED_KEYS = 100_000;
+
+/** A set of at most `max` keys that forgets the oldest first. */
+function boundedKeys(max: number) {
+  const keys = new Set<string>();
+  return {
+    has: (key: string) => keys.has(key),
+    add(key: string) {
+      keys.add(key);
+      if (keys.size > max) keys.delete(keys.values().next().value as string);
+    },
+  };
+}
+
+/**
  * deleteMany(): SCAN steps as findPage, each matching key deleted by a script that first checks
- * the value and expiry are still the ones selected. One script per key (a cluster keeps each key
- * on its own slot), sent together.
+ * the value and expiry are still the ones selected, at most MAX_IN_FLIGHT keys at once. One
+ * script per key: each call names a single key, so on a cluster it goes to that key's node.
  */
 export function redisDeleteMany(p: RedisPages, req: DeleteManyRequest): Promise<number> {
   const place = placeOf(p, 'deleteMany');
   const readBoth = (keys: string[]) =>
-    Promise.all(
-      keys.map(async (key) => {
-        const [text, at] = await call<[string | null, number]>(p.client, ['EVAL', READ_SOURCE, '1', key], place);
-        return text === null || text === undefined ? null : { key, text, expiresAt: String(at) };
-      }),
-    );
-  // SCAN may return a key again later in the walk: one rewritten after its selection stays spared.
-  const spared = new Set<string>();
+    mapBounded(keys, async (key) => {
+      const [text, at] = await runScriptFor<[string | null, number]>(p.client, READ_BOTH, [key], [], place);
+      return text === null || text === undefined ? null : { key, text, expiresAt: String(at) };
+    });
+  const handled = boundedKeys(MAX_REMEMBERED_KEYS);
   return runDeleteMany<Match, ScanPosition>(
     {
       async select(after, size) {
         const { matched, next } = await walk(p, req.where, after, size, readBoth);
-        return { picked: matched.filter((m) => !spared.has(m.key)), next };
+        return { picked: matched.filter((m) => !handled.has(m.key)), next };
       },
-      async remove(picked) {
-        const done = await Promise.all(
-          picked.map((m) => runScript(p.client, DELETE_IF_SAME, [m.key], [m.text, m.expiresAt ?? '-1'], place)),
-        );
-        done.forEach((n, i) => {
-          if (n === 0) spared.add((picked[i] as Match).key);
-        });
-        return done.reduce((sum, n) => sum + n, 0);
-      },
+      remove: (picked) =>
+        sumBounded(picked, async (m) => {
+          const done = await runScript(p.client, DELETE_IF_SAME, [m.key], [m.text, m.expiresAt ?? '-1'], place);
+          handled.add(m.key);
+          return done;
+        }),
     },
     req,
   );

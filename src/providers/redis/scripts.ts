@@ -92,11 +92,22 @@ export async function runScript(
   args: readonly string[],
   place: CallPlace,
 ): Promise<number> {
+  return Number(await runScriptFor<unknown>(client, s, keys, args, place));
+}
+
+/** runScript() for a script whose reply is not a number (an array, a string): the reply as Redis sent it. */
+export async function runScriptFor<T>(
+  client: RedisClientLike,
+  s: Script,
+  keys: readonly string[],
+  args: readonly string[],
+  place: CallPlace,
+): Promise<T> {
   const tail = [String(keys.length), ...keys, ...args];
   try {
-    return Number(await client.sendCommand(['EVALSHA', s.sha, ...tail]));
+    return (await client.sendCommand(['EVALSHA', s.sha, ...tail])) as T;
   } catch (error) {
     if (!/^NOSCRIPT/.test(error instanceof Error ? error.message : '')) throw operationFailed(error, place);
-    return Number(await call(client, ['EVAL', s.source, ...tail], place));
+    return call<T>(client, ['EVAL', s.source, ...tail], place);
   }
 }

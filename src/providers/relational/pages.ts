@@ -5,8 +5,8 @@ import type { Page } from '../contract';
 import type { Executor } from './drivers/executor';
 import type { EntityTable } from './entity-table';
 import { RELATIONAL_STORE } from './options';
-import type { Filter } from './sql-read';
-import { deleteSelect, deleteSelected, pageSelect } from './sql-pages';
+import { filterShape, type Filter } from './sql-read';
+import { deleteSelect, deleteSelected, pageSelect, selectedWidth } from './sql-pages';
 import { bind } from './statement';
 
 /** The checked filter of a call, as the repository builds it: the filters and their bound values. */
@@ -18,8 +18,14 @@ export interface BuiltFilter {
 /** Rows one deleteMany DELETE names, in a few fixed shapes padded to size (as getMany's keys). */
 const DELETE_BUCKETS = [1, 16, 128] as const;
 
-function shapeKey(filters: readonly Filter[]): string {
-  return filters.map((f) => (f.isNull ? `${f.column}!` : f.column)).join(',');
+/** Bound values one DELETE may carry: under SQLite's default limit (32,766), the lowest of the three families. */
+const MAX_BOUND_VALUES = 30_000;
+
+/** The row counts of one table's DELETE shapes: a wide table names fewer rows per statement. */
+function deleteBuckets(t: EntityTable, filterArgs: number): number[] {
+  const most = Math.max(1, Math.floor((MAX_BOUND_VALUES - filterArgs) / selectedWidth(t)));
+  const buckets = DELETE_BUCKETS.filter((b) => b < most);
+  return [...buckets, Math.min(most, DELETE_BUCKETS[DELETE_BUCKETS.length - 1] as number)];
 }
 
 /**
@@ -38,7 +44,7 @@ export async function relationalPage<T>(
   const request = pageRequest(where, options, scope, (raw) => encodedKeyOf(t, raw));
   const { filters, args } = build(request.where as Partial<T>);
   const after = request.position !== undefined;
-  const shape = `page:${shapeKey(filters)}:${after ? 'A' : ''}`;
+  const shape = `page:${filterShape(filters)}:${after ? 'A' : ''}`;
   const statement = t.statement(shape, () => pageSelect(t, t.nowMode, filters, after));
   const bound = [...args, ...(request.position ?? []), request.limit + 1];
   const rows = await executor.rows(statement, bind(statement, { args: bound, now: t.nowParam() }));
@@ -63,7 +69,8 @@ function encodedKeyOf(t: EntityTable, raw: unknown): unknown[] {
 
 /**
  * deleteMany() in batches: each selects up to batchSize live matches after the last key (their
- * keys and expiry), then deletes those that still match, are live and keep the selected expiry.
+ * keys and every other column), then deletes those that still match, are live and hold every
+ * value they were selected with: a row rewritten after its batch selected it is spared.
  */
 export function relationalDeleteMany(
   t: EntityTable,
@@ -72,7 +79,7 @@ export function relationalDeleteMany(
   built: BuiltFilter,
 ): Promise<number> {
   const { filters, args } = built;
-  const shape = shapeKey(filters);
+  const shape = filterShape(filters);
   return runDeleteMany<unknown[], unknown[]>(
     {
       async select(after, size) {
@@ -86,10 +93,11 @@ export function relationalDeleteMany(
       },
       async remove(picked) {
         let deleted = 0;
-        const top = DELETE_BUCKETS[DELETE_BUCKETS.length - 1] as number;
+        const buckets = deleteBuckets(t, args.length);
+        const top = buckets[buckets.length - 1] as number;
         for (let start = 0; start < picked.length; start += top) {
           const chunk = picked.slice(start, start + top);
-          const size = DELETE_BUCKETS.find((b) => b >= chunk.length) ?? top;
+          const size = buckets.find((b) => b >= chunk.length) ?? top;
           const statement = t.statement(`delete-picked:${shape}:${size}`, () =>
             deleteSelected(t, t.nowMode, filters, size),
           );

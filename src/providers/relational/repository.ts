@@ -18,7 +18,16 @@ import type { BatchOp, Executor } from './drivers/executor';
 import { checkWriteOptions } from './arguments';
 import { RELATIONAL_STORE } from './options';
 import { runSetTtl, runTtl } from './ttl-ops';
-import { countWhere, deleteWhere, existsByKey, findWhere, selectByKey, selectByKeys, type Filter } from './sql-read';
+import {
+  countWhere,
+  deleteWhere,
+  existsByKey,
+  findWhere,
+  selectByKey,
+  selectByKeys,
+  filterShape as shapeOf,
+  type Filter,
+} from './sql-read';
 import { bind, type Statement } from './statement';
 import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps } from './write-ops';
 
@@ -318,7 +327,3 @@ export class RelationalRepository<T> implements Repository<T> {
 const DONE: Promise<void> = Promise.resolve();
 
 const hasRows = (rows: unknown[][]): boolean => rows.length > 0;
-
-function shapeOf(filters: readonly Filter[]): string {
-  return filters.map((f) => (f.isNull ? `${f.column}!` : f.column)).join(',');
-}

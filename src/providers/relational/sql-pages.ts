@@ -1,3 +1,4 @@
+import type { FieldType } from '../../model/types';
 import type { DialectFamily } from './dialect';
 import type { NowMode, TableSql } from './entity-table';
 import { filterWhere, type Filter } from './sql-read';
@@ -66,44 +67,75 @@ export function pageSelect(t: TableSql, mode: NowMode, filters: readonly Filter[
   return t.finish(w, `SELECT ${t.selectList()} FROM ${t.table}${where} ORDER BY ${keyOrder(t)} LIMIT ${limit}`, true);
 }
 
-/** How each family reads an expiry so that binding it back compares exactly (PostgreSQL keeps microseconds). */
-const EXPIRY_TEXT: Record<DialectFamily, { read(e: string): string; same(e: string, p: string): string }> = {
-  sqlite: { read: (e) => e, same: (e, p) => `${e} IS ${p}` },
+/**
+ * How each family reads a column so that binding the value back compares exactly: as text on
+ * PostgreSQL and MariaDB/MySQL (timestamps keep their microseconds, JSON and numbers their stored
+ * spelling; MariaDB/MySQL bytes as hex), as stored on SQLite (whose values round-trip as they are).
+ */
+const AS_SELECTED: Record<
+  DialectFamily,
+  { read(c: string, type: FieldType | null): string; same(c: string, type: FieldType | null, p: string): string }
+> = {
+  sqlite: { read: (c) => c, same: (c, _type, p) => `${c} IS ${p}` },
   postgres: {
-    read: (e) => `CAST(${e} AS text)`,
-    same: (e, p) => `${e} IS NOT DISTINCT FROM CAST(${p} AS timestamp with time zone)`,
+    read: (c) => `CAST(${c} AS text)`,
+    same: (c, _type, p) => `CAST(${c} AS text) IS NOT DISTINCT FROM CAST(${p} AS text)`,
   },
-  mysql: { read: (e) => `CAST(${e} AS CHAR)`, same: (e, p) => `${e} <=> CAST(${p} AS DATETIME(3))` },
+  mysql: {
+    read: (c, type) => (type === 'binary' ? `HEX(${c})` : `CAST(${c} AS CHAR)`),
+    same: (c, type, p) => `${type === 'binary' ? `HEX(${c})` : `CAST(${c} AS CHAR)`} <=> ${p}`,
+  },
 };
 
-/** deleteMany()'s selection: the keys (as bound again) and, when emulated, the expiry of up to `limit` live matches. */
+/**
+ * The columns deleteMany() re-checks, after the key: every non-key member column and the emulated
+ * expiry, so a row rewritten in any way since its selection (a record without expiry, or one
+ * rewritten with the same expiry instant, too) no longer matches and is spared.
+ */
+function checkedColumns(t: TableSql): Array<{ column: string; type: FieldType | null }> {
+  const keys = new Set(t.keyColumns);
+  const data = t.dataColumns.filter((c) => !keys.has(c.name)).map((c) => ({ column: c.name, type: c.fieldType }));
+  return t.expiryColumn && !data.some((c) => c.column === t.expiryColumn)
+    ? [...data, { column: t.expiryColumn, type: null }]
+    : data;
+}
+
+/** Values one selected row binds in deleteSelected(): its key columns and its checked columns. */
+export function selectedWidth(t: TableSql): number {
+  return t.keyColumns.length + checkedColumns(t).length;
+}
+
+/** deleteMany()'s selection: the keys (as bound again) and every checked column of up to `limit` live matches. */
 export function deleteSelect(t: TableSql, mode: NowMode, filters: readonly Filter[], after: boolean): Statement {
   const w = t.writer();
   const { where, next } = pageWhere(t, w, filters, mode, after);
   // Named by its position, as every column a read selects (MariaDB/MySQL rows are read by those names).
-  const position = t.q(String(t.keyColumns.length));
-  const expiry = t.expiryColumn ? `, ${EXPIRY_TEXT[t.family.name].read(t.q(t.expiryColumn))} AS ${position}` : '';
+  const checked = checkedColumns(t).map(
+    ({ column, type }, i) =>
+      `, ${AS_SELECTED[t.family.name].read(t.q(column), type)} AS ${t.q(String(t.keyColumns.length + i))}`,
+  );
   const limit = w.param({ kind: 'arg', index: next });
-  const sql = `SELECT ${t.keySelectList()}${expiry} FROM ${t.table}${where} ORDER BY ${keyOrder(t)} LIMIT ${limit}`;
+  const sql = `SELECT ${t.keySelectList()}${checked.join('')} FROM ${t.table}${where} ORDER BY ${keyOrder(t)} LIMIT ${limit}`;
   return t.finish(w, sql, true);
 }
 
 /**
- * Deletes `count` selected rows (args: the filter values, then per row its key columns and, when
- * emulated, its expiry as selected) that still match, are live, and keep the expiry they were
- * selected with: the purge's re-check, so a row rewritten since the selection survives.
+ * Deletes `count` selected rows (args: the filter values, then per row its key columns and its
+ * checked columns as selected) that still match, are live, and hold every value they were
+ * selected with: a row rewritten after its batch selected it survives.
  */
 export function deleteSelected(t: TableSql, mode: NowMode, filters: readonly Filter[], count: number): Statement {
   const w = t.writer();
   const { where, next } = filterWhere(t, w, filters, mode);
-  const width = t.keyColumns.length + (t.expiryColumn ? 1 : 0);
+  const checked = checkedColumns(t);
+  const width = selectedWidth(t);
   const rows: string[] = [];
   for (let row = 0; row < count; row++) {
     const arg = (j: number) => w.param({ kind: 'arg', index: next + row * width + j });
     const parts = t.keyColumns.map((k, j) => `${t.q(k)} = ${arg(j)}`);
-    if (t.expiryColumn) {
-      parts.push(EXPIRY_TEXT[t.family.name].same(t.q(t.expiryColumn), arg(t.keyColumns.length)));
-    }
+    checked.forEach(({ column, type }, j) => {
+      parts.push(AS_SELECTED[t.family.name].same(t.q(column), type, arg(t.keyColumns.length + j)));
+    });
     rows.push(`(${parts.join(' AND ')})`);
   }
   const picked = `(${rows.join(' OR ')})`;

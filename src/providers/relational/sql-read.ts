@@ -81,3 +81,8 @@ export function deleteWhere(t: TableSql, mode: NowMode, filters: readonly Filter
   const { where } = filterWhere(t, w, filters, mode);
   return t.finish(w, `DELETE FROM ${t.table}${where}`, false);
 }
+
+/** The part of a filter that changes its statement (the columns, and which are IS NULL): one statement per shape. */
+export function filterShape(filters: readonly Filter[]): string {
+  return filters.map((f) => (f.isNull ? `${f.column}!` : f.column)).join(',');
+}
