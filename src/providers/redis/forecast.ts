@@ -12,9 +12,9 @@ import { scanKeys, walkedNodes } from './scan';
 import { STORE } from './semantics';
 
 /**
- * Redis has no aggregate over expiry: a SCAN walk of the entity's keys (every primary of a cluster,
- * in turn: scanKeys) with one PTTL per key (sent
- * together per SCAN step, so node-redis pipelines them), stopped after `spec.cap` keys. Exact when
+ * Redis has no aggregate over expiry: a SCAN walk of the entity's keys (on a cluster every primary
+ * in turn, as scanKeys walks) with one PTTL per key (sent together per SCAN step, so node-redis
+ * pipelines them), stopped after `spec.cap` keys. Exact when
  * the walk reached the end of the keyspace; a key added or removed during the walk may or may not
  * be seen (SCAN's guarantee). Nothing is ever due but stored: Redis never returns an expired key.
  */
