@@ -60,7 +60,17 @@ forEachStore('@ExpiresAt member', model, prefix, (store, db, raw) => {
   test('a unit of work writes each record with its own member', async () => {
     const a = inMs(3600_000 + 111);
     const b = inMs(7200_000 + 222);
-    await db().unitOfWork().insert(invitation('inv-uow-a', a)).upsert(invitation('inv-uow-b', b)).commit();
+    if (store.can.unitOfWorkInOnePartition) {
+      // Redis Cluster: a unit stays in one partition, and each Invitation (no @PartitionKey) is its own.
+      await db().unitOfWork().insert(invitation('inv-uow-a', a)).commit();
+      await db().unitOfWork().upsert(invitation('inv-uow-b', b)).commit();
+      const across = db().unitOfWork().insert(invitation('inv-uow-c', a)).upsert(invitation('inv-uow-d', b)).commit();
+      await expect(across).rejects.toMatchObject({ code: 'REDIS_CROSS_SLOT', store: store.can.storeName });
+      expect(await invitations().get('inv-uow-c')).toBeUndefined();
+      expect(await invitations().get('inv-uow-d')).toBeUndefined();
+    } else {
+      await db().unitOfWork().insert(invitation('inv-uow-a', a)).upsert(invitation('inv-uow-b', b)).commit();
+    }
     await expectExpiresAt('inv-uow-a', a);
     await expectExpiresAt('inv-uow-b', b);
   });

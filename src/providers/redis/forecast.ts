@@ -8,12 +8,13 @@ import {
 import type { KeyspaceMapping } from './compile';
 import { call, type RedisClientLike } from './gateway';
 import { scanPattern } from './keys';
-import { scanKeys } from './scan';
+import { scanKeys, walkedNodes } from './scan';
 import { STORE } from './semantics';
 
 /**
- * Redis has no aggregate over expiry: a SCAN walk of the entity's keys with one PTTL per key (sent
- * together per SCAN step, so node-redis pipelines them), stopped after `spec.cap` keys. Exact when
+ * Redis has no aggregate over expiry: a SCAN walk of the entity's keys (on a cluster every primary
+ * in turn, as scanKeys walks) with one PTTL per key (sent together per SCAN step, so node-redis
+ * pipelines them), stopped after `spec.cap` keys. Exact when
  * the walk reached the end of the keyspace; a key added or removed during the walk may or may not
  * be seen (SCAN's guarantee). Nothing is ever due but stored: Redis never returns an expired key.
  */
@@ -49,7 +50,7 @@ export async function forecastKeyspace(
     exact,
     cost: {
       roundTrips: walk.calls + batches,
-      text: `SCAN walked the keyspace in ${walk.calls} call(s) (COUNT per call); one PTTL per key, pipelined per step`,
+      text: `SCAN walked the keyspace in ${walk.calls} call(s)${walkedNodes(walk, client)} (COUNT per call); one PTTL per key, pipelined per step`,
     },
     note: 'Redis never returns an expired key: none is due but stored',
   });

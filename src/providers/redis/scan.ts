@@ -1,6 +1,6 @@
-import type { RedisClientLike } from './gateway';
-import { call, type CallPlace } from './gateway';
+import type { CallPlace, RedisClientLike } from './gateway';
 import { RedisRouter } from './router';
+import { scanStep, WALK_START, type WalkPosition, type WalkStep } from './scan-step';
 import { SCAN_COUNT } from './semantics';
 
 /** What a walk cost: SCAN calls sent, over how many primaries, and whether it reached the end of the keyspace. */
@@ -39,24 +39,19 @@ export async function scanKeys(
 ): Promise<ScanWalk> {
   const seen = new Set<string>();
   const targets = await walkTargets(client);
+  const query = { pattern, count: SCAN_COUNT };
   let calls = 0;
-  for (const [i, node] of targets.entries()) {
-    let cursor = '0';
-    do {
-      if (calls >= maxCalls) return { calls, complete: false, nodes: i + 1 };
-      calls += 1;
-      const [next, found] = await call<[string, string[]]>(
-        node,
-        ['SCAN', cursor, 'MATCH', pattern, 'COUNT', String(SCAN_COUNT), 'TYPE', 'string'],
-        place,
-      );
-      cursor = next;
-      const fresh = found.filter((k) => !seen.has(k));
-      for (const k of fresh) seen.add(k);
-      if (fresh.length > 0 && !(await visit(fresh))) {
-        return { calls, complete: cursor === '0' && i === targets.length - 1, nodes: i + 1 };
-      }
-    } while (cursor !== '0');
+  let at: WalkPosition | undefined = WALK_START;
+  while (at !== undefined) {
+    if (calls >= maxCalls) return { calls, complete: false, nodes: at.node + 1 };
+    calls += 1;
+    const step: WalkStep = await scanStep(targets, at, query, place);
+    const fresh = step.keys.filter((k) => !seen.has(k));
+    for (const k of fresh) seen.add(k);
+    if (fresh.length > 0 && !(await visit(fresh))) {
+      return { calls, complete: step.next === undefined, nodes: at.node + 1 };
+    }
+    at = step.next;
   }
   return { calls, complete: true, nodes: targets.length };
 }
