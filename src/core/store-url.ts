@@ -82,7 +82,11 @@ export const isYes = (value: string | undefined): boolean => value === 'true' ||
 
 /** A mistake in a store URL: a usage error of that store. */
 export function badStoreUrl(store: string, message: string, hint: string, cause?: unknown): LifespanError {
-  return new LifespanError(ErrorCodes.STORE_BAD_URL, message, { store, hint, ...(cause === undefined ? {} : { cause }) });
+  return new LifespanError(ErrorCodes.STORE_BAD_URL, message, {
+    store,
+    hint,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 /**
@@ -264,7 +268,7 @@ function shown(typed: string, otherwise: string): string {
 }
 
 /** The hint of an unknown option: every option this URL takes. */
-function knownOptions(form: StoreUrlForm): string {
+export function knownOptions(form: StoreUrlForm): string {
   const entries = Object.entries(form.options);
   const own = entries
     .filter(([, o]) => o.owner === 'lifespan')

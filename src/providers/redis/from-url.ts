@@ -26,7 +26,12 @@ const REDIS_URL: StoreUrlForm = {
 };
 
 /** The parts of a redis:// or rediss:// URL lifespan needs. */
-export function parseRedisUrl(url: string): { driverUrl: string; prefix: string; password: string | null } {
+export function parseRedisUrl(url: string): {
+  driverUrl: string;
+  prefix: string;
+  password: string | null;
+  secrets: readonly string[];
+} {
   const parsed = parseStoreUrl(url, REDIS_URL);
   checkWhatwgUrl(parsed.driverUrl, REDIS_URL);
   if (parsed.path !== '' && !/^\d+$/.test(parsed.path)) {
