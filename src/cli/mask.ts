@@ -1,4 +1,4 @@
-import { maskUrlCredentials, SECRET_KEY } from '../secrets';
+import { maskUrlCredentials } from '../secrets';
 import type { Io } from './io';
 
 export { displayUrl, maskUrlCredentials } from '../secrets';
@@ -18,14 +18,16 @@ export class SecretMasker {
     }
   }
 
-  /** Registers the password and any secret-looking query parameters of a connection URL. */
+  /**
+   * Registers the password of a connection URL. The values of its secret options come from its
+   * store's opener, which declares them: judged by name here, `insecureAuth=true` would mask
+   * every "true" of the output.
+   */
   addUrl(url: string): void {
     try {
       const parsed = new URL(url);
+      this.add(parsed.password);
       this.add(decodeURIComponent(parsed.password));
-      for (const [key, value] of parsed.searchParams) {
-        if (SECRET_KEY.test(key)) this.add(value);
-      }
     } catch {
       // Not a URL: nothing to learn from it.
     }

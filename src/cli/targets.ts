@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { LifespanError, StoreError } from '../errors';
 import type { Model } from '../model/types';
-import { connectionError } from '../providers/connection-errors';
+import { connectFailure, connectionError } from '../providers/connection-errors';
 import type { OpenedStore } from '../providers/connection-target';
 import { openerFor, storeOfUrl } from '../providers/url-openers';
 import { findConfigFile, loadConfig, toOpenedStore, type LifespanConfig } from './config';
@@ -125,7 +125,12 @@ async function openUrl(url: string): Promise<OpenedStore> {
     return await opener(url);
   } catch (error) {
     if (error instanceof LifespanError && !(error instanceof StoreError)) throw error;
-    throw connectionError(error, storeOfUrl(url), displayUrl(url)) ?? error;
+    const store = storeOfUrl(url);
+    const target = displayUrl(url);
+    throw (
+      connectionError(error, store, target) ??
+      connectFailure(error, store, target, 'check the URL and that the server is running')
+    );
   }
 }
 

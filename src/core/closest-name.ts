@@ -8,7 +8,10 @@ export function closestName(typed: string, known: readonly string[]): string | u
   let best: { name: string; distance: number } | undefined;
   for (const name of known) {
     const distance = editDistance(wanted, name.toLowerCase());
-    if (distance <= typoBudget(Math.max(wanted.length, name.length)) && (!best || distance < best.distance)) {
+    // As many edits as the shorter name has letters would turn anything into it ('x' → 'w').
+    const nearEnough =
+      distance <= typoBudget(Math.max(wanted.length, name.length)) && distance < Math.min(wanted.length, name.length);
+    if (nearEnough && (!best || distance < best.distance)) {
       best = { name, distance };
     }
   }

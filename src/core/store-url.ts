@@ -1,6 +1,5 @@
 import { ErrorCodes } from '../error-codes';
 import { LifespanError } from '../errors';
-import { SECRET_KEY } from '../secrets';
 import { closestName } from './closest-name';
 
 /**
@@ -19,6 +18,12 @@ export interface UrlOption {
   readonly values?: readonly string[];
   /** It may be given more than once (MongoDB's readPreferenceTags). */
   readonly repeatable?: boolean;
+  /** Its value is a credential: masked in all output, never repeated in a message. */
+  readonly secret?: boolean;
+  /** What is wrong with `value`, in words that do not repeat it; undefined when it is fine. */
+  readonly check?: (value: string) => string | undefined;
+  /** Why lifespan refuses the option although the driver reads it. */
+  readonly refused?: string;
 }
 
 export type UrlOptions = Readonly<Record<string, UrlOption>>;
@@ -36,6 +41,8 @@ export interface StoreUrlForm {
   readonly options: UrlOptions;
   /** The driver reads option names in any case (MongoDB). */
   readonly caseInsensitiveOptions?: boolean;
+  /** An undeclared option is passed on: the driver refuses the names it does not know (MongoDB). */
+  readonly passUnknownOptions?: boolean;
 }
 
 /** A store URL taken apart; parts are as typed unless they say decoded. */
@@ -56,29 +63,53 @@ export interface StoreUrl {
   readonly own: ReadonlyMap<string, string>;
   /** The URL for the driver: lifespan's own options taken off, everything else as typed. */
   readonly driverUrl: string;
-  /** The decoded password and the values of secret-named options, for the masker. */
+  /** The password as typed and decoded, and the values of options declared secret, for the masker. */
   readonly secrets: readonly string[];
 }
 
-/** The options a driver reads from its URL, passed on as typed. */
-export function driverOptions(names: readonly string[], repeatable: readonly string[] = []): UrlOptions {
-  return Object.fromEntries(
-    names.map((name) => [
-      name,
-      repeatable.includes(name) ? { owner: 'driver', repeatable: true } : { owner: 'driver' },
-    ]),
-  );
+/** The options a driver reads from its URL, passed on as typed (`special` adds to or replaces a plain one). */
+export function driverOptions(
+  names: readonly string[],
+  special: Readonly<Record<string, Partial<UrlOption>>> = {},
+): UrlOptions {
+  const all = [...new Set([...names, ...Object.keys(special)])];
+  return Object.fromEntries(all.map((name) => [name, { owner: 'driver', ...special[name] }]));
 }
 
+/** The values a yes/no option of lifespan's own takes, and how they read. */
+export const YES_NO_VALUES = ['true', 'false', '1', '0'] as const;
+export const isYes = (value: string | undefined): boolean => value === 'true' || value === '1';
+
 /** A mistake in a store URL: a usage error of that store. */
-export function badStoreUrl(store: string, message: string, hint: string): LifespanError {
-  return new LifespanError(ErrorCodes.STORE_BAD_URL, message, { store, hint });
+export function badStoreUrl(store: string, message: string, hint: string, cause?: unknown): LifespanError {
+  return new LifespanError(ErrorCodes.STORE_BAD_URL, message, {
+    store,
+    hint,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/**
+ * The driver's URL read by the WHATWG URL parser, which node-redis, knex and mysql2 use on it:
+ * where that fails, they would fail late or (knex) take the URL for a file name. Not repeated.
+ */
+export function checkWhatwgUrl(driverUrl: string, form: Pick<StoreUrlForm, 'store' | 'what' | 'example'>): URL {
+  try {
+    return new URL(driverUrl);
+  } catch {
+    throw badStoreUrl(
+      form.store,
+      `${form.what} does not parse (the URL is not repeated here: it may hold a password)`,
+      `write it as ${form.example}, with special characters in the password percent-encoded`,
+    );
+  }
 }
 
 const URL_SHAPE = /^([a-z][a-z0-9+.-]*:)(\/\/)?([^?]*)(?:\?(.*))?$/is;
 
 /** Takes `url` apart as `form` says and checks every option; a mistake is STORE_BAD_URL. */
 export function parseStoreUrl(url: string, form: StoreUrlForm): StoreUrl {
+  if (form.authority) refuseQueryInUserInfo(url, form);
   const match = URL_SHAPE.exec(url);
   const [, scheme = '', slashes, body = '', query] = match ?? [];
   if (!match || (form.authority && !slashes)) {
@@ -92,7 +123,7 @@ export function parseStoreUrl(url: string, form: StoreUrlForm): StoreUrl {
   const rawPassword = userInfo === undefined || colon < 0 ? undefined : userInfo.slice(colon + 1);
   const password = rawPassword === undefined ? undefined : decodedPart(rawPassword, 'password', form);
   const options = readOptions(query ?? '', form);
-  const secretValues = options.given.filter((o) => SECRET_KEY.test(o.name) && o.value !== '').map((o) => o.value);
+  const secretValues = options.given.filter((o) => form.options[o.name]?.secret && o.value !== '').map((o) => o.value);
   return {
     scheme: scheme.toLowerCase(),
     user: rawUser === undefined ? undefined : decodedPart(rawUser, 'user name', form),
@@ -102,8 +133,29 @@ export function parseStoreUrl(url: string, form: StoreUrlForm): StoreUrl {
     path,
     own: options.own,
     driverUrl: `${scheme}${slashes ?? ''}${body}${options.passed.length > 0 ? `?${options.passed.join('&')}` : ''}`,
-    secrets: [...new Set([...(password ? [password] : []), ...secretValues])],
+    secrets: [...new Set([...(password ? [password, rawPassword as string] : []), ...secretValues])],
   };
+}
+
+/**
+ * The user information ends at the last '@' before the path: a '?' or '#' ahead of that '@' is
+ * in the password, where every URL parser would end the authority and read the rest of the
+ * password as options. Refused naming nothing of it: any part may be the password.
+ */
+function refuseQueryInUserInfo(url: string, form: StoreUrlForm): void {
+  const start = url.indexOf('//');
+  if (start < 0) return;
+  const rest = url.slice(start + 2);
+  const slash = rest.indexOf('/');
+  const authority = slash < 0 ? rest : rest.slice(0, slash);
+  const at = authority.lastIndexOf('@');
+  if (at >= 0 && /[?#]/.test(authority.slice(0, at))) {
+    throw badStoreUrl(
+      form.store,
+      `${form.what} has a '?' or '#' before the '@' that ends its user name and password (nothing of them is repeated here)`,
+      'percent-encode ? as %3F, # as %23 and / as %2F in the password (and @ as %40 in an option value)',
+    );
+  }
 }
 
 function splitAuthority(body: string): { authority: string; path: string } {
@@ -141,12 +193,38 @@ function readOptions(
   for (const raw of query.split('&').filter((part) => part !== '')) {
     const [typed = '', value = ''] = [...new URLSearchParams(raw)][0] ?? [];
     const name = declaredName(typed, form);
-    if (name === undefined) throw unknownOption(typed, form);
+    if (name === undefined) {
+      if (!form.passUnknownOptions) throw unknownOption(typed, form);
+      given.push({ name: typed, value, raw });
+      continue;
+    }
     const option = form.options[name] as UrlOption;
+    if (option.refused) {
+      throw badStoreUrl(
+        form.store,
+        `${form.what} has the option ${name}, which lifespan refuses: ${option.refused}`,
+        `leave ${name} out`,
+      );
+    }
     if (!option.repeatable && given.some((g) => g.name === name)) {
       throw badStoreUrl(form.store, `${form.what} gives the option ${name} twice`, `keep one ${name}=…`);
     }
-    if (option.values && !option.values.includes(value)) throw badValue(name, value, option.values, form);
+    if (option.values && !option.values.includes(value)) throw badValue(name, value, option, form);
+    if (option.owner === 'lifespan' && value === '') {
+      throw badStoreUrl(
+        form.store,
+        `${form.what} leaves ${name} empty`,
+        `give ${name} a value, or leave the option out`,
+      );
+    }
+    const problem = option.check?.(value);
+    if (problem !== undefined) {
+      throw badStoreUrl(
+        form.store,
+        `${form.what} sets ${name} to ${option.secret ? 'a value' : shown(value, 'a value')} that ${problem}`,
+        `fix ${name}, or leave the option out`,
+      );
+    }
     given.push({ name, value, raw });
   }
   const isOwn = (g: GivenOption) => form.options[g.name]?.owner === 'lifespan';
@@ -172,12 +250,11 @@ function unknownOption(typed: string, form: StoreUrlForm): LifespanError {
   );
 }
 
-function badValue(name: string, value: string, values: readonly string[], form: StoreUrlForm): LifespanError {
+function badValue(name: string, value: string, option: UrlOption, form: StoreUrlForm): LifespanError {
+  const values = option.values ?? [];
   const guess = closestName(value, values);
   const given =
-    value === ''
-      ? `leaves ${name} empty`
-      : `sets ${name} to ${SECRET_KEY.test(name) ? 'a value' : shown(value, 'a value')}`;
+    value === '' ? `leaves ${name} empty` : `sets ${name} to ${option.secret ? 'a value' : shown(value, 'a value')}`;
   return badStoreUrl(
     form.store,
     `${form.what} ${given}, which is not one of ${values.join(', ')}${guess ? ` (did you mean ${name}=${guess}?)` : ''}`,
@@ -191,7 +268,7 @@ function shown(typed: string, otherwise: string): string {
 }
 
 /** The hint of an unknown option: every option this URL takes. */
-function knownOptions(form: StoreUrlForm): string {
+export function knownOptions(form: StoreUrlForm): string {
   const entries = Object.entries(form.options);
   const own = entries
     .filter(([, o]) => o.owner === 'lifespan')

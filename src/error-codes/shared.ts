@@ -34,8 +34,6 @@ export const SHARED_CODES = {
   STORE_SQLITE_FOLDER_MISSING: { family: 'StoreError', exit: 'store' },
   /** The store's driver package is not installed; the message names the package. */
   STORE_DRIVER_MISSING: { family: 'StoreError', exit: 'store' },
-  /** A connection URL option the driver refuses only when it connects (e.g. mysql2 ssl=<unknown profile>): a usage mistake. */
-  STORE_URL_OPTION: { family: 'StoreError', exit: 'usage' },
   /** apply() of a plan whose step this store did not make, or whose payload was edited after planning. */
   PLAN_BAD_STEP: { family: 'LifespanError', exit: 'model' },
   /** apply() of a plan made for another store. */

@@ -90,13 +90,6 @@ interface Category {
 
 const CATEGORIES: readonly Category[] = [
   {
-    // mysql2 reads ?ssl=<profile> only when it connects: a mistake in the URL, not in the store.
-    code: 'STORE_URL_OPTION',
-    matches: (e) => /^Unknown SSL profile/i.test(text(e)),
-    message: (target, detail) => `an option of ${target} is not valid: ${detail}`,
-    hint: 'check the options of the connection URL (for mysql2, ssl= takes a JSON object such as {"rejectUnauthorized":true})',
-  },
-  {
     code: ErrorCodes.STORE_AUTH_FAILED,
     matches: (e) =>
       AUTH_CODES.has(e.code) ||
@@ -131,6 +124,27 @@ const CATEGORIES: readonly Category[] = [
     hint: 'check the host and port, that the server is running, and that no firewall is in the way',
   },
 ];
+
+/**
+ * A failure to connect, typed whatever the driver threw: its category when it has one, else
+ * STORE_CONNECT_FAILED with the store and the driver's first line (a CLI run never ends in a raw
+ * driver error, exit 70, because a driver failed in a way no category names).
+ */
+export function connectFailure(error: unknown, store: string, target: string, hint: string): LifespanError {
+  if (error instanceof LifespanError) return error;
+  return (
+    connectionError(error, store, target) ??
+    new StoreError(
+      ErrorCodes.STORE_CONNECT_FAILED,
+      `cannot connect to ${target}: ${text(error as DriverFailure) || String(error)}`,
+      {
+        store,
+        hint,
+        cause: error,
+      },
+    )
+  );
+}
 
 /** Runs a call that talks to the store, turning a connection failure into its typed StoreError. */
 export async function mappingConnectionErrors<T>(store: string, target: string, call: () => Promise<T>): Promise<T> {

@@ -51,4 +51,34 @@ describe('lifespan plan --url with a URL option mistake', () => {
     expect(run.stderr).not.toContain('pw-SECRET');
     expect(run.code).toBe(2);
   });
+
+  test.each([
+    'postgres://lifespan:Tr0ub?Secr3tPart=1@127.0.0.1:5432/app',
+    'redis://u:Tr0ub?Secr3tPart&x=1@127.0.0.1:6379/0',
+  ])('a password holding ? (%s) is refused, and no part of it is printed', async (url) => {
+    const run = await plan(url);
+    expect(run.stderr).toContain('[STORE_BAD_URL]');
+    expect(run.stderr).toContain('%3F');
+    expect(`${run.stdout} ${run.stderr}`).not.toMatch(/Tr0ub|Secr3t/);
+    expect(run.code).toBe(2);
+  });
+});
+
+describe('only declared secrets are masked', () => {
+  test('?insecureAuth=true on a MariaDB URL leaves every "true" of explain --format json as it is', async () => {
+    const url = new URL(process.env.MYSQL_URL ?? '');
+    url.searchParams.set('insecureAuth', 'true');
+    const run = await runCli(cli.main, project, [
+      'explain',
+      '--format',
+      'json',
+      '--url',
+      url.toString(),
+      '--models',
+      'models.cjs',
+    ]);
+    expect(run.stdout).not.toContain('****');
+    expect(run.stdout).toMatch(/\btrue\b/);
+    expect(() => JSON.parse(run.stdout) as unknown).not.toThrow();
+  });
 });

@@ -13,6 +13,7 @@ import { MongoStore } from '../../src/providers/mongodb/store';
 import { RedisStore } from '../../src/providers/redis/store';
 import { RelationalStore } from '../../src/providers/relational/store';
 import { DESCRIPTORS } from '../../src/providers/registry';
+import { PUBLISHED_CODES } from './published-codes';
 
 const cassandraClient = { execute: () => undefined, batch: () => undefined };
 const cosmosDatabase = { id: 'app', container: () => undefined };
@@ -92,5 +93,11 @@ describe('CHANGELOG.md maps every old code to its new one', () => {
     expect(renames.length).toBeGreaterThanOrEqual(30);
     expect(renames.filter((r) => r.from in ERROR_CODE_TABLE).map((r) => r.from)).toEqual([]);
     expect(renames.filter((r) => !(r.to in ERROR_CODE_TABLE)).map((r) => r.to)).toEqual([]);
+  });
+
+  test('every published code no longer in the table is an old code of the CHANGELOG', () => {
+    const gone = PUBLISHED_CODES.filter((code) => !(code in ERROR_CODE_TABLE));
+    expect(gone.length).toBeGreaterThan(0);
+    expect(gone.filter((code) => !renames.some((r) => r.from === code))).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ describe('mongodb URLs for the CLI', () => {
   test('the CLI finds the opener; an unreachable server is a StoreError', async () => {
     expect(openerFor('mongodb://127.0.0.1:1/app')).toBe(openMongoUrl);
     await expect(openMongoUrl('mongodb://127.0.0.1:1/app?serverSelectionTimeoutMS=200')).rejects.toMatchObject({
-      code: 'STORE_CONNECT_FAILED',
+      code: 'STORE_UNREACHABLE',
     });
   });
 });

@@ -25,7 +25,7 @@ describe('openRelationalUrl', () => {
   test('a valid server URL opens (no connection is made yet) and lists its password as a secret', async () => {
     const opened = await openRelationalUrl('postgres://user:p%40ss@localhost:1/db?ttl=emulate');
     try {
-      expect(opened.secrets).toEqual(['p@ss']);
+      expect(opened.secrets).toEqual(['p@ss', 'p%40ss']);
       expect(opened.store.describe()).toContain('ttl: emulate');
       expect(opened.store.describe()).not.toContain('p@ss');
     } finally {

@@ -2,6 +2,7 @@ import type { Client } from 'cassandra-driver';
 import { ErrorCodes } from '../../error-codes';
 import { badStoreUrl, parseStoreUrl, type StoreUrlForm, type UrlOptions } from '../../core/store-url';
 import { StoreError } from '../../errors';
+import { connectFailure } from '../connection-errors';
 import type { OpenedStore } from '../connection-target';
 import { CassandraStore } from './store';
 
@@ -26,7 +27,7 @@ const CASSANDRA_URL: StoreUrlForm = {
  */
 export async function openCassandraUrl(url: string): Promise<OpenedStore> {
   const parsed = parseStoreUrl(url, CASSANDRA_URL);
-  const { hosts, path: keyspace, user, password, rawPassword } = parsed;
+  const { hosts, path: keyspace, user, password } = parsed;
   if (hosts === '' || !/^[A-Za-z0-9_]+$/.test(keyspace)) {
     throw badStoreUrl(
       STORE,
@@ -46,14 +47,11 @@ export async function openCassandraUrl(url: string): Promise<OpenedStore> {
     await client.connect();
   } catch (error) {
     await client.shutdown().catch(() => undefined);
-    throw new StoreError(
-      'STORE_CONNECT_FAILED',
-      `cannot connect to Cassandra at ${hosts}: ${(error as Error).message}`,
-      {
-        store: STORE,
-        cause: error,
-        hint: 'check the hosts, port, datacenter (?dc=) and credentials',
-      },
+    throw connectFailure(
+      error,
+      STORE,
+      `Cassandra at ${hosts}`,
+      'check the hosts, port, datacenter (?dc=) and credentials',
     );
   }
   if (!client.metadata.keyspaces[keyspace]) {
@@ -65,8 +63,7 @@ export async function openCassandraUrl(url: string): Promise<OpenedStore> {
   }
   return {
     store: new CassandraStore({ client, keyspace }),
-    // Both spellings: output may show the URL as typed or the password as sent.
-    secrets: rawPassword && password ? [...new Set([rawPassword, password])] : [],
+    secrets: parsed.secrets,
     dispose: () => client.shutdown(),
   };
 }

@@ -1,5 +1,12 @@
 import { ErrorCodes } from '../../error-codes';
-import { badStoreUrl, parseStoreUrl, type StoreUrlForm, type UrlOptions } from '../../core/store-url';
+import {
+  badStoreUrl,
+  isYes,
+  parseStoreUrl,
+  YES_NO_VALUES,
+  type StoreUrlForm,
+  type UrlOptions,
+} from '../../core/store-url';
 import { LifespanError, StoreError } from '../../errors';
 import type { OpenedStore } from '../connection-target';
 import { STORE } from './semantics';
@@ -9,7 +16,7 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** The options of a cosmos: URL, all lifespan's own (the endpoint and key come from the environment). */
 export const COSMOS_URL_OPTIONS: UrlOptions = {
-  selfSigned: { owner: 'lifespan', values: ['true', 'false', '1', '0'] },
+  selfSigned: { owner: 'lifespan', values: YES_NO_VALUES },
 };
 
 const COSMOS_URL: StoreUrlForm = {
@@ -47,7 +54,7 @@ export async function openCosmosUrl(url: string): Promise<OpenedStore> {
     );
   }
   const host = endpointHost(endpoint);
-  const selfSigned = ['true', '1'].includes(parsed.own.get('selfSigned') ?? '');
+  const selfSigned = isYes(parsed.own.get('selfSigned'));
   if (selfSigned && !LOOPBACK.has(host)) {
     throw badStoreUrl(
       STORE,
@@ -75,11 +82,12 @@ export async function openCosmosUrl(url: string): Promise<OpenedStore> {
     await dispose();
     throw error instanceof LifespanError
       ? error
-      : new LifespanError('STORE_BAD_URL', `could not open the Cosmos DB client for ${host}`, {
-          store: STORE,
-          hint: 'check COSMOS_ENDPOINT and COSMOS_KEY',
-          cause: error,
-        });
+      : badStoreUrl(
+          STORE,
+          `could not open the Cosmos DB client for ${host}`,
+          'check COSMOS_ENDPOINT and COSMOS_KEY',
+          error,
+        );
   }
 }
 
@@ -93,10 +101,11 @@ function endpointHost(endpoint: string): string {
   }
   if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || !parsed.hostname) {
     // The value is not echoed: a key pasted into the wrong variable must not end up in a log.
-    throw new LifespanError('STORE_BAD_URL', 'COSMOS_ENDPOINT is not an http(s) URL', {
-      store: STORE,
-      hint: 'export COSMOS_ENDPOINT=https://<account>.documents.azure.com:443/ (the URI on the Keys page of the account)',
-    });
+    throw badStoreUrl(
+      STORE,
+      'COSMOS_ENDPOINT is not an http(s) URL',
+      'export COSMOS_ENDPOINT=https://<account>.documents.azure.com:443/ (the URI on the Keys page of the account)',
+    );
   }
   return parsed.hostname;
 }

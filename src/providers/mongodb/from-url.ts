@@ -1,5 +1,6 @@
-import { badStoreUrl, decodedPart, parseStoreUrl, type StoreUrlForm } from '../../core/store-url';
-import { LifespanError, StoreError } from '../../errors';
+import { closestName } from '../../core/closest-name';
+import { badStoreUrl, decodedPart, isYes, knownOptions, parseStoreUrl, type StoreUrlForm } from '../../core/store-url';
+import { connectFailure } from '../connection-errors';
 import type { OpenedStore } from '../connection-target';
 import { STORE } from './semantics';
 import { MongoStore } from './store';
@@ -12,7 +13,12 @@ const MONGO_URL: StoreUrlForm = {
   authority: true,
   options: MONGO_URL_OPTIONS,
   caseInsensitiveOptions: true,
+  // The driver knows more options than any list here and refuses the others itself.
+  passUnknownOptions: true,
 };
+
+/** What MongoDB refuses in a database name (https://www.mongodb.com/docs/manual/reference/limits/#naming-restrictions). */
+const BAD_DATABASE_NAME = /[/\\. "$*<>:|?\0]/;
 
 interface MongoUrlParts {
   driverUrl: string;
@@ -32,13 +38,20 @@ function readMongoUrl(url: string): { parts: MongoUrlParts; secrets: readonly st
   if (database === '') {
     throw badStoreUrl(STORE, 'the MongoDB URL must name a database', `write it as ${MONGO_URL.example}`);
   }
+  if (BAD_DATABASE_NAME.test(database) || Buffer.byteLength(database) >= 64) {
+    throw badStoreUrl(
+      STORE,
+      'the database of the MongoDB URL is not a valid MongoDB database name',
+      'a database name has fewer than 64 bytes and none of / \\ . space " $ * < > : | ?',
+    );
+  }
   const hideExpired = parsed.own.get('hideExpired');
   return {
     parts: {
       driverUrl: parsed.driverUrl,
       database,
       password: parsed.password ?? null,
-      hideExpired: hideExpired === 'true' || hideExpired === '1',
+      hideExpired: isYes(hideExpired),
     },
     secrets: parsed.secrets,
   };
@@ -56,25 +69,29 @@ export async function openMongoUrl(url: string): Promise<OpenedStore> {
     client = new MongoClient(driverUrl, timeout);
   } catch (error) {
     // The driver parses the URL here: an unknown option or a bad port is a mistake in the URL.
-    throw new LifespanError('STORE_BAD_URL', `the MongoDB URL is not valid: ${(error as Error).message}`, {
-      store: STORE,
-      cause: error,
-      hint: 'check the host, port and options of the URL (https://www.mongodb.com/docs/manual/reference/connection-string/)',
-    });
+    throw badStoreUrl(
+      STORE,
+      `the MongoDB URL is not valid: ${(error as Error).message}${unknownOptionGuess(error)}`,
+      `check the host and port; ${knownOptions(MONGO_URL)} (https://www.mongodb.com/docs/manual/reference/connection-string-options/)`,
+      error,
+    );
   }
   try {
     await client.connect();
+    return {
+      store: new MongoStore({ db: client.db(database), hideExpired }),
+      secrets,
+      dispose: () => client.close(),
+    };
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw new StoreError('STORE_CONNECT_FAILED', `cannot connect to MongoDB: ${(error as Error).message}`, {
-      store: STORE,
-      cause: error,
-      hint: 'check the host, port, credentials and that the server is running',
-    });
+    throw connectFailure(error, STORE, 'MongoDB', 'check the host, port, credentials and that the server is running');
   }
-  return {
-    store: new MongoStore({ db: client.db(database), hideExpired }),
-    secrets,
-    dispose: () => client.close(),
-  };
+}
+
+/** " (did you mean …?)" for the driver's "option … is not supported", from the options named here. */
+function unknownOptionGuess(error: unknown): string {
+  const typed = /options? (\w+) (?:is|are) not supported/i.exec((error as Error).message)?.[1];
+  const guess = typed ? closestName(typed, Object.keys(MONGO_URL_OPTIONS)) : undefined;
+  return guess ? ` (did you mean ${guess}?)` : '';
 }

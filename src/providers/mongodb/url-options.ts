@@ -1,23 +1,28 @@
-import { driverOptions, type UrlOptions } from '../../core/store-url';
+import { driverOptions, YES_NO_VALUES, type UrlOptions } from '../../core/store-url';
 
 /**
  * The options of a mongodb:// URL: lifespan's `hideExpired`, taken off before the driver sees the
  * URL, and the connection string options of the MongoDB Node.js driver
  * (https://www.mongodb.com/docs/manual/reference/connection-string-options/), which the driver
- * reads in any case and checks itself.
+ * reads in any case and checks itself (names not listed here are passed on too: the driver
+ * refuses those it does not know; this list gives the "did you mean" of its refusal).
  */
 export const MONGO_URL_OPTIONS: UrlOptions = {
-  hideExpired: { owner: 'lifespan', values: ['true', 'false', '1', '0'] },
+  hideExpired: { owner: 'lifespan', values: YES_NO_VALUES },
   ...driverOptions(
     [
       'appName',
       'authMechanism',
       'authMechanismProperties',
       'authSource',
+      'autoSelectFamily',
+      'autoSelectFamilyAttemptTimeout',
       'compressors',
       'connectTimeoutMS',
       'directConnection',
+      'enableUtf8Validation',
       'heartbeatFrequencyMS',
+      'j',
       'journal',
       'loadBalanced',
       'localThresholdMS',
@@ -25,9 +30,9 @@ export const MONGO_URL_OPTIONS: UrlOptions = {
       'maxIdleTimeMS',
       'maxPoolSize',
       'maxStalenessSeconds',
+      'minHeartbeatFrequencyMS',
       'minPoolSize',
       'proxyHost',
-      'proxyPassword',
       'proxyPort',
       'proxyUsername',
       'readConcernLevel',
@@ -48,14 +53,18 @@ export const MONGO_URL_OPTIONS: UrlOptions = {
       'tlsAllowInvalidHostnames',
       'tlsCAFile',
       'tlsCertificateKeyFile',
-      'tlsCertificateKeyFilePassword',
       'tlsCRLFile',
       'tlsInsecure',
       'w',
       'waitQueueTimeoutMS',
+      'wtimeout',
       'wtimeoutMS',
       'zlibCompressionLevel',
     ],
-    ['readPreferenceTags'],
+    {
+      proxyPassword: { secret: true },
+      readPreferenceTags: { repeatable: true },
+      tlsCertificateKeyFilePassword: { secret: true },
+    },
   ),
 };

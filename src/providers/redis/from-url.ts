@@ -1,4 +1,5 @@
-import { badStoreUrl, parseStoreUrl, type StoreUrlForm, type UrlOptions } from '../../core/store-url';
+import { badStoreUrl, checkWhatwgUrl, parseStoreUrl, type StoreUrlForm, type UrlOptions } from '../../core/store-url';
+import { connectFailure } from '../connection-errors';
 import type { OpenedStore } from '../connection-target';
 import { STORE } from './semantics';
 import { RedisStore } from './store';
@@ -8,7 +9,12 @@ import { RedisStore } from './store';
  * `?prefix=app:` puts every key under that prefix. Taken off before the driver sees the URL.
  */
 export const REDIS_URL_OPTIONS: UrlOptions = {
-  prefix: { owner: 'lifespan' },
+  prefix: {
+    owner: 'lifespan',
+    // RedisStore refuses it too, but only once the client is connected.
+    check: (prefix) =>
+      /[{}]/.test(prefix) ? "holds { or }, which would become the keys' cluster hash tag" : undefined,
+  },
 };
 
 const REDIS_URL: StoreUrlForm = {
@@ -20,13 +26,14 @@ const REDIS_URL: StoreUrlForm = {
 };
 
 /** The parts of a redis:// or rediss:// URL lifespan needs. */
-export function parseRedisUrl(url: string): { driverUrl: string; prefix: string; password: string | null } {
+export function parseRedisUrl(url: string): {
+  driverUrl: string;
+  prefix: string;
+  password: string | null;
+  secrets: readonly string[];
+} {
   const parsed = parseStoreUrl(url, REDIS_URL);
-  try {
-    new URL(parsed.driverUrl);
-  } catch {
-    throw badStoreUrl(STORE, `${REDIS_URL.what} does not parse`, `write it as ${REDIS_URL.example}`);
-  }
+  checkWhatwgUrl(parsed.driverUrl, REDIS_URL);
   if (parsed.path !== '' && !/^\d+$/.test(parsed.path)) {
     throw badStoreUrl(
       STORE,
@@ -38,27 +45,33 @@ export function parseRedisUrl(url: string): { driverUrl: string; prefix: string;
     driverUrl: parsed.driverUrl,
     prefix: parsed.own.get('prefix') ?? '',
     password: parsed.password || null,
+    secrets: parsed.secrets,
   };
 }
 
 /** Opens `redis://…` for the CLI; loads the driver only here. Connection failures fail at once (no retry loop). */
 export async function openRedisUrl(url: string): Promise<OpenedStore> {
-  const { driverUrl, prefix, password } = parseRedisUrl(url);
+  const { driverUrl, prefix, secrets } = parseRedisUrl(url);
   const { createClient } = require('redis') as typeof import('redis');
   const client = createClient({ url: driverUrl, socket: { connectTimeout: 10_000, reconnectStrategy: false } });
   // Without a listener node-redis rethrows socket errors as uncaught; connect() reports them.
   client.on('error', () => undefined);
   try {
     await client.connect();
+    return {
+      store: new RedisStore({ client, prefix }),
+      secrets,
+      dispose: async () => {
+        client.destroy();
+      },
+    };
   } catch (error) {
     client.destroy();
-    throw error;
+    throw connectFailure(
+      error,
+      STORE,
+      'the Redis server',
+      'check the host, port, password and that the server is running',
+    );
   }
-  return {
-    store: new RedisStore({ client, prefix }),
-    secrets: password ? [password] : [],
-    dispose: async () => {
-      client.destroy();
-    },
-  };
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { badStoreUrl, parseStoreUrl, type StoreUrlForm } from '../../core/store-url';
+import { badStoreUrl, checkWhatwgUrl, decodedPart, parseStoreUrl, type StoreUrlForm } from '../../core/store-url';
 import type { OpenedStore } from '../connection-target';
 import type { RelationalTtlMode } from './options';
 import { RelationalStore } from './store';
@@ -55,14 +55,21 @@ export async function openRelationalUrl(url: string): Promise<OpenedStore> {
   const parsed = parseStoreUrl(url, form);
   const ttl = parsed.own.get('ttl') as RelationalTtlMode | undefined;
   // Everything is checked before knex is made: a failure leaves no pool behind.
-  const makeKnex = require('knex') as (config: Knex.Config) => Knex;
-  let knex: Knex;
-  if (client === 'better-sqlite3') {
-    knex = makeKnex({ client, connection: { filename: sqliteFile(parsed.path) }, useNullAsDefault: true, log: QUIET });
-  } else {
-    checkServerUrl(parsed.driverUrl, parsed.path, form);
-    knex = makeKnex({ client, connection: mysqlUrl(parsed.driverUrl, client), pool: { min: 0, max: 4 }, log: QUIET });
-  }
+  const knex =
+    client === 'better-sqlite3'
+      ? madeKnex(
+          { client, connection: { filename: sqliteFile(parsed.path) }, useNullAsDefault: true, log: QUIET },
+          form,
+        )
+      : madeKnex(
+          {
+            client,
+            connection: serverUrl(parsed.driverUrl, parsed, client, form),
+            pool: { min: 0, max: 4 },
+            log: QUIET,
+          },
+          form,
+        );
   return {
     store: new RelationalStore({ knex, ...(ttl ? { ttl } : {}) }),
     secrets: parsed.secrets,
@@ -79,30 +86,60 @@ function sqliteFile(path: string): string {
 }
 
 /**
- * A server URL the drivers can read, naming its database: without one, PostgreSQL and MariaDB
- * would pick the server's default database (or none) silently. The URL is not repeated in a
- * message: it may hold a password.
+ * The URL knex is given: one it can read (knex takes a URL that WHATWG URL cannot parse for a
+ * file name), naming its database (without one, PostgreSQL and MariaDB would pick the server's
+ * default database, or none, silently), decoded as pg-connection-string decodes it (a bad escape
+ * there is a raw URIError). A PostgreSQL URL without a host but with ?host= (a Unix socket
+ * folder) gets a stand-in host, which ?host= overrides, as pg-connection-string's own reading
+ * of `user:pw@/db` does. mysql2 wants `mysql://`; `mariadb://` is accepted as a synonym.
  */
-function checkServerUrl(driverUrl: string, path: string, form: StoreUrlForm): void {
-  try {
-    new URL(driverUrl);
-  } catch {
-    throw badStoreUrl(
-      STORE,
-      `${form.what} does not parse (the URL is not repeated here: it may hold a password)`,
-      `write it as ${form.example}, with special characters in the password percent-encoded`,
-    );
-  }
-  if (path === '') {
+function serverUrl(
+  driverUrl: string,
+  parsed: { path: string; hosts: string },
+  client: 'pg' | 'mysql2',
+  form: StoreUrlForm,
+): string {
+  const url =
+    client === 'mysql2'
+      ? driverUrl.replace(/^mariadb:/i, 'mysql:')
+      : parsed.hosts === '' && /[?&]host=/.test(driverUrl)
+        ? driverUrl.replace(/@\//, '@localhost/')
+        : driverUrl;
+  checkWhatwgUrl(url, form);
+  if (parsed.path === '') {
     throw badStoreUrl(
       STORE,
       `${form.what} names no database, so the server's default one would be used`,
       `add the database after the host: ${form.example}`,
     );
   }
+  decodedPart(parsed.path, 'database', form);
+  return url;
 }
 
-/** mysql2 wants `mysql://`; `mariadb://` is accepted as a synonym. */
-function mysqlUrl(url: string, client: string): string {
-  return client === 'mysql2' ? url.replace(/^mariadb:/i, 'mysql:') : url;
+/** The files pg-connection-string reads while knex is made, by the option that names them. */
+const FILE_OPTIONS = ['sslcert', 'sslkey', 'sslrootcert'] as const;
+
+/**
+ * knex made from `config`: what knex or the driver's URL reader throws while reading the URL
+ * (pg-connection-string reads the ssl files here) is a mistake in the URL, named by its option.
+ */
+function madeKnex(config: Knex.Config, form: StoreUrlForm): Knex {
+  const makeKnex = require('knex') as (config: Knex.Config) => Knex;
+  try {
+    return makeKnex(config);
+  } catch (error) {
+    const failed = (error as { path?: unknown }).path;
+    const options = typeof config.connection === 'string' ? new URL(config.connection).searchParams : undefined;
+    const option = FILE_OPTIONS.find((name) => failed !== undefined && options?.get(name) === failed);
+    const code = (error as { code?: unknown }).code;
+    throw badStoreUrl(
+      STORE,
+      option
+        ? `cannot read the file ${option} of ${form.what} names${typeof code === 'string' ? ` (${code})` : ''}`
+        : `${form.what} could not be read: ${(error as Error).message}`,
+      option ? `check the path of ${option}: it must be a readable file` : `write it as ${form.example}`,
+      error,
+    );
+  }
 }
