@@ -71,7 +71,7 @@ describe('what a URL shows is checked before anything is made or connected', () 
   });
 
   test('the mysql2 SSL profile code is gone: a bad option value has one code', () => {
-    expect(Object.keys(ERROR_CODE_TABLE)).not.toContain('STORE_BAD_URL');
+    expect(Object.keys(ERROR_CODE_TABLE)).not.toContain('STORE_URL_OPTION');
   });
 });
 
