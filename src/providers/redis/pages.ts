@@ -10,16 +10,21 @@ import { collectionPrefix, scanPattern } from './keys';
 import { matches, whereForms } from './records';
 import { mapBounded, sumBounded } from '../../runtime/bounded';
 import { runScript, runScriptFor, script } from './scripts';
+import { walkTargets } from './scan';
+import { scanStep, walkPositionOf, WALK_START, type WalkPosition } from './scan-step';
 import { STORE } from './semantics';
 
 /**
- * findPage / deleteMany on Redis: one SCAN walk, resumed from its own cursor. SCAN is unordered,
+ * findPage / deleteMany on Redis: one SCAN walk (on a cluster, over every primary in turn), resumed
+ * from its own cursor. SCAN is unordered,
  * its steps return as many keys as they find (COUNT is a hint), and a key may come twice in one
  * walk, so a page is cut inside a step: the position is the step's SCAN cursor plus the keys of
  * that step already handed out (at most one step's worth). A page may be short or empty with a
  * cursor; expired keys are gone for Redis itself (a GET of one is nil).
  */
 interface ScanPosition {
+  /** The walk target (primary, in walkTargets order) of the step the page stopped in. */
+  readonly n: number;
   /** The SCAN cursor of the step the page stopped in. */
   readonly c: string;
   /** Keys (after the collection prefix) of that step already returned. */
@@ -69,13 +74,13 @@ async function walk(
   const matched: Match[] = [];
   // SCAN may hand a key out again in a later step of the same page: each record once per page.
   const onPage = new Set<string>();
-  let cursor = from?.c ?? '0';
+  const targets = await walkTargets(p.client);
+  let at: WalkPosition = from ? { node: from.n, cursor: from.c } : WALK_START;
   let skip = new Set(from?.s ?? []);
   for (let step = 0; step < MAX_STEPS_PER_PAGE; step++) {
     // COUNT asks for what the page still lacks, so a step seldom overshoots it (COUNT is a hint).
-    const count = String(Math.max(limit - matched.length, 10));
-    const args = ['SCAN', cursor, 'MATCH', pattern, 'COUNT', count, 'TYPE', 'string'];
-    const [next, keys] = await call<[string, string[]]>(p.client, args, place);
+    const count = Math.max(limit - matched.length, 10);
+    const { keys, next } = await scanStep(targets, at, { pattern, count }, place);
     const fresh = skip.size === 0 ? keys : keys.filter((k) => !skip.has(k.slice(head.length)));
     const found = fresh.length === 0 ? [] : await read(fresh);
     const stepStart = matched.length;
@@ -86,32 +91,27 @@ async function walk(
       if (!matches(stored, forms) || onPage.has(hit.key)) continue;
       if (matched.length === limit) {
         const taken = matched.slice(stepStart).map((m) => m.key.slice(head.length));
-        return { matched, next: { c: cursor, s: [...skip, ...taken] } };
+        return { matched, next: { n: at.node, c: at.cursor, s: [...skip, ...taken] } };
       }
       matched.push({ ...hit, stored });
       onPage.add(hit.key);
     }
-    if (next === '0') return { matched, next: undefined };
-    cursor = next;
+    if (next === undefined) return { matched, next: undefined };
+    at = next;
     skip = new Set();
     if (matched.length === limit) break;
   }
-  return { matched, next: { c: cursor, s: [] } };
+  return { matched, next: { n: at.node, c: at.cursor, s: [] } };
 }
 
 function checkedPosition(p: RedisPages, raw: unknown): ScanPosition {
   const r = raw as Partial<ScanPosition> | null;
+  // walkPositionOf: a primary's index and its SCAN cursor, an unsigned 64-bit number (Redis refuses any other).
+  const at = typeof r === 'object' && r !== null ? walkPositionOf({ node: r.n, cursor: r.c }) : undefined;
   const ok =
-    typeof r === 'object' &&
-    r !== null &&
-    typeof r.c === 'string' &&
-    /^\d{1,20}$/.test(r.c) &&
-    // SCAN's cursor is an unsigned 64-bit number: Redis refuses any other ("invalid cursor").
-    BigInt(r.c) < 2n ** 64n &&
-    Array.isArray(r.s) &&
-    r.s.every((k) => typeof k === 'string');
+    at !== undefined && BigInt(at.cursor) < 2n ** 64n && Array.isArray(r?.s) && r.s.every((k) => typeof k === 'string');
   if (!ok) throw invalidCursor('does not hold a SCAN position', { entity: p.mapping.entity.name, store: STORE });
-  return { c: r.c as string, s: r.s as string[] };
+  return { n: at.node, c: at.cursor, s: (r as ScanPosition).s };
 }
 
 function placeOf(p: RedisPages, operation: string): CallPlace {
