@@ -16,7 +16,7 @@ export interface UrlOption {
   readonly owner: 'lifespan' | 'driver';
   /** The values it takes; without it, any value (the driver checks its own). */
   readonly values?: readonly string[];
-  /** It may be given more than once (MongoDB's readPreferenceTags). */
+  /** It may be given more than once (a driver option that repeats). */
   readonly repeatable?: boolean;
   /** Its value is a credential: masked in all output, never repeated in a message. */
   readonly secret?: boolean;
@@ -32,16 +32,16 @@ export type UrlOptions = Readonly<Record<string, UrlOption>>;
 export interface StoreUrlForm {
   /** The `store` of every error. */
   readonly store: string;
-  /** How messages name the URL: 'the Redis URL', 'the postgres: URL'. */
+  /** How messages name the URL: 'the <store> URL', 'the postgres: URL'. */
   readonly what: string;
-  /** The form to write, for hints: 'redis://[user:password@]host:6379[/db][?prefix=app:]'. */
+  /** The form to write, for hints: '<scheme>://[user:password@]host:port[/db][?option=value]'. */
   readonly example: string;
-  /** false: everything between the scheme and the options is the path (`sqlite:./dev.db`, `cosmos:app`). */
+  /** false: everything between the scheme and the options is the path (`sqlite:./dev.db`, `<scheme>:name`). */
   readonly authority: boolean;
   readonly options: UrlOptions;
-  /** The driver reads option names in any case (MongoDB). */
+  /** The driver reads option names in any case (some drivers do). */
   readonly caseInsensitiveOptions?: boolean;
-  /** An undeclared option is passed on: the driver refuses the names it does not know (MongoDB). */
+  /** An undeclared option is passed on: the driver refuses the names it does not know. */
   readonly passUnknownOptions?: boolean;
 }
 
@@ -90,8 +90,8 @@ export function badStoreUrl(store: string, message: string, hint: string, cause?
 }
 
 /**
- * The driver's URL read by the WHATWG URL parser, which node-redis, knex and mysql2 use on it:
- * where that fails, they would fail late or (knex) take the URL for a file name. Not repeated.
+ * The driver's URL read by the WHATWG URL parser, which the drivers use on it:
+ * where that fails, they would fail late or take the URL for a file name. Not repeated.
  */
 export function checkWhatwgUrl(driverUrl: string, form: Pick<StoreUrlForm, 'store' | 'what' | 'example'>): URL {
   try {

@@ -21,7 +21,7 @@ export interface MemberExpiryFacts {
   /** The per-write 'default' row: what a plain write does with the member. */
   readonly plainWrite: string;
   readonly mechanism?: Mechanism;
-  /** Where the store re-judges stored records (MongoDB's index on the member); default: new writes only. */
+  /** Where the store re-judges stored records (a TTL index on the member itself); default: new writes only. */
   readonly changeEffect?: { readonly kind: ChangeEffectKind; readonly text: string };
 }
 

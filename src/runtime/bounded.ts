@@ -1,7 +1,7 @@
 /**
- * How many per-record requests one deleteMany() batch keeps in flight: far under the Cassandra
- * driver's in-flight limit per connection (2,048 by default) and small enough that a throttled
- * Cosmos DB account slows the batch down rather than failing most of it.
+ * How many per-record requests one deleteMany() batch keeps in flight: far under a driver's
+ * in-flight limit per connection (2,048 by default for the CQL driver) and small enough that a
+ * throttled account slows the batch down rather than failing most of it.
  */
 export const MAX_IN_FLIGHT = 32;
 

@@ -15,8 +15,8 @@ const PREFIX = 'lsc1.';
 const DOMAIN = 'lifespan findPage cursor v1';
 
 /**
- * The longest cursor decoded: well above any position a store hands out (a Cassandra paging state
- * after a 64 KB key, a Cosmos DB continuation token within its limit), so a longer string is no
+ * The longest cursor decoded: well above any position a store hands out (a paging state after a
+ * 64 KB key, a continuation token within its limit), so a longer string is no
  * cursor of a page and is refused before anything is hashed or parsed.
  */
 export const MAX_CURSOR_LENGTH = 262_144;

@@ -6,14 +6,14 @@ import { writeTtlFor } from './write-ttl';
 /** An instant to expire at: a per-write `{ at }`, or an @ExpiresAt member's value (`member`). */
 export type AtTtl = Extract<ResolvedWriteTtl, { kind: 'at' }>;
 
-/** A per-write TTL once an instant is turned into the duration a store stamps (Cassandra, Cosmos DB). */
+/** A per-write TTL once an instant is turned into the duration a store stamps (a store that counts a TTL from its own write time). */
 export type StampedWriteTtl = Exclude<ResolvedWriteTtl, { kind: 'at' }>;
 
 /** Which clock an instant is judged with, in the words of the messages and explain(). */
 export interface InstantClock {
   /** Epoch milliseconds now, by that clock. */
   readonly nowMs: number;
-  /** E.g. "this process's clock", "the Cosmos DB server clock (estimated from its Date headers)". */
+  /** E.g. "this process's clock", "the server clock (estimated from its Date headers)". */
   readonly name: string;
 }
 
@@ -24,7 +24,7 @@ interface InstantPlace {
 
 /**
  * Refuses an instant that is not after `clock.nowMs`: it would expire the record at once, and on
- * Cassandra a computed TTL of 0 would even mean "never". Nothing has been written when this throws.
+ * some stores a computed TTL of 0 would even mean "never". Nothing has been written when this throws.
  */
 export function checkFutureInstant(at: AtTtl, clock: InstantClock, place: InstantPlace): void {
   if (at.at.getTime() > clock.nowMs) return;
@@ -47,7 +47,7 @@ export function checkFutureInstant(at: AtTtl, clock: InstantClock, place: Instan
 
 /**
  * The whole seconds of TTL that make a record written now expire at `at`. A stamping store counts
- * a TTL from the whole second of the write (Cassandra: floor(now in s) + ttl; Cosmos DB: _ts + ttl),
+ * a TTL from the whole second of the write (floor(now in s) + ttl, or the server's write second + ttl),
  * so the TTL is counted from the start of the current second and rounded up: the record does not
  * expire before the instant, and at most about a second after it (more if the write lands in a
  * later second), plus the offset of `clock` from the store's own. Refused when the instant is not in
@@ -83,7 +83,7 @@ export function stampInstant(
   return { kind: 'duration', seconds: secondsUntil(ttl, clock, place, maxSeconds) };
 }
 
-/** This process's clock: what Redis PXAT, MongoDB dates and Cassandra's computed TTL are judged with. */
+/** This process's clock: what native instants and TTLs computed here are judged with. */
 export function clientClock(): InstantClock {
   return { nowMs: Date.now(), name: "this process's clock" };
 }

@@ -19,8 +19,13 @@ import { LifespanError, ModelError, StoreError, TtlError, UnsupportedTtlError } 
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
 const CODE_SHAPE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/;
-/** Driver and system codes lifespan matches on but never raises. */
-const FOREIGN = /^(SQLITE_|ER_|EAI_)/;
+/**
+ * Driver and system codes lifespan matches on but never raises, and other upper-case names it
+ * writes: CQL consistency levels, Redis read-only script commands, the environment variables
+ * `lifespan init` puts in a config.
+ */
+const FOREIGN =
+  /^(SQLITE_|ER_|EAI_)|^(LOCAL_ONE|LOCAL_QUORUM|LOCAL_SERIAL|EACH_QUORUM|EVAL_RO|EVALSHA_RO|FCALL_RO|DATABASE_URL|MARIADB_URL|MYSQL_URL|REDIS_URL|MONGODB_URI|COSMOS_ENDPOINT|COSMOS_KEY|CASSANDRA_CONTACT_POINTS)$/;
 /** Classes that carry a code, by the family their constructor stands for. */
 const CLASS_FAMILY: Record<string, ErrorFamily> = {
   LifespanError: 'LifespanError',
