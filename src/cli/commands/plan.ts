@@ -9,6 +9,7 @@ import { parseFormat } from '../options';
 import { workingTree } from '../review/git-base';
 import type { TargetOptions } from '../targets';
 import { withTargets } from './with-targets';
+import { shown } from '../invocation';
 
 export interface PlanCommandOptions extends TargetOptions {
   readonly format?: string;
@@ -35,8 +36,8 @@ export async function planCommand(options: PlanCommandOptions, io: Io): Promise<
     const rendered = renderPlans(plans, format, {
       names: targets.map((t) => t.name),
       against: 'the live store',
-      ...(modelsFile ? { modelsFile: path.relative(process.cwd(), modelsFile) } : {}),
-      ...workingTree(),
+      ...(modelsFile ? { modelsFile: shown(modelsFile) } : {}),
+      ...workingTree(process.cwd(), modelsFile ? [modelsFile] : []),
     });
     out.out(format === 'text' ? paintPlanText(rendered, out.paint ?? ((_s, t) => t)) : rendered);
     const drifted = plans.filter((p) => p.steps.length > 0);

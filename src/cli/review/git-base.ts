@@ -17,18 +17,25 @@ function git(cwd: string, args: readonly string[]): string {
 /**
  * Where a report made from the working tree comes from, for its title: the commit, and whether
  * the tree differs from it (a title must not name a commit whose models are not the reported
- * ones). Undefined outside a repository.
+ * ones): a changed tracked file, or one of `paths` (the config and models files) not committed
+ * yet. An untracked file elsewhere (CI's own `> ttl-change.md`) is no change to the models.
+ * Undefined outside a repository.
  */
-export function workingTree(cwd = process.cwd()): { commit: string; uncommitted?: true } | undefined {
+export function workingTree(
+  cwd = process.cwd(),
+  paths: readonly string[] = [],
+): { commit: string; uncommitted?: true } | undefined {
   const commit = currentCommit(cwd);
   if (commit === undefined) return undefined;
-  try {
-    const status = execFileSync('git', ['status', '--porcelain'], {
+  const status = (args: readonly string[]) =>
+    execFileSync('git', ['status', '--porcelain', ...args], {
       cwd,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    return status.trim() === '' ? { commit } : { commit, uncommitted: true };
+    }).trim();
+  try {
+    const changed = status(['--untracked-files=no']) !== '' || (paths.length > 0 && status(['--', ...paths]) !== '');
+    return changed ? { commit, uncommitted: true } : { commit };
   } catch {
     return { commit };
   }
