@@ -93,7 +93,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command('snapshot')
-    .description('write the compiled model of every store kind to a snapshot file to commit (no connection)')
+    .description('write the compiled model of the configured stores (else every kind) to a snapshot file to commit (no connection)')
     .option('--config <file>', 'config module whose model to snapshot')
     .option('--models <file>', 'models file to snapshot')
     .option('--file <path>', 'snapshot file (default: lifespan.snapshot.json beside the config)')

@@ -37,6 +37,8 @@ interface LearnedStore {
   readonly kind: StoreName;
   readonly ttl?: RelationalTtlMode;
   readonly dialect?: RelationalDialect | undefined;
+  /** mysql2 without knex's `version`: MySQL or MariaDB cannot be told offline. */
+  readonly guessed?: boolean;
 }
 
 /**
@@ -86,9 +88,12 @@ async function learnStores(factories: Record<string, unknown>, masker: SecretMas
       const kind = opened.store.name;
       if (kind !== 'relational') learned.push({ name, kind });
       else {
-        const told = (opened.store as { explainOptions?: { ttl?: RelationalTtlMode; dialect?: RelationalDialect } })
-          .explainOptions;
-        learned.push({ name, kind, ttl: told?.ttl ?? 'ignore', dialect: told?.dialect });
+        const told = (
+          opened.store as {
+            explainOptions?: { ttl?: RelationalTtlMode; dialect?: RelationalDialect; guessed?: boolean };
+          }
+        ).explainOptions;
+        learned.push({ name, kind, ttl: told?.ttl ?? 'ignore', dialect: told?.dialect, guessed: told?.guessed === true });
       }
     } finally {
       await opened.dispose();
@@ -124,7 +129,7 @@ function narrowed(
   const relational = learned.filter((l) => l.kind === 'relational');
   const [first] = relational;
   const parts = learned.map((l) =>
-    l.kind === 'relational' ? `${l.name} → relational (ttl: ${l.ttl}, ${sqlOf(l.dialect)})` : `${l.name} → ${l.kind}`,
+    l.kind === 'relational' ? `${l.name} → relational (ttl: ${l.ttl}, ${sqlOf(l.dialect, l.guessed)})` : `${l.name} → ${l.kind}`,
   );
   const otherTtl = relational.find((r) => r.ttl !== first?.ttl);
   if (first && otherTtl && kinds.has('relational') && !flags.emulate) {
@@ -151,10 +156,9 @@ function narrowed(
 }
 
 /** A driver lifespan cannot tell offline is said so, not silently shown as SQLite. */
-function sqlOf(dialect: RelationalDialect | undefined): string {
-  return dialect === undefined
-    ? 'a knex client lifespan does not know offline: SQLite SQL shown'
-    : `${dialectLabel(dialect)} SQL`;
+function sqlOf(dialect: RelationalDialect | undefined, guessed = false): string {
+  if (dialect === undefined) return 'a knex client lifespan does not know offline: SQLite SQL shown';
+  return guessed ? 'MySQL/MariaDB SQL (MariaDB’s shown; set knex version to tell)' : `${dialectLabel(dialect)} SQL`;
 }
 
 /**
