@@ -93,7 +93,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command('snapshot')
-    .description('write the compiled model of the configured stores (else every kind) to a snapshot file to commit (no connection)')
+    .description(
+      'write the compiled model of the configured stores (else every kind) to a snapshot file to commit (no connection)',
+    )
     .option('--config <file>', 'config module whose model to snapshot')
     .option('--models <file>', 'models file to snapshot')
     .option('--file <path>', 'snapshot file (default: lifespan.snapshot.json beside the config)')
@@ -164,7 +166,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 }
 
 async function runIn(argv: readonly string[], io: Io): Promise<number> {
-  const masked = maskingIo(cliWordsIo(io, readerOf(argv)));
+  const masked = maskingIo(cliWordsIo(io, readerOf(argv), argv));
   const masker = masked.masker;
   let code = EXIT_OK;
   try {

@@ -79,7 +79,10 @@ export async function offlineChoice(
   return narrowed(learned, flags, fromFlags, configFile);
 }
 
-async function learnStores(factories: Record<string, unknown>, masker: SecretMasker | undefined): Promise<LearnedStore[]> {
+async function learnStores(
+  factories: Record<string, unknown>,
+  masker: SecretMasker | undefined,
+): Promise<LearnedStore[]> {
   const learned: LearnedStore[] = [];
   for (const name of Object.keys(factories)) {
     const opened = toOpenedStore(await withinTimeout(runFactory(factories[name] as never, name, true), name), name);
@@ -93,7 +96,13 @@ async function learnStores(factories: Record<string, unknown>, masker: SecretMas
             explainOptions?: { ttl?: RelationalTtlMode; dialect?: RelationalDialect; guessed?: boolean };
           }
         ).explainOptions;
-        learned.push({ name, kind, ttl: told?.ttl ?? 'ignore', dialect: told?.dialect, guessed: told?.guessed === true });
+        learned.push({
+          name,
+          kind,
+          ttl: told?.ttl ?? 'ignore',
+          dialect: told?.dialect,
+          guessed: told?.guessed === true,
+        });
       }
     } finally {
       await opened.dispose();
@@ -129,7 +138,9 @@ function narrowed(
   const relational = learned.filter((l) => l.kind === 'relational');
   const [first] = relational;
   const parts = learned.map((l) =>
-    l.kind === 'relational' ? `${l.name} → relational (ttl: ${l.ttl}, ${sqlOf(l.dialect, l.guessed)})` : `${l.name} → ${l.kind}`,
+    l.kind === 'relational'
+      ? `${l.name} → relational (ttl: ${l.ttl}, ${sqlOf(l.dialect, l.guessed)})`
+      : `${l.name} → ${l.kind}`,
   );
   const otherTtl = relational.find((r) => r.ttl !== first?.ttl);
   if (first && otherTtl && kinds.has('relational') && !flags.emulate) {

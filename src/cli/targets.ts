@@ -67,7 +67,10 @@ export async function resolveModel(
   return { model, file, config, configFile };
 }
 
-export async function resolveTargets(options: TargetOptions, io: Io & { readonly masker: SecretMasker }): Promise<Targets> {
+export async function resolveTargets(
+  options: TargetOptions,
+  io: Io & { readonly masker: SecretMasker },
+): Promise<Targets> {
   const { masker } = io;
   if (options.url) masker.addUrl(options.url);
   const { model, file, config } = await resolveModel(options, !options.url, io);

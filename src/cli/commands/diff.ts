@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { LifespanError } from '../../errors';
 import { renderPlans } from '../../explain/render-plan';
 import { dialectLabel } from '../../providers/relational/dialect';
@@ -52,7 +51,9 @@ export async function diffCommand(options: DiffCommandOptions, io: Io): Promise<
     before = await atGitRef(options.base, file, async (oldFile) => {
       // The models file is new in this change: the base had no model, so every entity is new.
       if (oldFile === undefined) return snapshotOf({ entities: [] } as never, choice);
-      const oldModel = fromConfig ? (await loadConfig(oldFile, { masker: io.masker, enterFolder: false })).model : await loadModel(oldFile);
+      const oldModel = fromConfig
+        ? (await loadConfig(oldFile, { masker: io.masker, enterFolder: false })).model
+        : await loadModel(oldFile);
       return snapshotOf(oldModel, choice);
     });
     against = `git ${options.base}`;

@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { connect } from '../../connect';
 import { ExplainReport } from '../../explain/report';
 import type { ExplainEntry } from '../../explain/entry';

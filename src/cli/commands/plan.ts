@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { connect } from '../../connect';
 import type { MigrationPlan } from '../../explain/plan';
 import { renderPlans } from '../../explain/render-plan';

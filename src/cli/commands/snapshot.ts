@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
 import { offlineChoice } from '../offline-stores';
@@ -26,8 +25,6 @@ export async function snapshotCommand(options: SnapshotCommandOptions, io: Io): 
   const snapshot = snapshotOf(model, choice);
   writeSnapshot(file, snapshot);
   if (choice.said) io.out(`${choice.said}\n`);
-  io.out(
-    `wrote ${shown(file)}: ${snapshot.entries.length} entity/store entries; commit it with the model\n`,
-  );
+  io.out(`wrote ${shown(file)}: ${snapshot.entries.length} entity/store entries; commit it with the model\n`);
   return EXIT_OK;
 }
