@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildCli } from './build-cli';
@@ -175,5 +176,22 @@ describe('finding 9: the snapshot with --config, and a snapshot from before the 
     const diff = await run(project, ['diff']);
     expect(diff.stderr).toContain('CLI_SNAPSHOT_MISMATCH');
     expect(diff.stderr).toContain('re-run lifespan snapshot once');
+  });
+});
+
+describe('finding 7: diff --base follows a renamed models file', () => {
+  test('git mv of the models file with a shorter TTL is a TTL change, not a new entity', async () => {
+    const project = projectFrom(cli.outDir, 'esm', 'base-rename');
+    gitInit(project);
+    execFileSync('git', ['mv', 'src/models.ts', 'src/model.ts'], { cwd: project });
+    const config = path.join(project, 'lifespan.config.ts');
+    fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace('./src/models.js', './src/model.js'));
+    const diff = await run(project, ['diff', '--base', 'main', '--models', 'src/model.ts'], { FIXTURE_TTL: '5m' });
+    expect(diff.stderr).toBe('');
+    expect(diff.stdout).toContain('Session: TTL change on sessions');
+    expect(diff.stdout).not.toContain('compared with an empty model');
+    fs.writeFileSync(path.join(project, 'src', 'extra.ts'), fs.readFileSync(path.join(project, 'src', 'model.ts')));
+    const added = await run(project, ['diff', '--base', 'main', '--models', 'src/extra.ts']);
+    expect(added.stdout).toContain('src/extra.ts is not at main: compared with an empty model');
   });
 });

@@ -46,11 +46,15 @@ export async function diffCommand(options: DiffCommandOptions, io: Io): Promise<
   let before: Snapshot;
   let against: string;
   let choice: OfflineChoice = configured;
+  let notAtBase: string | undefined;
   if (options.base !== undefined) {
     const fromConfig = options.models === undefined;
     before = await atGitRef(options.base, file, async (oldFile) => {
       // The models file is new in this change: the base had no model, so every entity is new.
-      if (oldFile === undefined) return snapshotOf({ entities: [] } as never, choice);
+      if (oldFile === undefined) {
+        notAtBase = `${shown(file)} is not at ${options.base}: compared with an empty model`;
+        return snapshotOf({ entities: [] } as never, choice);
+      }
       const oldModel = fromConfig
         ? (await loadConfig(oldFile, { masker: io.masker, enterFolder: false })).model
         : await loadModel(oldFile);
@@ -77,7 +81,7 @@ export async function diffCommand(options: DiffCommandOptions, io: Io): Promise<
   const rendered = renderPlans(plans, format, context);
   if (format === 'json') io.out(rendered);
   else {
-    const said = choice.said ? `${choice.said}\n` : '';
+    const said = [notAtBase, choice.said].map((line) => (line ? `${line}\n` : '')).join('');
     io.out(`${rendered}${format === 'markdown' ? '\n' : ''}${said}${COUNTS_NOTE}\n`);
   }
   const stale = options.base === undefined && serialize(after) !== serialize(before);

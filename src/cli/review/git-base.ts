@@ -80,7 +80,8 @@ export async function atGitRef<T>(
   process.once('SIGTERM', onSignal);
   try {
     extract(root, commit, folder);
-    const oldFile = path.join(folder, relative);
+    // A renamed models file (git mv src/models.ts src/model.ts) is compared with its old self.
+    const oldFile = path.join(folder, renamedFrom(root, commit, relative) ?? relative);
     // A file new in this change (the first TTL pull request): `use` is told there was none.
     return await use(fs.existsSync(oldFile) ? oldFile : undefined);
   } finally {
@@ -88,6 +89,16 @@ export async function atGitRef<T>(
     process.removeListener('SIGTERM', onSignal);
     remove();
   }
+}
+
+/** The path `relative` had at `commit` when git sees it renamed since (undefined: not renamed). */
+function renamedFrom(root: string, commit: string, relative: string): string | undefined {
+  const out = git(root, ['diff', '--find-renames', '--diff-filter=R', '--name-status', '-z', commit, '--']);
+  const fields = out.split('\0');
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    if (fields[i + 2] === relative) return fields[i + 1];
+  }
+  return undefined;
 }
 
 /** The tree of `commit` into `folder`, through a tar file on disk (no in-memory copy of the tree). */
