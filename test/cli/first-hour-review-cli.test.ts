@@ -195,3 +195,18 @@ describe('finding 7: diff --base follows a renamed models file', () => {
     expect(added.stdout).toContain('src/extra.ts is not at main: compared with an empty model');
   });
 });
+
+describe('finding 10: init writes at the package root and keeps .env and SQLite files out of git', () => {
+  test('init run in src/ writes the config at the root and appends to .gitignore', async () => {
+    const project = projectFrom(cli.outDir, 'esm', 'init-in-src', {
+      'lifespan.config.ts': null,
+      '.gitignore': 'node_modules',
+    });
+    const init = await run(path.join(project, 'src'), ['init']);
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    expect(fs.existsSync(path.join(project, 'lifespan.config.ts'))).toBe(true);
+    expect(fs.existsSync(path.join(project, 'src', 'lifespan.config.ts'))).toBe(false);
+    expect(fs.readFileSync(path.join(project, '.gitignore'), 'utf8')).toBe('node_modules\n.env\n*.db\n');
+  });
+});
