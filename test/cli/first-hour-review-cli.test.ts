@@ -186,12 +186,17 @@ describe('finding 7: diff --base follows a renamed models file', () => {
     execFileSync('git', ['mv', 'src/models.ts', 'src/model.ts'], { cwd: project });
     const config = path.join(project, 'lifespan.config.ts');
     fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace('./src/models.js', './src/model.js'));
-    const diff = await run(project, ['diff', '--base', 'main', '--models', 'src/model.ts'], { FIXTURE_TTL: '5m' });
+    const renamed = path.join(project, 'src', 'model.ts');
+    fs.writeFileSync(
+      renamed,
+      fs.readFileSync(renamed, 'utf8').replace('@TimeToLive(SESSION_TTL)', "@TimeToLive('5m')"),
+    );
+    const diff = await run(project, ['diff', '--base', 'main', '--models', 'src/model.ts', '--store', 'relational']);
     expect(diff.stderr).toBe('');
     expect(diff.stdout).toContain('Session: TTL change on sessions');
     expect(diff.stdout).not.toContain('compared with an empty model');
     fs.writeFileSync(path.join(project, 'src', 'extra.ts'), fs.readFileSync(path.join(project, 'src', 'model.ts')));
-    const added = await run(project, ['diff', '--base', 'main', '--models', 'src/extra.ts']);
+    const added = await run(project, ['diff', '--base', 'main', '--models', 'src/extra.ts', '--store', 'relational']);
     expect(added.stdout).toContain('src/extra.ts is not at main: compared with an empty model');
   });
 });
