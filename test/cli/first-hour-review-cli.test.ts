@@ -193,7 +193,7 @@ describe('finding 7: diff --base follows a renamed models file', () => {
     );
     const diff = await run(project, ['diff', '--base', 'main', '--models', 'src/model.ts', '--store', 'relational']);
     expect(diff.stderr).toBe('');
-    expect(diff.stdout).toContain('Session: TTL change on sessions');
+    expect(diff.stdout).toContain('TTL 1h → 5m');
     expect(diff.stdout).not.toContain('compared with an empty model');
     fs.writeFileSync(path.join(project, 'src', 'extra.ts'), fs.readFileSync(path.join(project, 'src', 'model.ts')));
     const added = await run(project, ['diff', '--base', 'main', '--models', 'src/extra.ts', '--store', 'relational']);
