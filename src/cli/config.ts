@@ -1,11 +1,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as util from 'node:util';
 import type { LifespanConfig, StoreFactoryResult } from '../config';
 import { LifespanError } from '../errors';
 import type { OpenedStore } from '../providers/connection-target';
 import type { Store } from '../providers/contract';
 import { configFromExports } from './config-exports';
+import { invocationFolder, shown } from './invocation';
+import type { Io } from './io';
 import { loadModule } from './load-module';
+import type { SecretMasker } from './mask';
+import { SECRET_KEY } from '../secrets';
 
 export type { LifespanConfig } from '../config';
 
@@ -21,46 +26,94 @@ export const DEFAULT_NAMES = [
 /**
  * The config file: --config when given, else the first of DEFAULT_NAMES in the current folder or
  * a folder above it, up to the package root (the first folder with a package.json), so a command
- * run in a subfolder of the project finds the project's config.
+ * run in a subfolder of the project finds the project's config. The search never leaves the git
+ * work tree or goes above $HOME, and without a package.json there it looks in the current folder
+ * only: a stray /tmp/lifespan.config.ts is not the project's.
  */
-export function findConfigFile(explicit: string | undefined, cwd = process.cwd()): string | undefined {
+export function findConfigFile(explicit: string | undefined, cwd = invocationFolder()): string | undefined {
   if (explicit !== undefined) return path.resolve(cwd, explicit);
-  for (let folder = path.resolve(cwd); ; folder = path.dirname(folder)) {
+  const start = path.resolve(cwd);
+  const root = packageRoot(start) ?? start;
+  for (let folder = start; ; folder = path.dirname(folder)) {
     const found = DEFAULT_NAMES.map((name) => path.join(folder, name)).find((file) => fs.existsSync(file));
     if (found) return found;
-    const atRoot = fs.existsSync(path.join(folder, 'package.json')) || path.dirname(folder) === folder;
-    if (atRoot) return undefined;
+    if (folder === root || path.dirname(folder) === folder) return undefined;
+  }
+}
+
+/**
+ * The first folder from `start` upwards with a package.json, searched no higher than the git top
+ * level (a folder holding .git) and $HOME; undefined when there is none within those bounds.
+ */
+export function packageRoot(start: string): string | undefined {
+  const home = process.env.HOME ? path.resolve(process.env.HOME) : undefined;
+  for (let folder = path.resolve(start); ; folder = path.dirname(folder)) {
+    if (fs.existsSync(path.join(folder, 'package.json'))) return folder;
+    const last = fs.existsSync(path.join(folder, '.git')) || folder === home || path.dirname(folder) === folder;
+    if (last) return undefined;
   }
 }
 
 /**
  * Loads the config module after the `.env` beside it (Node's own process.loadEnvFile: a variable
- * already set in the environment wins), so factories read the project's settings as the
- * application does; `note` is told which file was loaded.
+ * already set in the environment wins), in the config's folder, so factories read the project's
+ * settings as the application does; `note` is told which file was loaded. Path arguments of the
+ * CLI must be resolved before (see invocation.ts).
  */
-export async function loadConfig(
-  file: string,
-  note: (line: string) => void = () => undefined,
-): Promise<LifespanConfig> {
-  const envFile = path.join(path.dirname(file), '.env');
+export async function loadConfig(file: string, options: LoadConfigOptions = {}): Promise<LifespanConfig> {
+  const { note = () => undefined, masker, enterFolder = true } = options;
+  const folder = path.dirname(file);
+  const envFile = path.join(folder, '.env');
   if (fs.existsSync(envFile)) {
-    loadEnvFileKeepingSet(envFile);
-    note(`loaded ${path.relative(process.cwd(), envFile) || envFile} (beside the config)`);
+    loadEnvFileKeepingSet(envFile).forEach((value) => masker?.add(value));
+    note(`loaded ${shown(envFile)} (beside the config)`);
   }
+  // The config's relative paths (a SQLite file, a certificate) mean what they mean to the
+  // application, which runs in the project folder, not in whatever subfolder the command ran in.
+  if (enterFolder) process.chdir(folder);
   return configFromExports(await loadModule(file), file);
 }
 
+export interface LoadConfigOptions {
+  /** Told which .env was loaded. */
+  readonly note?: (line: string) => void;
+  /** Learns the secret-looking values of the .env (PASSWORD, SECRET, TOKEN, KEY ...). */
+  readonly masker?: SecretMasker | undefined;
+  /** Work in the config's folder from now on (default); false for a config read only for its model. */
+  readonly enterFolder?: boolean;
+}
+
+/**
+ * The project's config (--config, else the lookup) loaded for a command, with its notes to stderr
+ * and its secrets masked; both undefined when there is no config file.
+ */
+export async function loadProjectConfig(
+  explicit: string | undefined,
+  io: Pick<Io, 'err' | 'masker'>,
+): Promise<{ config?: LifespanConfig; configFile?: string }> {
+  const configFile = findConfigFile(explicit);
+  if (configFile === undefined) return {};
+  const note = (line: string) => io.err(`note: ${line}\n`);
+  return { config: await loadConfig(configFile, { note, masker: io.masker }), configFile };
+}
+
 /** process.loadEnvFile overwrites set variables; the environment a command runs in should win. */
-function loadEnvFileKeepingSet(file: string): void {
+function loadEnvFileKeepingSet(file: string): string[] {
   const before = { ...process.env };
+  let secrets: string[];
   try {
     process.loadEnvFile(file);
+    const parsed = util.parseEnv(fs.readFileSync(file, 'utf8'));
+    secrets = Object.entries(parsed)
+      .filter(([key]) => SECRET_KEY.test(key))
+      .map(([, value]) => value ?? '');
   } catch (error) {
     throw new LifespanError('CLI_BAD_CONFIG', `cannot read ${file}: ${(error as Error).message}`, {
       hint: 'fix the .env file beside the config (KEY=value lines) or remove it',
     });
   }
   for (const [key, value] of Object.entries(before)) process.env[key] = value;
+  return secrets;
 }
 
 function isStore(value: unknown): value is Store {

@@ -30,7 +30,8 @@ export const EXIT_CODE_HELP = `Exit codes:
   4   the store: unreachable, authentication failed, database/keyspace/container missing,
       driver not installed, or the store refused the plan
   5   your code threw: a models or config module, a store factory or its dispose()
-  70  internal error in lifespan (please report it)`;
+  70  internal error in lifespan (please report it)
+  130 interrupted (Ctrl-C, SIGINT/SIGTERM): purge reports what it deleted before it stopped`;
 
 const EXIT_OF_FAMILY: Readonly<Record<ExitFamily, number>> = {
   usage: EXIT_USAGE,

@@ -1,19 +1,23 @@
-/** Examples under each command's --help: the lines a first-time user copies. */
+/**
+ * Examples under each command's --help: the lines a first-time user copies. `--store <name>`
+ * uses the store keys `lifespan init` writes (sqlite, postgres, redis, ...); a URL is quoted, as
+ * a shell needs its `?`.
+ */
 export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   init: ['lifespan init', 'lifespan init --store postgres,redis'],
   explain: [
     'lifespan explain src/models.ts                     # the configured stores (lifespan.config.ts)',
     'lifespan explain src/models.ts --store relational,redis --emulate',
-    'lifespan explain --store main --format markdown    # a live store of the config, with its drift',
+    'lifespan explain --store sqlite --format markdown  # a live store of the config (as init names it), with its drift',
   ],
   plan: [
     'lifespan plan',
     'lifespan plan --counts --format markdown > ttl-plan.md',
     'lifespan plan --check                              # exit 1 on drift (CI)',
-    'lifespan plan --url sqlite:./dev.db?ttl=emulate --models src/models.ts',
+    "lifespan plan --url 'sqlite:./dev.db?ttl=emulate' --models src/models.ts",
   ],
   apply: ['lifespan apply', 'lifespan apply --yes --allow-retroactive   # deploy job, after review'],
-  purge: ['lifespan purge', 'lifespan purge --store main --batch 1000'],
+  purge: ['lifespan purge', 'lifespan purge --store sqlite --batch 1000'],
   snapshot: [
     'lifespan snapshot                                  # the configured stores',
     'lifespan snapshot --store relational,redis --emulate',
@@ -25,7 +29,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   expiry: [
     'lifespan expiry                                    # how many stored records expire when',
     'lifespan expiry --buckets 1h,1d,7d --format markdown',
-    'lifespan expiry --store main --cap 50000           # a larger walk where the store samples',
+    'lifespan expiry --store redis --cap 50000          # a larger walk where the store samples',
   ],
   demo: ['lifespan demo'],
 };

@@ -17,6 +17,7 @@ import { colourWanted, painter } from './colour';
 import { EXIT_CODE_HELP, EXIT_OK, EXIT_USAGE, exitCodeFor } from './exit-codes';
 import { examplesOf } from './help-examples';
 import { INIT_STORES } from './init/store-templates';
+import { fromInvocation, startInvocation } from './invocation';
 import type { Io } from './io';
 import { isModelError } from './load-module';
 import { maskingIo } from './mask';
@@ -92,7 +93,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   program
     .command('snapshot')
-    .description('write the compiled model of every store kind to a snapshot file to commit (no connection)')
+    .description(
+      'write the compiled model of the configured stores (else every kind) to a snapshot file to commit (no connection)',
+    )
     .option('--config <file>', 'config module whose model to snapshot')
     .option('--models <file>', 'models file to snapshot')
     .option('--file <path>', 'snapshot file (default: lifespan.snapshot.json beside the config)')
@@ -134,12 +137,36 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     });
 
   for (const command of program.commands) command.addHelpText('after', examplesOf(command.name()));
+  program.hook('preAction', (_program, action) => resolvePathArguments(action));
   return program;
+}
+
+/** Options naming files; resolved before a config moves the process into its own folder. */
+const PATH_OPTIONS = ['config', 'models', 'file'] as const;
+
+function resolvePathArguments(action: Command): void {
+  for (const name of PATH_OPTIONS) {
+    const value: unknown = action.getOptionValue(name);
+    if (typeof value === 'string') action.setOptionValue(name, fromInvocation(value));
+  }
+  if (action.name() === 'explain' && typeof action.processedArgs[0] === 'string') {
+    action.processedArgs[0] = fromInvocation(action.processedArgs[0]);
+  }
 }
 
 /** Runs the CLI and returns the exit code instead of exiting, so tests can call it in-process. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
-  const masked = maskingIo(cliWordsIo(io, readerOf(argv)));
+  const startedIn = process.cwd();
+  startInvocation(startedIn);
+  try {
+    return await runIn(argv, io);
+  } finally {
+    process.chdir(startedIn);
+  }
+}
+
+async function runIn(argv: readonly string[], io: Io): Promise<number> {
+  const masked = maskingIo(cliWordsIo(io, readerOf(argv), argv));
   const masker = masked.masker;
   let code = EXIT_OK;
   try {

@@ -4,10 +4,13 @@ import type { Model } from '../model/types';
 import { connectFailure, connectionError } from '../providers/connection-errors';
 import type { OpenedStore } from '../providers/connection-target';
 import { openerFor, storeOfUrl } from '../providers/url-openers';
-import { findConfigFile, loadConfig, toOpenedStore, type LifespanConfig } from './config';
+import { loadProjectConfig, toOpenedStore, type LifespanConfig } from './config';
+import type { Io } from './io';
 import { firstLine } from './first-line';
 import { loadModel } from './load-model';
 import { displayUrl, SecretMasker } from './mask';
+import { fromInvocation } from './invocation';
+import * as fs from 'node:fs';
 
 export interface TargetOptions {
   readonly config?: string;
@@ -44,17 +47,16 @@ export interface ResolvedModel {
 /**
  * The model from --models, else from the config file; names the file it came from. The config
  * is loaded only when something in it is needed (the model, the stores) or --config names it:
- * a config that needs production settings must not break `diff --models` in CI. `note` is told
- * what was loaded besides the config (a .env).
+ * a config that needs production settings must not break `diff --models` in CI. `io` is told
+ * what was loaded besides the config (a .env) and learns the .env's secrets.
  */
 export async function resolveModel(
   options: TargetOptions,
-  needStores = false,
-  note?: (line: string) => void,
+  needStores: boolean,
+  io: Pick<Io, 'err' | 'masker'>,
 ): Promise<ResolvedModel> {
   const wanted = !options.models || needStores || options.config !== undefined;
-  const configFile = wanted ? findConfigFile(options.config) : undefined;
-  const config = configFile ? await loadConfig(configFile, note) : undefined;
+  const { config, configFile } = wanted ? await loadProjectConfig(options.config, io) : {};
   const model = options.models ? await loadModel(options.models) : config?.model;
   const file = options.models ?? configFile;
   if (!model || file === undefined) {
@@ -67,11 +69,11 @@ export async function resolveModel(
 
 export async function resolveTargets(
   options: TargetOptions,
-  masker: SecretMasker,
-  note?: (line: string) => void,
+  io: Io & { readonly masker: SecretMasker },
 ): Promise<Targets> {
+  const { masker } = io;
   if (options.url) masker.addUrl(options.url);
-  const { model, file, config } = await resolveModel(options, !options.url, note);
+  const { model, file, config } = await resolveModel(options, !options.url, io);
   const targets: Target[] = [];
   const result: Targets = {
     model,
@@ -167,7 +169,14 @@ function disposeFailed(name: string, error: unknown): LifespanError {
 
 export const SNAPSHOT_FILE = 'lifespan.snapshot.json';
 
-/** The snapshot beside the config (found in a folder above, it is still the project's), else in the current folder. */
-export function defaultSnapshotFile(configFile: string | undefined): string {
-  return configFile ? path.join(path.dirname(configFile), SNAPSHOT_FILE) : path.resolve(SNAPSHOT_FILE);
+/**
+ * The snapshot beside the config (found in a folder above, it is still the project's), else in the
+ * folder the command ran in. With --config (`explicitConfig`), a snapshot not beside the config is
+ * looked for in the folder the command ran in, where it was written before the config was named.
+ */
+export function defaultSnapshotFile(configFile: string | undefined, explicitConfig = false): string {
+  const here = fromInvocation(SNAPSHOT_FILE);
+  if (!configFile) return here;
+  const beside = path.join(path.dirname(configFile), SNAPSHOT_FILE);
+  return explicitConfig && !fs.existsSync(beside) && fs.existsSync(here) ? here : beside;
 }

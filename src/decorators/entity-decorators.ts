@@ -26,7 +26,7 @@ export function Entity(collection?: string): EntityClassDecorator {
  * (`{ ttl, perWrite, member, expiryField }`). On a Date member: expire that long after its value.
  */
 export function TimeToLive<D extends string = string>(
-  value: number | DurationString<D> | DurationParts | TtlOptions,
+  value: number | DurationString<D> | DurationParts | TtlOptions<D>,
 ): EntityClassDecorator & MemberDecorator {
   return ((...args: unknown[]) => {
     const onClass = isStandardContext(args[1]) ? args[1].kind === 'class' : args[1] === undefined;

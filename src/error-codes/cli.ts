@@ -28,8 +28,6 @@ export const CLI_CODES = {
   CLI_GIT_FAILED: { family: 'LifespanError', exit: 'usage' },
   /** A models or config module threw while loading. */
   CLI_LOAD_FAILED: { family: 'LifespanError', exit: 'user-code' },
-  /** The models file does not exist at the --base git revision. */
-  CLI_NO_BASE_MODELS: { family: 'LifespanError', exit: 'usage' },
   /** The models file exports no built model. */
   CLI_NO_MODEL: { family: 'LifespanError', exit: 'usage' },
   /** A store module lacks the URL opener the CLI needs. */

@@ -1,5 +1,6 @@
 import { showValue } from './show-value';
 import type { FieldType } from './types';
+import type { DurationParts, DurationString } from './duration';
 
 /**
  * What decorators and fluent calls record before anything is checked. Decorators and the fluent
@@ -35,9 +36,9 @@ export interface KeyDraft {
   identity: string[];
 }
 
-export interface TtlOptions {
-  /** Default lifetime of every record. Optional when only per-write TTLs are wanted. */
-  readonly ttl?: unknown;
+export interface TtlOptions<D extends string = string> {
+  /** Default lifetime of every record (a literal text is checked as DurationText). Optional when only per-write TTLs are wanted. */
+  readonly ttl?: number | DurationString<D> | DurationParts;
   /** Writes may carry their own TTL; stores that need schema setup for it prepare it. */
   readonly perWrite?: boolean;
   /** Date member the TTL counts from on stores that anchor expiry to a document value. */

@@ -15,7 +15,10 @@ export type DurationInput = number | string | DurationParts;
  * of them. The run-time check (parseDuration) stays the one that decides.
  */
 type Amount = `${number}`;
-export type DurationText =
+/** Surrounding whitespace is accepted at run time ('1h '), so by the type too. */
+type Padded<T extends string> = T | ` ${T}` | `${T} ` | ` ${T} `;
+export type DurationText = Padded<CoreDurationText>;
+type CoreDurationText =
   | `${Amount}${'d' | 'h' | 'm' | 's'}`
   | `${Amount}d${Amount}${'h' | 'm' | 's'}`
   | `${Amount}h${Amount}${'m' | 's'}`

@@ -59,14 +59,21 @@ export function sumSeconds(terms: ReadonlyArray<{ amount: Decimal; factor: numbe
   };
 }
 
-/** The most fraction digits a message shows; a longer fraction ends in '…' (never rounded). */
-const SHOWN_FRACTION_DIGITS = 15;
+/**
+ * The most fraction digits a message shows in full; a longer fraction shows its first and last
+ * digits around '…' (never rounded), so the last nonzero digit, the one that makes the amount not
+ * whole, stays visible: '1.0000000000000000001', not '1.000000000000000…'.
+ */
+const SHOWN_FRACTION_DIGITS = 40;
+const HEAD_DIGITS = 15;
+const TAIL_DIGITS = 5;
 
 /** floor + remainder / 10^scale as decimal text, exactly: '99.00000000000036', not the float's 99. */
 function exactText(floor: bigint, remainder: bigint, scale: number): string {
   if (remainder === 0n) return showSeconds(floor);
   const digits = remainder.toString().padStart(scale, '0').replace(/0+$/, '');
-  const cut = digits.length > SHOWN_FRACTION_DIGITS ? `${digits.slice(0, SHOWN_FRACTION_DIGITS)}…` : digits;
+  const cut =
+    digits.length > SHOWN_FRACTION_DIGITS ? `${digits.slice(0, HEAD_DIGITS)}…${digits.slice(-TAIL_DIGITS)}` : digits;
   return `${showSeconds(floor)}.${cut}`;
 }
 

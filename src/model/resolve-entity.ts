@@ -66,7 +66,7 @@ type Report = (p: Omit<ModelProblem, 'entity'>) => void;
 /** What to write for a member without a type, in the form its declaration takes. */
 function noTypeHint(isKey: boolean, startsNull: boolean): string {
   if (isKey) {
-    return "give the key its type, e.g. @Key({ type: 'string' }) (or @PartitionKey / @ClusteringKey with { type }), or .key(x => x.member, { type: 'string' })";
+    return "give the key its type, e.g. @Key({ type: 'string' }) (or @PartitionKey({ type: 'string' }) / @ClusteringKey('asc', { type: 'string' })), or .key(x => x.member, { type: 'string' })";
   }
   if (startsNull) {
     return "a member like `string | null = null` needs its type and nullable: true, e.g. @Field({ type: 'string', nullable: true }) or .field(x => x.member, { type: 'string', nullable: true })";

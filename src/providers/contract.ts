@@ -190,6 +190,12 @@ export interface PurgeOptions {
    * the `table` and the purge's `rowsPerSecond` so far.
    */
   readonly onProgress?: (deletedSoFar: number, batch: PurgeBatchInfo) => void;
+
+  /**
+   * Stops the purge once aborted: checked after every batch (also one that deleted nothing) and
+   * before every table; the running batch ends, and the result counts what was deleted so far.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** What one purge batch did: the second argument of `PurgeOptions.onProgress`. */

@@ -77,7 +77,9 @@ describe('point 7: the config is found from a subfolder, and the .env beside it 
     const inSub = await run(path.join(project, 'src'), ['apply', '--yes']);
     expect(inSub.code).toBe(0);
     expect(inSub.stderr).toContain('note: loaded ../.env (beside the config)');
-    expect(fs.existsSync(path.join(project, 'src', 'from-dotenv.db'))).toBe(true);
+    // The config's relative paths mean what they mean in the project folder, where the app runs.
+    expect(fs.existsSync(path.join(project, 'from-dotenv.db'))).toBe(true);
+    expect(fs.existsSync(path.join(project, 'src', 'from-dotenv.db'))).toBe(false);
     // A variable set in the environment wins over the .env.
     const own = path.join(project, 'own.db');
     expect((await run(project, ['apply', '--yes'], { FIXTURE_DB: own })).code).toBe(0);

@@ -263,7 +263,7 @@ describe('review of issue 13: text, signs, hints and sizes', () => {
   });
 
   test.each([
-    ['PT0.' + '1'.repeat(400) + 'S', 'TTL_FRACTIONAL', /comes to 0\.1{15}… s/],
+    ['PT0.' + '1'.repeat(400) + 'S', 'TTL_FRACTIONAL', /comes to 0\.1{15}…1{5} s/],
     ['1'.repeat(400) + '.5s', 'TTL_TOO_LARGE', /is 1\.111e\+399 s, over/],
     [{ days: 1e308 }, 'TTL_TOO_LARGE', /is 8\.640e\+312 s, over/],
     ['9'.repeat(20) + 's', 'TTL_TOO_LARGE', /is 9\.999e\+19 s, over/],
@@ -274,6 +274,15 @@ describe('review of issue 13: text, signs, hints and sizes', () => {
     expect(error.message).toMatch(message);
     const shown = /(?:is|comes to) (\S+) s/.exec(error.message)?.[1] ?? '';
     expect(shown).not.toMatch(/NaN|Infinity|\d{16}/);
+  });
+
+  test.each([
+    ['PT1.' + '0'.repeat(18) + '1S', /comes to 1\.0{18}1 s/],
+    ['PT1.' + '0'.repeat(60) + '1S', /comes to 1\.0{15}…00001 s/],
+  ])('a fraction shows the digit that makes it not whole: %s', (input, message) => {
+    const error = thrownTtl(input);
+    expect(error.code).toBe('TTL_FRACTIONAL');
+    expect(error.message).toMatch(message);
   });
 
   test.each([

@@ -25,6 +25,11 @@ export function typeChecks(fromEnvironment: string | undefined): void {
   TimeToLive({ hours: 1 });
   TimeToLive({ perWrite: true });
   TimeToLive(fromEnvironment ?? '1h');
+  TimeToLive('1h ');
+  TimeToLive({ ttl: '1h', perWrite: true });
+  TimeToLive({ ttl: fromEnvironment ?? '1h' });
+  // @ts-expect-error the options form checks the literal too
+  TimeToLive({ ttl: '1 hour' });
   const builder = new ModelBuilder();
   // @ts-expect-error the fluent form checks the literal too
   builder.entity(Session, (e) => e.key((s) => s.id).timeToLive('1 hour'));

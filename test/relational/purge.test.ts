@@ -148,6 +148,26 @@ describeEngines('relational purgeExpired', (engine) => {
     }
   });
 
+  test('an aborted signal stops the purge after the running batch; the result counts what was done', async () => {
+    await seed(db, 's', 6, clock);
+    const stop = new AbortController();
+    const result = await db.purgeExpired({
+      batchSize: 2,
+      batchBudgetMs: SLOW_OK,
+      signal: stop.signal,
+      onProgress: () => stop.abort('SIGINT'),
+    });
+    expect(result).toMatchObject({ deleted: 2, batches: 1 });
+    expect(await rowsIn(knex, tokens)).toBe(4);
+    // Aborted before it starts: no table is purged.
+    expect(await db.purgeExpired({ signal: stop.signal })).toMatchObject({ deleted: 0, batches: 0 });
+    await expect(db.purgeExpired({ signal: 'stop' as unknown as AbortSignal })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringContaining('signal'),
+    });
+    expect(await db.purgeExpired({})).toMatchObject({ deleted: 4 });
+  });
+
   test('afterBatch hears of every batch, also the last one that deleted nothing', async () => {
     await seed(db, 'h', 6, clock);
     const purger = await openSession(model, knex, clock);

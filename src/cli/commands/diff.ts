@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { LifespanError } from '../../errors';
 import { renderPlans } from '../../explain/render-plan';
 import { dialectLabel } from '../../providers/relational/dialect';
@@ -13,6 +12,7 @@ import { changed, compareSnapshots } from '../review/compare';
 import { atGitRef, workingTree } from '../review/git-base';
 import { dialectOf, readSnapshot, serialize, snapshotOf, type Snapshot } from '../review/snapshot-file';
 import { defaultSnapshotFile, resolveModel } from '../targets';
+import { shown } from '../invocation';
 
 export interface DiffCommandOptions {
   readonly config?: string;
@@ -40,24 +40,30 @@ export async function diffCommand(options: DiffCommandOptions, io: Io): Promise<
       hint: '--file <snapshot> compares against a committed snapshot, --base <git ref> against the models at that ref',
     });
   }
-  const { model, file, config, configFile } = await resolveModel(options, false, (line) => io.err(`note: ${line}\n`));
-  const configured = await offlineChoice(options, config, configFile && path.relative(process.cwd(), configFile));
-  const snapshotFile = path.resolve(options.file ?? defaultSnapshotFile(configFile));
+  const { model, file, config, configFile } = await resolveModel(options, false, io);
+  const configured = await offlineChoice(options, config, configFile && shown(configFile), io);
+  const snapshotFile = options.file ?? defaultSnapshotFile(configFile, options.config !== undefined);
   let before: Snapshot;
   let against: string;
   let choice: OfflineChoice = configured;
+  let notAtBase: string | undefined;
   if (options.base !== undefined) {
     const fromConfig = options.models === undefined;
     before = await atGitRef(options.base, file, async (oldFile) => {
       // The models file is new in this change: the base had no model, so every entity is new.
-      if (oldFile === undefined) return snapshotOf({ entities: [] } as never, choice);
-      const oldModel = fromConfig ? (await loadConfig(oldFile)).model : await loadModel(oldFile);
+      if (oldFile === undefined) {
+        notAtBase = `${shown(file)} is not at ${options.base}: compared with an empty model`;
+        return snapshotOf({ entities: [] } as never, choice);
+      }
+      const oldModel = fromConfig
+        ? (await loadConfig(oldFile, { masker: io.masker, enterFolder: false })).model
+        : await loadModel(oldFile);
       return snapshotOf(oldModel, choice);
     });
     against = `git ${options.base}`;
   } else {
     before = readSnapshot(snapshotFile);
-    against = `snapshot ${path.relative(process.cwd(), snapshotFile)}`;
+    against = `snapshot ${shown(snapshotFile)}`;
     // No config with stores and no flags: the snapshot says which kinds it holds.
     if (configured.source === 'default') choice = { ...configured, stores: before.stores };
     // --store alone keeps the snapshot's relational settings (--emulate is the flag that changes them).
@@ -69,18 +75,20 @@ export async function diffCommand(options: DiffCommandOptions, io: Io): Promise<
   before = only(before, choice.stores);
   const after = snapshotOf(model, choice);
   const plans = compareSnapshots(before, after, against);
-  const context = { modelsFile: path.relative(process.cwd(), file), against, ...workingTree() };
+  // The title's "uncommitted" mark is about the files the report is made from.
+  const madeFrom = [...new Set([file, configFile].filter((f): f is string => f !== undefined))];
+  const context = { modelsFile: shown(file), against, ...workingTree(process.cwd(), madeFrom) };
   const rendered = renderPlans(plans, format, context);
   if (format === 'json') io.out(rendered);
   else {
-    const said = choice.said ? `${choice.said}\n` : '';
+    const said = [notAtBase, choice.said].map((line) => (line ? `${line}\n` : '')).join('');
     io.out(`${rendered}${format === 'markdown' ? '\n' : ''}${said}${COUNTS_NOTE}\n`);
   }
   const stale = options.base === undefined && serialize(after) !== serialize(before);
   if (options.check && (changed(plans) || stale)) {
     io.err(
       options.base === undefined
-        ? `the model changed and ${path.relative(process.cwd(), snapshotFile)} was not updated: run lifespan snapshot and commit the file with the change\n`
+        ? `the model changed and ${shown(snapshotFile)} was not updated: run lifespan snapshot and commit the file with the change\n`
         : `the model differs from ${options.base}\n`,
     );
     return EXIT_DRIFT;
@@ -129,7 +137,12 @@ function checkMatches(snapshot: Snapshot, choice: OfflineChoice, against: string
     throw new LifespanError(
       'CLI_SNAPSHOT_MISMATCH',
       `the ${against} holds ${dialectLabel(dialectOf(snapshot))} SQL, not ${dialectLabel(choice.relationalDialect)}`,
-      { hint: fix },
+      {
+        hint:
+          snapshot.relationalDialect === undefined
+            ? `the snapshot names no SQL dialect (written before lifespan kept it, so it reads as SQLite's): re-run lifespan snapshot once and commit the file`
+            : fix,
+      },
     );
   }
 }

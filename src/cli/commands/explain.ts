@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { connect } from '../../connect';
 import { ExplainReport } from '../../explain/report';
 import type { ExplainEntry } from '../../explain/entry';
@@ -6,12 +5,13 @@ import type { MigrationPlan } from '../../explain/plan';
 import { renderMarkdown } from '../../explain/render-markdown';
 import { PLAN_JSON_VERSION, renderPlans } from '../../explain/render-plan';
 import type { Io } from '../io';
-import { findConfigFile, loadConfig, type LifespanConfig } from '../config';
+import { loadProjectConfig, type LifespanConfig } from '../config';
 import { loadModel } from '../load-model';
 import { explainFor, offlineChoice } from '../offline-stores';
 import { parseFormat } from '../options';
 import type { TargetOptions } from '../targets';
 import { withTargets } from './with-targets';
+import { shown } from '../invocation';
 
 export interface ExplainCommandOptions extends TargetOptions {
   readonly format?: string;
@@ -26,7 +26,7 @@ export async function explainCommand(file: string | undefined, options: ExplainC
   const format = parseFormat(options.format);
   if (file !== undefined) {
     const model = await loadModel(file);
-    const choice = await offlineChoice(options, ...(await configFor(options, io)));
+    const choice = await offlineChoice(options, ...(await configFor(options, io)), io);
     const report = explainFor(model, choice);
     io.out(format === 'json' ? versioned(report.toJSON()) : report.render(format));
     if (choice.said && format !== 'json') io.out(`\n${choice.said}\n`);
@@ -60,16 +60,13 @@ export async function explainCommand(file: string | undefined, options: ExplainC
   });
 }
 
-/** The project's config for an offline explain, unless --store / --emulate choose the kinds. */
+/** The project's config for an offline explain (its stores, narrowed by --store / --emulate). */
 async function configFor(
   options: ExplainCommandOptions,
   io: Io,
 ): Promise<[LifespanConfig | undefined, string | undefined]> {
-  if (options.store !== undefined || options.emulate === true) return [undefined, undefined];
-  const configFile = findConfigFile(options.config);
-  if (configFile === undefined) return [undefined, undefined];
-  const config = await loadConfig(configFile, (line) => io.err(`note: ${line}\n`));
-  return [config, path.relative(process.cwd(), configFile)];
+  const { config, configFile } = await loadProjectConfig(options.config, io);
+  return [config, configFile && shown(configFile)];
 }
 
 /** JSON output with the format version first, so tools can check it before reading the rest. */

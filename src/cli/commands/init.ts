@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
-import { DEFAULT_NAMES } from '../config';
+import { DEFAULT_NAMES, packageRoot } from '../config';
 import { usage } from '../options';
 import {
   CI_WORKFLOW,
@@ -30,6 +30,12 @@ const MODEL_FILES = ['src/models.ts', 'src/models.mts', 'src/models.js', 'src/mo
  */
 export async function initCommand(options: InitCommandOptions, io: Io): Promise<number> {
   const stores = parseInitStores(options.store);
+  // The files belong at the package root (where the config lookup looks), not in a subfolder.
+  const root = packageRoot(process.cwd());
+  if (root !== undefined && root !== process.cwd()) {
+    process.chdir(root);
+    io.out(`in ${root} (the package root)\n`);
+  }
   const existingModels = MODEL_FILES.find((f) => fs.existsSync(f));
   const modelsFile = existingModels ?? 'src/models.ts';
   if (!existingModels) write(modelsFile, MODELS_EXAMPLE, io, 'an example model: replace it with your entities');
@@ -38,10 +44,11 @@ export async function initCommand(options: InitCommandOptions, io: Io): Promise<
   if (config) io.out(`kept ${config} (exists; not overwritten)\n`);
   else write(CONFIG_FILE, configSource(stores, importOf(modelsFile)), io, `stores ${stores.join(', ')}`);
   write(CI_FILE, CI_WORKFLOW, io, 'the pull-request job: lifespan diff --check, the markdown diff in the job summary');
+  ignoreLocalFiles(io);
   const packages = [...new Set(stores.flatMap((s) => STORE_TEMPLATES[s].packages))];
   try {
     if (fs.existsSync(SNAPSHOT_FILE)) io.out(`kept ${SNAPSHOT_FILE} (exists; not overwritten)\n`);
-    else await snapshotCommand({ config: config ?? CONFIG_FILE }, io);
+    else await snapshotCommand({ config: path.resolve(config ?? CONFIG_FILE) }, io);
   } finally {
     io.out(
       `next: npm install lifespan-orm ${packages.join(' ')}; set the connection variables (or a .env beside the config); ` +
@@ -70,6 +77,19 @@ function parseInitStores(list: string | undefined): InitStore[] {
 function importOf(file: string): string {
   const js = file.replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs');
   return `./${js.split(path.sep).join('/')}`;
+}
+
+/** The .env (secrets) and SQLite files stay out of git: lines added to .gitignore, never rewritten. */
+const IGNORED = ['.env', '*.db'];
+
+function ignoreLocalFiles(io: Io): void {
+  const file = '.gitignore';
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const lines = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+  const missing = IGNORED.filter((line) => !lines.has(line));
+  if (missing.length === 0) return;
+  fs.appendFileSync(file, `${text === '' || text.endsWith('\n') ? '' : '\n'}${missing.join('\n')}\n`);
+  io.out(`${text === '' ? 'wrote' : 'added to'} ${file}: ${missing.join(', ')}\n`);
 }
 
 function write(file: string, text: string, io: Io, what: string): void {

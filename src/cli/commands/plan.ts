@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { connect } from '../../connect';
 import type { MigrationPlan } from '../../explain/plan';
 import { renderPlans } from '../../explain/render-plan';
@@ -9,6 +8,7 @@ import { parseFormat } from '../options';
 import { workingTree } from '../review/git-base';
 import type { TargetOptions } from '../targets';
 import { withTargets } from './with-targets';
+import { shown } from '../invocation';
 
 export interface PlanCommandOptions extends TargetOptions {
   readonly format?: string;
@@ -35,8 +35,8 @@ export async function planCommand(options: PlanCommandOptions, io: Io): Promise<
     const rendered = renderPlans(plans, format, {
       names: targets.map((t) => t.name),
       against: 'the live store',
-      ...(modelsFile ? { modelsFile: path.relative(process.cwd(), modelsFile) } : {}),
-      ...workingTree(),
+      ...(modelsFile ? { modelsFile: shown(modelsFile) } : {}),
+      ...workingTree(process.cwd(), modelsFile ? [modelsFile] : []),
     });
     out.out(format === 'text' ? paintPlanText(rendered, out.paint ?? ((_s, t) => t)) : rendered);
     const drifted = plans.filter((p) => p.steps.length > 0);

@@ -3,7 +3,7 @@ import { LifespanError } from '../../errors';
 import { EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
 import { usage } from '../options';
-import { EXIT_INTERRUPTED, Interrupted, untilInterrupted } from '../interrupt';
+import { EXIT_INTERRUPTED, untilInterrupted } from '../interrupt';
 import { purgeProgress } from '../progress';
 import type { Target, TargetOptions } from '../targets';
 import { withTargets } from './with-targets';
@@ -23,46 +23,52 @@ export async function purgeCommand(options: PurgeCommandOptions, io: Io): Promis
   const batchSize = parseBatch(options.batch);
   return withTargets(options, io, async ({ model, targets }, out) => {
     const opened: StoreContext[] = [];
-    const counted: { target: Target; db: StoreContext; total: number | undefined }[] = [];
+    const done = { target: '', deleted: 0, batches: 0 };
+    const report = (signal: unknown) =>
+      out.err(
+        `interrupted (${String(signal)}): ${done.target ? `${done.target}: purged ${done.deleted} expired row(s) in ${done.batches} batch(es) so far; ` : 'nothing purged; '}` +
+          'every finished batch is committed and the running one ended; run lifespan purge again to continue\n',
+      );
     try {
-      for (const target of targets) {
-        const db = await connect(model, target.opened.store);
-        opened.push(db);
-        const total = await db.countExpired(now ? { now } : {});
-        if (now && !options.yes) await refuseLiveRows(db, target.name, now, total);
-        counted.push({ target, db, total });
-      }
-      // Counting deletes nothing: a signal before this point ends the run as usual.
-      return await untilInterrupted(async (stopIfAsked) => {
-        const done = { target: '', deleted: 0, batches: 0 };
-        try {
+      return await untilInterrupted(
+        async (signal) => {
+          const counted: { target: Target; db: StoreContext; total: number | undefined }[] = [];
+          for (const target of targets) {
+            if (signal.aborted) break;
+            const db = await connect(model, target.opened.store);
+            opened.push(db);
+            const total = await db.countExpired(now ? { now } : {});
+            if (now && !options.yes) await refuseLiveRows(db, target.name, now, total);
+            counted.push({ target, db, total });
+          }
           for (const { target, db, total } of counted) {
-            stopIfAsked();
+            if (signal.aborted) break;
             Object.assign(done, { target: target.name, deleted: 0, batches: 0 });
             if (total !== undefined) out.out(`${target.name}: ${total} expired row(s) to purge\n`);
             const progress = purgeProgress({ name: target.name, isTty: Boolean(io.isTty), write: out.out, total });
-            const result = await db.purgeExpired({
-              ...(now ? { now } : {}),
-              ...(batchSize ? { batchSize } : {}),
-              onProgress: (deletedSoFar: number, batch) => {
-                Object.assign(done, { deleted: deletedSoFar, batches: batch.batches });
-                progress.update(deletedSoFar);
-                stopIfAsked();
-              },
-            });
-            progress.finish();
-            out.out(`${target.name}: purged ${result.deleted} expired row(s) in ${result.batches} batch(es)\n`);
+            try {
+              const result = await db.purgeExpired({
+                ...(now ? { now } : {}),
+                ...(batchSize ? { batchSize } : {}),
+                signal,
+                onProgress: (deletedSoFar: number, batch) => {
+                  Object.assign(done, { deleted: deletedSoFar, batches: batch.batches });
+                  progress.update(deletedSoFar);
+                },
+              });
+              Object.assign(done, { deleted: result.deleted, batches: result.batches });
+            } finally {
+              progress.finish();
+            }
+            if (signal.aborted) break;
+            out.out(`${target.name}: purged ${done.deleted} expired row(s) in ${done.batches} batch(es)\n`);
           }
-          return EXIT_OK;
-        } catch (error) {
-          if (!(error instanceof Interrupted)) throw error;
-          out.err(
-            `interrupted (${error.signal}): ${done.target ? `${done.target}: purged ${done.deleted} expired row(s) in ${done.batches} batch(es) so far; ` : ''}` +
-              'every finished batch is committed and the running one ended; run lifespan purge again to continue\n',
-          );
+          if (!signal.aborted) return EXIT_OK;
+          report(signal.reason);
           return EXIT_INTERRUPTED;
-        }
-      });
+        },
+        () => report('a second signal'),
+      );
     } finally {
       for (const db of opened) await db.close();
     }

@@ -1,9 +1,9 @@
-import * as path from 'node:path';
 import { EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';
 import { offlineChoice } from '../offline-stores';
 import { snapshotOf, writeSnapshot } from '../review/snapshot-file';
 import { defaultSnapshotFile, resolveModel } from '../targets';
+import { shown } from '../invocation';
 
 export interface SnapshotCommandOptions {
   readonly config?: string;
@@ -19,14 +19,12 @@ export interface SnapshotCommandOptions {
  * --store / --emulate choose them.
  */
 export async function snapshotCommand(options: SnapshotCommandOptions, io: Io): Promise<number> {
-  const { model, config, configFile } = await resolveModel(options, false, (line) => io.err(`note: ${line}\n`));
-  const choice = await offlineChoice(options, config, configFile && path.relative(process.cwd(), configFile));
-  const file = path.resolve(options.file ?? defaultSnapshotFile(configFile));
+  const { model, config, configFile } = await resolveModel(options, false, io);
+  const choice = await offlineChoice(options, config, configFile && shown(configFile), io);
+  const file = options.file ?? defaultSnapshotFile(configFile);
   const snapshot = snapshotOf(model, choice);
   writeSnapshot(file, snapshot);
   if (choice.said) io.out(`${choice.said}\n`);
-  io.out(
-    `wrote ${path.relative(process.cwd(), file) || file}: ${snapshot.entries.length} entity/store entries; commit it with the model\n`,
-  );
+  io.out(`wrote ${shown(file)}: ${snapshot.entries.length} entity/store entries; commit it with the model\n`);
   return EXIT_OK;
 }

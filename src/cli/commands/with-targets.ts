@@ -14,7 +14,7 @@ export async function withTargets<T>(
   const masked = maskingIo(io);
   const masker = masked.masker;
   try {
-    const targets = await resolveTargets(options, masker, (line) => masked.err(`note: ${line}\n`));
+    const targets = await resolveTargets(options, masked);
     let result: T;
     try {
       result = await run(targets, masked);

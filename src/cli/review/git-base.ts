@@ -17,18 +17,25 @@ function git(cwd: string, args: readonly string[]): string {
 /**
  * Where a report made from the working tree comes from, for its title: the commit, and whether
  * the tree differs from it (a title must not name a commit whose models are not the reported
- * ones). Undefined outside a repository.
+ * ones): a changed tracked file, or one of `paths` (the config and models files) not committed
+ * yet. An untracked file elsewhere (CI's own `> ttl-change.md`) is no change to the models.
+ * Undefined outside a repository.
  */
-export function workingTree(cwd = process.cwd()): { commit: string; uncommitted?: true } | undefined {
+export function workingTree(
+  cwd = process.cwd(),
+  paths: readonly string[] = [],
+): { commit: string; uncommitted?: true } | undefined {
   const commit = currentCommit(cwd);
   if (commit === undefined) return undefined;
-  try {
-    const status = execFileSync('git', ['status', '--porcelain'], {
+  const status = (args: readonly string[]) =>
+    execFileSync('git', ['status', '--porcelain', ...args], {
       cwd,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    return status.trim() === '' ? { commit } : { commit, uncommitted: true };
+    }).trim();
+  try {
+    const changed = status(['--untracked-files=no']) !== '' || (paths.length > 0 && status(['--', ...paths]) !== '');
+    return changed ? { commit, uncommitted: true } : { commit };
   } catch {
     return { commit };
   }
@@ -73,7 +80,8 @@ export async function atGitRef<T>(
   process.once('SIGTERM', onSignal);
   try {
     extract(root, commit, folder);
-    const oldFile = path.join(folder, relative);
+    // A renamed models file (git mv src/models.ts src/model.ts) is compared with its old self.
+    const oldFile = path.join(folder, renamedFrom(root, commit, relative) ?? relative);
     // A file new in this change (the first TTL pull request): `use` is told there was none.
     return await use(fs.existsSync(oldFile) ? oldFile : undefined);
   } finally {
@@ -81,6 +89,16 @@ export async function atGitRef<T>(
     process.removeListener('SIGTERM', onSignal);
     remove();
   }
+}
+
+/** The path `relative` had at `commit` when git sees it renamed since (undefined: not renamed). */
+function renamedFrom(root: string, commit: string, relative: string): string | undefined {
+  const out = git(root, ['diff', '--find-renames', '--diff-filter=R', '--name-status', '-z', commit, '--']);
+  const fields = out.split('\0');
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    if (fields[i + 2] === relative) return fields[i + 1];
+  }
+  return undefined;
 }
 
 /** The tree of `commit` into `folder`, through a tar file on disk (no in-memory copy of the tree). */

@@ -6,6 +6,7 @@ import type { Model } from '../../model/types';
 import { STORE_NAMES, type StoreName } from '../../providers/registry';
 import { RELATIONAL_DIALECTS, type RelationalDialect } from '../../providers/relational/dialect';
 import { explainFor, type OfflineChoice } from '../offline-stores';
+import { RELATIONAL_TTL_MODES, type RelationalTtlMode } from '../../providers/relational/options';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -24,7 +25,7 @@ export interface SnapshotEntry {
 export interface Snapshot {
   readonly version: number;
   readonly stores: readonly StoreName[];
-  readonly relationalTtl: 'ignore' | 'emulate';
+  readonly relationalTtl: RelationalTtlMode;
   /** Whose SQL the relational entries are in; absent in snapshots written before it was kept (SQLite's). */
   readonly relationalDialect?: RelationalDialect;
   readonly entries: readonly SnapshotEntry[];
@@ -104,8 +105,8 @@ function snapshotProblem(s: unknown): string | undefined {
   if (!Array.isArray(s.stores) || !s.stores.every((n) => (STORE_NAMES as readonly unknown[]).includes(n))) {
     return `stores must list store kinds of ${STORE_NAMES.join(', ')}, not ${JSON.stringify(s.stores)}`;
   }
-  if (s.relationalTtl !== 'ignore' && s.relationalTtl !== 'emulate') {
-    return `relationalTtl must be "ignore" or "emulate", not ${JSON.stringify(s.relationalTtl)}`;
+  if (!(RELATIONAL_TTL_MODES as readonly unknown[]).includes(s.relationalTtl)) {
+    return `relationalTtl must be one of ${RELATIONAL_TTL_MODES.map((m) => `"${m}"`).join(', ')}, not ${JSON.stringify(s.relationalTtl)}`;
   }
   if (s.relationalDialect !== undefined && !(RELATIONAL_DIALECTS as readonly unknown[]).includes(s.relationalDialect)) {
     return `relationalDialect must be one of ${RELATIONAL_DIALECTS.join(', ')}, not ${JSON.stringify(s.relationalDialect)}`;

@@ -32,10 +32,11 @@ export interface CheckedPurgeOptions {
   readonly batchSize: number | undefined;
   readonly budgetMs: number;
   readonly onProgress?: PurgeOptions['onProgress'];
+  readonly signal?: AbortSignal;
 }
 
 export function checkPurgeOptions(options: Partial<PurgeOptions>): CheckedPurgeOptions {
-  const { now, batchSize, batchBudgetMs = DEFAULT_PURGE_BUDGET_MS, onProgress } = options;
+  const { now, batchSize, batchBudgetMs = DEFAULT_PURGE_BUDGET_MS, onProgress, signal } = options;
   if (now !== undefined && (!(now instanceof Date) || Number.isNaN(now.getTime()))) {
     throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `now ${showValue(now)} is not a valid Date`, {
       store: RELATIONAL_STORE,
@@ -62,7 +63,19 @@ export function checkPurgeOptions(options: Partial<PurgeOptions>): CheckedPurgeO
       hint: 'pass (deletedSoFar, batch) => …, or leave it out',
     });
   }
-  return { now, batchSize, budgetMs: batchBudgetMs, ...(onProgress ? { onProgress } : {}) };
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `signal ${showValue(signal)} is not an AbortSignal`, {
+      store: RELATIONAL_STORE,
+      hint: 'pass an AbortController’s signal, or leave it out',
+    });
+  }
+  return {
+    now,
+    batchSize,
+    budgetMs: batchBudgetMs,
+    ...(onProgress ? { onProgress } : {}),
+    ...(signal ? { signal } : {}),
+  };
 }
 
 /** Counters shared by the tables of one purge. */
@@ -109,7 +122,7 @@ export async function purgeTable(
       progress.batches += 1;
       options.onProgress?.(progress.deleted, batchInfo(table, outcome, started, progress));
     }
-    if (outcome.done) break;
+    if (outcome.done || options.signal?.aborted) break;
     // SQLite's driver is synchronous: without a turn of the event loop between batches, a
     // signal handler, a timer or a request of the caller's service would wait for the whole purge.
     await new Promise<void>((resolve) => setImmediate(resolve));

@@ -162,7 +162,7 @@ export class RelationalSession implements StoreSession {
     const progress = { deleted: 0, batches: 0, skipped: 0, startedAt: performance.now() };
     const byTable: Record<string, number> = {};
     for (const t of this.tables.values()) {
-      if (!t.expiryColumn) continue;
+      if (!t.expiryColumn || checked.signal?.aborted) continue;
       byTable[t.spec.table] = await purgeTable(t, this.executor, checked, progress, hooks);
     }
     return { deleted: progress.deleted, batches: progress.batches, skipped: progress.skipped, byTable };

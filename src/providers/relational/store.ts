@@ -2,7 +2,7 @@ import type { Model } from '../../model/types';
 import type { Store, StoreSession } from '../contract';
 import { compileSchema } from './compile';
 import type { RelationalDialect } from './dialect';
-import { describeKnex, offlineDialect, openExecutor } from './drivers/connection';
+import { describeKnex, offlineDialect, offlineDialectGuessed, openExecutor } from './drivers/connection';
 import { checkStoreOptions, type CheckedOptions, type RelationalStoreOptions } from './options';
 import { RelationalSession } from './session';
 
@@ -25,10 +25,16 @@ export class RelationalStore implements Store {
 
   /**
    * What offline explain should assume for this store, without a connection: its TTL mode and
-   * the SQL dialect of its knex (undefined for a driver lifespan does not support).
+   * the SQL dialect of its knex (undefined for a driver lifespan does not support; `guessed` when
+   * knex does not say MySQL or MariaDB).
    */
-  get explainOptions(): { readonly ttl: CheckedOptions['ttl']; readonly dialect: RelationalDialect | undefined } {
-    return { ttl: this.options.ttl, dialect: offlineDialect(this.options.knex) };
+  get explainOptions(): {
+    readonly ttl: CheckedOptions['ttl'];
+    readonly dialect: RelationalDialect | undefined;
+    readonly guessed: boolean;
+  } {
+    const { knex } = this.options;
+    return { ttl: this.options.ttl, dialect: offlineDialect(knex), guessed: offlineDialectGuessed(knex) };
   }
 
   describe(): string {

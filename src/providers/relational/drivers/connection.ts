@@ -51,6 +51,12 @@ export function offlineDialect(knex: Knex): RelationalDialect | undefined {
   return /mysql/i.test(version) || (major >= 5 && major < 10) ? 'mysql' : 'mariadb';
 }
 
+/** True when the dialect offlineDialect gives is a guess: mysql2 without knex's `version` (MariaDB assumed). */
+export function offlineDialectGuessed(knex: Knex): boolean {
+  const client = knex.client as unknown as KnexClientInfo & { config?: { version?: unknown } };
+  return client.driverName === 'mysql2' && (client.config?.version ?? '') === '';
+}
+
 /** Where the knex instance points, with the password masked. */
 export function describeKnex(knex: Knex): string {
   const client = knex.client as unknown as KnexClientInfo & { config?: { connection?: unknown } };
