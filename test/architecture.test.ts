@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as ts from 'typescript';
 import * as path from 'node:path';
 import { STORES } from '../src/providers/stores';
 
@@ -22,11 +23,10 @@ function tsFiles(dir: string): string[] {
 }
 
 function importsOf(file: string): string[] {
-  const source = fs.readFileSync(file, 'utf8');
-  // `from '…'`, `require('…')`, `import('…')` and a bare side-effect `import '…'`.
-  return [...source.matchAll(/(?:from\s+|require\(|import\(|import\s+)\s*['"]([^'"]+)['"]/g)].map(
-    (m) => m[1] as string,
-  );
+  // The compiler's own scan: `import … from`, `export … from`, `require()`, `import()` and a bare
+  // `import '…'`, but not text that only looks like one inside a string (init's config templates).
+  const info = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
+  return info.importedFiles.map((f) => f.fileName);
 }
 
 /** The relative imports of every file under `folder`, resolved to absolute paths (no extension). */

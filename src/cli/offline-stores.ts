@@ -4,8 +4,7 @@ import { explain } from '../explain-model';
 import type { ExplainReport } from '../explain/report';
 import type { Model } from '../model/types';
 import { STORE_NAMES, type StoreName } from '../providers/registry';
-import { dialectLabel, type RelationalDialect } from '../providers/relational/dialect';
-import type { RelationalTtlMode } from '../providers/relational/options';
+import { dialectLabel, type RelationalTtlWord, type SqlDialect } from './review/sql-vocabulary';
 import { toOpenedStore } from './config';
 import { parseStores } from './options';
 import { firstLine } from './first-line';
@@ -16,8 +15,8 @@ import { runFactory } from './targets';
 /** Which store kinds an offline command (explain <file>, snapshot, diff) compiles for, and how. */
 export interface OfflineChoice {
   readonly stores: readonly StoreName[];
-  readonly relationalTtl: RelationalTtlMode;
-  readonly relationalDialect: RelationalDialect;
+  readonly relationalTtl: RelationalTtlWord;
+  readonly relationalDialect: SqlDialect;
   /** 'config': the configured stores (narrowed by any flags); 'flags': --store / --emulate, no config; 'default': neither. */
   readonly source: 'config' | 'flags' | 'default';
   /** What was taken from the config, for the output (config only). */
@@ -35,8 +34,8 @@ export const OFFLINE_FACTORY_TIMEOUT_MS = 5000;
 interface LearnedStore {
   readonly name: string;
   readonly kind: StoreName;
-  readonly ttl?: RelationalTtlMode;
-  readonly dialect?: RelationalDialect | undefined;
+  readonly ttl?: RelationalTtlWord;
+  readonly dialect?: SqlDialect | undefined;
   /** mysql2 without knex's `version`: MySQL or MariaDB cannot be told offline. */
   readonly guessed?: boolean;
 }
@@ -93,7 +92,7 @@ async function learnStores(
       else {
         const told = (
           opened.store as {
-            explainOptions?: { ttl?: RelationalTtlMode; dialect?: RelationalDialect; guessed?: boolean };
+            explainOptions?: { ttl?: RelationalTtlWord; dialect?: SqlDialect; guessed?: boolean };
           }
         ).explainOptions;
         learned.push({
@@ -167,7 +166,7 @@ function narrowed(
 }
 
 /** A driver lifespan cannot tell offline is said so, not silently shown as SQLite. */
-function sqlOf(dialect: RelationalDialect | undefined, guessed = false): string {
+function sqlOf(dialect: SqlDialect | undefined, guessed = false): string {
   if (dialect === undefined) return 'a knex client lifespan does not know offline: SQLite SQL shown';
   return guessed ? 'MySQL/MariaDB SQL (MariaDB’s shown; set knex version to tell)' : `${dialectLabel(dialect)} SQL`;
 }

@@ -1,6 +1,6 @@
 import { LifespanError } from '../../errors';
 import { renderPlans } from '../../explain/render-plan';
-import { dialectLabel } from '../../providers/relational/dialect';
+import { dialectLabel } from '../review/sql-vocabulary';
 import type { StoreName } from '../../providers/registry';
 import { EXIT_DRIFT, EXIT_OK } from '../exit-codes';
 import type { Io } from '../io';

@@ -4,9 +4,8 @@ import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
 import type { Model } from '../../model/types';
 import { STORE_NAMES, type StoreName } from '../../providers/registry';
-import { RELATIONAL_DIALECTS, type RelationalDialect } from '../../providers/relational/dialect';
+import { RELATIONAL_TTL_WORDS, SQL_DIALECTS, type RelationalTtlWord, type SqlDialect } from './sql-vocabulary';
 import { explainFor, type OfflineChoice } from '../offline-stores';
-import { RELATIONAL_TTL_MODES, type RelationalTtlMode } from '../../providers/relational/options';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -25,9 +24,9 @@ export interface SnapshotEntry {
 export interface Snapshot {
   readonly version: number;
   readonly stores: readonly StoreName[];
-  readonly relationalTtl: RelationalTtlMode;
+  readonly relationalTtl: RelationalTtlWord;
   /** Whose SQL the relational entries are in; absent in snapshots written before it was kept (SQLite's). */
-  readonly relationalDialect?: RelationalDialect;
+  readonly relationalDialect?: SqlDialect;
   readonly entries: readonly SnapshotEntry[];
 }
 
@@ -46,7 +45,7 @@ export function snapshotOf(model: Model, choice: OfflineChoice): Snapshot {
 }
 
 /** The SQL dialect of a snapshot's relational entries. */
-export function dialectOf(snapshot: Snapshot): RelationalDialect {
+export function dialectOf(snapshot: Snapshot): SqlDialect {
   return snapshot.relationalDialect ?? 'sqlite';
 }
 
@@ -105,11 +104,11 @@ function snapshotProblem(s: unknown): string | undefined {
   if (!Array.isArray(s.stores) || !s.stores.every((n) => (STORE_NAMES as readonly unknown[]).includes(n))) {
     return `stores must list store kinds of ${STORE_NAMES.join(', ')}, not ${JSON.stringify(s.stores)}`;
   }
-  if (!(RELATIONAL_TTL_MODES as readonly unknown[]).includes(s.relationalTtl)) {
-    return `relationalTtl must be one of ${RELATIONAL_TTL_MODES.map((m) => `"${m}"`).join(', ')}, not ${JSON.stringify(s.relationalTtl)}`;
+  if (!(RELATIONAL_TTL_WORDS as readonly unknown[]).includes(s.relationalTtl)) {
+    return `relationalTtl must be one of ${RELATIONAL_TTL_WORDS.map((m) => `"${m}"`).join(', ')}, not ${JSON.stringify(s.relationalTtl)}`;
   }
-  if (s.relationalDialect !== undefined && !(RELATIONAL_DIALECTS as readonly unknown[]).includes(s.relationalDialect)) {
-    return `relationalDialect must be one of ${RELATIONAL_DIALECTS.join(', ')}, not ${JSON.stringify(s.relationalDialect)}`;
+  if (s.relationalDialect !== undefined && !(SQL_DIALECTS as readonly unknown[]).includes(s.relationalDialect)) {
+    return `relationalDialect must be one of ${SQL_DIALECTS.join(', ')}, not ${JSON.stringify(s.relationalDialect)}`;
   }
   if (!Array.isArray(s.entries)) return 'entries is not a list';
   for (const [i, e] of s.entries.entries()) {
