@@ -217,6 +217,8 @@ describe('redis refusals without a server', () => {
       driverUrl: 'redis://u:p%40ss@h:6380/2',
       prefix: 'app:',
       password: 'p@ss',
+      // Both spellings are masked: a driver may echo the URL as typed or the password decoded.
+      secrets: ['p@ss', 'p%40ss'],
     });
     expect(() => parseRedisUrl('redis://[bad')).toThrow(expect.objectContaining({ code: 'STORE_BAD_URL' }));
   });
