@@ -1,8 +1,11 @@
 import { displayUrl, SecretMasker } from '../../src/cli/mask';
 
-test('masks passwords and secret query parameters of URLs, raw and URL-encoded', () => {
+test('masks passwords of URLs, raw and URL-encoded, and the secret option values an opener hands over', () => {
   const masker = new SecretMasker();
-  masker.addUrl('postgres://app:p%40ss-w0rd@db:5432/app?sslpassword=abc123&application_name=x');
+  masker.addUrl('postgres://app:p%40ss-w0rd@db:5432/app?application_name=x');
+  // Option values are secrets only where the store's URL opener declares the option secret
+  // (src/core/store-url.ts): it hands their values over, as the CLI does with StoreUrl.secrets.
+  masker.add('abc123');
   masker.add('s3cr3t-key');
   const text = 'connect postgres://app:p%40ss-w0rd@db/app failed (p@ss-w0rd, abc123, s3cr3t-key, application x)';
   expect(masker.mask(text)).toBe('connect postgres://app:****@db/app failed (****, ****, ****, application x)');
