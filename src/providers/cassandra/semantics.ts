@@ -1,6 +1,7 @@
 /**
  * Cassandra's TTL facts, in Cassandra's words. Each constant names where it comes from
- * (/work/shared/reference/store-ttl.md §2; [V] verified in source, [D] derived).
+ * (the Apache Cassandra documentation, https://cassandra.apache.org/doc/latest/, and its source;
+ * [V] verified in source, [D] derived).
  */
 
 export const STORE = 'cassandra';

@@ -1,7 +1,7 @@
 /**
  * Azure Cosmos DB (API for NoSQL) TTL facts, in the store's own words, as lifespan states them.
- * Sources: shared/reference/store-ttl.md §3 (MicrosoftDocs time-to-live.md, how-to-time-to-live.md,
- * learn.microsoft.com ContainerProperties.DefaultTimeToLive). Claims not confirmed by a live test
+ * Sources: the Azure Cosmos DB documentation (https://learn.microsoft.com/azure/cosmos-db/nosql/time-to-live,
+ * how-to-time-to-live, ContainerProperties.DefaultTimeToLive). Claims not confirmed by a live test
  * carry UNVERIFIED_NOTE where users read them.
  */
 

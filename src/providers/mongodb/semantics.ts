@@ -1,6 +1,6 @@
 /**
- * MongoDB TTL facts, in MongoDB's words, as lifespan states them. Sources: shared/reference/store-ttl.md
- * §1 ([V] verified against the named MongoDB manual page or server source, [D] derived). Claims no live
+ * MongoDB TTL facts, in MongoDB's words, as lifespan states them. Sources: the MongoDB
+ * manual's TTL index pages (https://www.mongodb.com/docs/manual/core/index-ttl/). Claims no live
  * test has confirmed carry UNVERIFIED_NOTE where users read them.
  */
 

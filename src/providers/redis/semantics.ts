@@ -1,6 +1,6 @@
 /**
- * Redis expiry facts, in Redis's words, as lifespan states them. Sources: shared/reference/store-ttl.md
- * §5 and "Redis (7.0+)" (redis/docs content/commands/expire.md, ttl.md, set.md; [V] unless noted).
+ * Redis expiry facts, in Redis's words, as lifespan states them. Sources: the Redis
+ * command reference (https://redis.io/docs/latest/commands/expire/, /ttl/, /set/).
  * The claims marked "observed" are checked against a real Redis 7 server by test/redis.
  */
 

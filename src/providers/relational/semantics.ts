@@ -1,10 +1,9 @@
 /**
- * What a relational store does with a TTL, in its own words. Facts from
- * shared/reference/store-ttl.md §4: PostgreSQL, MariaDB/MySQL and SQLite have no declarative row
- * expiry (§4.1, an absence claim the reference marks unverified), so expiry is either ignored or
+ * What a relational store does with a TTL, in its own words. PostgreSQL,
+ * MariaDB/MySQL and SQLite have no declarative row expiry (none of their manuals documents one), so expiry is either ignored or
  * emulated with an absolute `expires_at` stamped at write time — "stamped-at-write" semantics
- * (§0): a TTL change never touches stored rows. "now + interval" is computed by the database
- * (§4.2): PostgreSQL now() is the start of the current transaction; MariaDB UTC_TIMESTAMP(3) is
+ * a TTL change never touches stored rows. "now + interval" is computed by the database
+ * (each engine's manual): PostgreSQL now() is the start of the current transaction; MariaDB UTC_TIMESTAMP(3) is
  * the start of the statement; SQLite unixepoch('subsec') is stable within one statement step [U].
  */
 import { INSTANT_SAY } from './expiry-instant';
@@ -17,7 +16,7 @@ import type { RelationalTtlMode } from './options';
 
 export const NO_NATIVE_TTL = 'no native TTL; the declaration is ignored — schedule deletes yourself';
 
-/** How each dialect's users usually schedule a purge (§4.1). */
+/** How each dialect's users usually schedule a purge. */
 export function schedulerHint(dialect: RelationalDialect): string {
   return sqlFamily(dialect).schedulerHint;
 }
