@@ -1,7 +1,7 @@
 /**
  * What a relational store does with a TTL, in its own words. PostgreSQL,
  * MariaDB/MySQL and SQLite have no declarative row expiry (none of their manuals documents one), so expiry is either ignored or
- * emulated with an absolute `expires_at` stamped at write time — "stamped-at-write" semantics
+ * emulated with an absolute `expires_at` stamped at write time — "stamped-at-write" semantics:
  * a TTL change never touches stored rows. "now + interval" is computed by the database
  * (each engine's manual): PostgreSQL now() is the start of the current transaction; MariaDB UTC_TIMESTAMP(3) is
  * the start of the statement; SQLite unixepoch('subsec') is stable within one statement step [U].
