@@ -39,6 +39,16 @@ describe('purge batches sized by time', () => {
     expect(sizes).toEqual([1024, 1024, 1024, 1024, 1024, 1024, 1024, 2048, 4096]);
   });
 
+  test('a batch far under the budget grows toward half of it, at most 4 times (a small table needs few batches)', () => {
+    const sizer = new BatchSizer(50, 1024, 65536);
+    sizer.record(4, true); // 25 ms / 4 ms = 6.25 → ×4
+    expect(sizer.size).toBe(4096);
+    sizer.record(0.1, true); // never more than ×4
+    expect(sizer.size).toBe(16384);
+    sizer.record(9, true); // 25 / 9 → ×2
+    expect(sizer.size).toBe(32768);
+  });
+
   test('the first batch is no larger than the cap', () => {
     expect(new BatchSizer(50, 512, 3).size).toBe(3);
   });

@@ -41,13 +41,19 @@ export class BatchSizer {
     }
     if (++this.calm >= CALM_BATCHES) this.ceiling = Infinity;
     if (full && ms < this.budgetMs / 2 && this.current * 2 < this.ceiling) {
-      // Never more than doubled: one batch's timing is noisy, and overshooting holds locks too long.
-      this.current = Math.min(this.cap, this.current * 2);
+      // Grown toward half the budget, at most MAX_GROWTH times: one batch's timing is noisy, and
+      // overshooting holds locks too long. Doubling alone kept a small table's purge to many small
+      // batches, each paying its own commit and rewriting the same scattered index pages.
+      const room = floorPow2(this.budgetMs / 2 / Math.max(ms, Number.EPSILON));
+      const grown = this.current * Math.min(MAX_GROWTH, Math.max(2, room));
+      this.current = Math.min(this.cap, grown < this.ceiling ? grown : this.current * 2);
     }
   }
 }
 
 const CALM_BATCHES = 8;
+/** The most a batch grows from one batch to the next. */
+const MAX_GROWTH = 4;
 
 function floorPow2(n: number): number {
   return n < 1 ? 1 : 2 ** Math.floor(Math.log2(n));
