@@ -50,7 +50,7 @@ async function lifespanPurge(session) {
   };
 }
 
-function purgeRows(store, measured, options, total) {
+function purgeRows(store, measured, options, total, keyed) {
   const life = measured.lifespan;
   const raw = measured.raw;
   if (!life || !raw) return [];
@@ -59,7 +59,7 @@ function purgeRows(store, measured, options, total) {
   const rate = (side) => Math.round(deleted / (summarize(side.times).median / 1000));
   const longest = summarize(life.metrics.map((m) => m.longestMs));
   const batchMedian = summarize(life.metrics.map((m) => m.batchMedianMs)).median;
-  const measure = `purge ${deleted} expired of ${total} rows`;
+  const measure = `purge ${deleted} expired of ${total} rows${keyed ? ` (${keyed})` : ''}`;
   const params = { rows: total, expired: deleted, runs: options.runs, warmup: options.warmup };
   return [
     compareRow(measured, 'lifespan', 'raw', {
@@ -86,7 +86,16 @@ function purgeRows(store, measured, options, total) {
   ];
 }
 
+/** The small table a purge job meets every minute: its rows keyed by random 32-hex ids. */
+const SMALL_SQLITE_ROWS = 20_000;
+
 async function sqlite(ctx) {
+  const large = await sqliteCase(ctx, ctx.options.purgeSqlite, "'r' || i", 'purge');
+  const small = await sqliteCase(ctx, SMALL_SQLITE_ROWS, 'lower(hex(randomblob(16)))', 'purge-small');
+  return [...large, ...small];
+}
+
+async function sqliteCase(ctx, total, keyExpr, name) {
   const { options, info } = ctx;
   if (info.mode === 'memory') {
     ctx.note(
@@ -94,9 +103,8 @@ async function sqlite(ctx) {
     );
     return [];
   }
-  const total = options.purgeSqlite;
-  const template = path.join(info.dir, 'purge-template.db');
-  const run = path.join(info.dir, 'purge-run.db');
+  const template = path.join(info.dir, `${name}-template.db`);
+  const run = path.join(info.dir, `${name}-run.db`);
   const { RelationalStore } = lifespan.relational();
   const model = benchModel();
   {
@@ -110,7 +118,7 @@ async function sqlite(ctx) {
       .prepare(
         `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
          INSERT INTO "bench_purge" ("id", "owner", "hits", "expires_at")
-         SELECT 'r' || i, 'o' || (i % 1000), i,
+         SELECT ${keyExpr}, 'o' || (i % 1000), i,
            CASE WHEN i % 2 = 0 THEN ${SQL.sqlite.now} - 1000 - (i % 3600000) ELSE ${SQL.sqlite.now} + 86400000 END
          FROM n`,
       )
@@ -154,7 +162,7 @@ async function sqlite(ctx) {
   });
   await closeOpen();
   checkSameWork(measured);
-  return purgeRows('sqlite', measured, options, total);
+  return purgeRows('sqlite', measured, options, total, name === 'purge-small' ? 'random 32-hex keys' : undefined);
 }
 
 async function postgres(ctx) {
