@@ -26,6 +26,11 @@ export interface Statement {
   readonly bigints: boolean;
   /** Its parameters are the key members in key order and nothing else: the encoded key binds it as is. */
   readonly keyOnly: boolean;
+  /**
+   * How many leading slots are the row's columns 0, 1, … in order: when that is every column, a
+   * write binds the encoded row itself and appends the rest (no second array per row).
+   */
+  readonly leadingCols?: number;
   /** For error messages. */
   readonly entity: string;
 }
@@ -44,6 +49,18 @@ export function bind(statement: Statement, ctx: BindContext): unknown[] {
   const params = new Array<unknown>(slots.length);
   for (let i = 0; i < slots.length; i++) params[i] = valueOf(slots[i] as Slot, ctx);
   return params;
+}
+
+/**
+ * Binds a write of one row. `cols` is the row's freshly encoded array, owned by this write: when
+ * the statement starts with every column in order it becomes the parameters, the remaining slots
+ * (expiry, seconds, now) appended, so the hot insert path copies nothing per row.
+ */
+export function bindRow(statement: Statement, cols: unknown[], ctx: BindContext): unknown[] {
+  if (statement.leadingCols !== cols.length) return bind(statement, ctx);
+  const { slots } = statement;
+  for (let i = cols.length; i < slots.length; i++) cols.push(valueOf(slots[i] as Slot, ctx));
+  return cols;
 }
 
 function valueOf(slot: Slot, ctx: BindContext): unknown {
@@ -90,8 +107,14 @@ export class SqlWriter {
     const name = `ls_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
     const slots = Object.freeze([...this.slots]);
     const keyOnly = slots.length > 0 && slots.every((slot, i) => slot.kind === 'key' && slot.index === i);
-    return Object.freeze({ name, sql, slots, reads, bigints, keyOnly, entity });
+    let leadingCols = 0;
+    while (leadingCols < slots.length && isCol(slots[leadingCols] as Slot, leadingCols)) leadingCols++;
+    return Object.freeze({ name, sql, slots, reads, bigints, keyOnly, leadingCols, entity });
   }
+}
+
+function isCol(slot: Slot, index: number): boolean {
+  return slot.kind === 'col' && slot.index === index;
 }
 
 function sameSlot(a: Slot, b: Slot): boolean {

@@ -8,11 +8,12 @@ import { resolveTtl, writeExpiry, type WriteExpiry } from './expiry-resolver';
 import { RELATIONAL_STORE } from './options';
 import { deleteByKey } from './sql-read';
 import { deleteExpiredByKey, insertRow, upsertRow, type ConflictRule, type ExpirySource } from './sql-write';
-import { bind, type BindContext, type Statement } from './statement';
+import { bind, bindRow, type BindContext, type Statement } from './statement';
 
 /** A row ready to bind: member values (the instance, timestamps stamped) and encoded column values. */
 export interface EncodedRow {
   readonly values: Record<string, unknown>;
+  /** Fresh per write and owned by it: bindRow may append to it and bind it as the parameters. */
   readonly cols: unknown[];
 }
 
@@ -75,12 +76,16 @@ export function insertOps(t: EntityTable, row: EncodedRow, requested: PerWriteTt
   const source = expiry?.source ?? 'value';
   const statement = t.statement(INSERT_SHAPE[source], INSERT_BUILD[source]);
   const ctx = context(t, row, expiry);
-  const params = bind(statement, ctx);
-  if (t.family.conditionalInsert) return [{ statement, params, check: t.refuseDuplicate }];
-  const insert: BatchOp = { statement, params };
-  if (!t.expiryColumn) return [insert];
+  if (t.family.conditionalInsert)
+    return [{ statement, params: bindRow(statement, row.cols, ctx), check: t.refuseDuplicate }];
+  if (!t.expiryColumn) return [{ statement, params: bindRow(statement, row.cols, ctx) }];
+  // The delete binds from the row's columns first: the insert may then take the array as its own.
   const clear = t.statement('delete-expired', buildDeleteExpired);
-  return [{ statement: clear, params: bind(clear, ctx) }, insert];
+  const clearParams = bind(clear, ctx);
+  return [
+    { statement: clear, params: clearParams },
+    { statement, params: bindRow(statement, row.cols, ctx) },
+  ];
 }
 
 export function upsertOps(t: EntityTable, row: EncodedRow, requested: PerWriteTtl | undefined): BatchOp[] {
@@ -89,7 +94,7 @@ export function upsertOps(t: EntityTable, row: EncodedRow, requested: PerWriteTt
   const source = expiry?.source ?? 'value';
   const rule = expiry?.rule ?? 'replace';
   const statement = t.statement(UPSERT_SHAPE[source][rule], () => upsertRow(t, t.nowMode, source, rule));
-  return [{ statement, params: bind(statement, context(t, row, expiry)) }];
+  return [{ statement, params: bindRow(statement, row.cols, context(t, row, expiry)) }];
 }
 
 /** Deletes the row when it is live (an expired row is already absent; purge removes it). */
