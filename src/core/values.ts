@@ -127,7 +127,10 @@ function isJson(value: unknown, seen: Set<object>): boolean {
         Object.entries(value).every(([k, v]) => isWellFormed(k) && (v === undefined || isJson(v, seen))),
       );
     }
-    default:
+    case 'bigint':
+    case 'function':
+    case 'symbol':
+    case 'undefined':
       return false;
   }
 }

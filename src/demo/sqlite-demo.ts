@@ -135,7 +135,12 @@ function keyValue(type: FieldType, label: string, index: number): unknown {
       return new Date(Date.UTC(2025, 0, 1, 0, 0, index));
     case 'bigint':
       return BigInt(index + 1);
-    default:
+    case 'number':
+    case 'integer':
+    case 'counter':
+    case 'boolean':
+    case 'json':
+    case 'binary':
       return index + 1;
   }
 }

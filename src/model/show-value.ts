@@ -24,8 +24,8 @@ function render(value: unknown): string {
       return value.description === undefined ? 'Symbol()' : `Symbol(${value.description})`;
     case 'function':
       return `a function${value.name ? ` (${value.name})` : ''}`;
-    default:
-      return value === null ? 'null' : renderObject(value as object);
+    case 'object':
+      return value === null ? 'null' : renderObject(value);
   }
 }
 
