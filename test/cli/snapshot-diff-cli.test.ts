@@ -6,10 +6,10 @@ import { runCli } from './fixture-project';
 import { TTL_MODEL, useOfflineCli } from './offline-cli';
 
 /**
- * Review findings on `lifespan snapshot` / `lifespan diff` (issue 12 review, items 7, 10, 11), with the
+ * `lifespan snapshot` / `lifespan diff` edge cases (issue 12, items 4, 7, 10, 11), with the
  * built CLI as a subprocess and no store at all.
  */
-const offline = useOfflineCli('review-cli');
+const offline = useOfflineCli('snapshot-diff-cli');
 const { lifespan } = offline;
 const MODEL = TTL_MODEL;
 

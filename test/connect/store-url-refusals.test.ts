@@ -1,5 +1,5 @@
 /**
- * Findings of the review of the one store-URL parser: a password holding `?` is refused without
+ * What the one store-URL parser refuses: a password holding `?` is refused without
  * repeating any part of it; every mistake a URL can show is found before anything connects, as
  * STORE_BAD_URL (exit 2), not as a raw driver error (exit 70) or a leaked client; a connection
  * failure is always typed; options the drivers read are taken and their fixed values checked.

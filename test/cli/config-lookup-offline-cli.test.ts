@@ -6,14 +6,14 @@ import { runCli } from './fixture-project';
 import { gitInit, projectFrom, relationalConfig } from './first-hour-projects';
 
 /**
- * Findings of the review of the first-hour change (issue 24), through the built CLI as a
+ * The config lookup and offline commands (issue 24's findings), through the built CLI as a
  * subprocess: the config lookup's bounds, offline factories that need credentials or hang, the
  * relational 'reject' mode offline, flags that narrow the config's choice, the markdown title in
  * CI, and the snapshot found with --config.
  */
 let cli: ReturnType<typeof buildCli>;
 beforeAll(() => {
-  cli = buildCli('first-hour-review-cli');
+  cli = buildCli('config-lookup-offline-cli');
 }, 180_000);
 
 const run = (cwd: string, args: string[], env?: NodeJS.ProcessEnv) => runCli(cli.main, cwd, args, env);

@@ -1,6 +1,7 @@
 /**
- * The fresh-eyes review of the Redis provider (issue 16): one test per defect, each red on 3410baa.
- * Item 4 (values lifespan did not write) is in store.test.ts, on its opened store.
+ * The Redis store's boundaries (issue 16's items): the database number in a URL, the string size
+ * cap, the SCAN bound of plan --counts, the hash tag of an empty partition, the client shapes taken,
+ * and the texts. Values lifespan did not write (item 4) are in store.test.ts, on its opened store.
  */
 import 'reflect-metadata';
 import { constants } from 'node:buffer';
