@@ -76,16 +76,13 @@ export function insertOps(t: EntityTable, row: EncodedRow, requested: PerWriteTt
   const source = expiry?.source ?? 'value';
   const statement = t.statement(INSERT_SHAPE[source], INSERT_BUILD[source]);
   const ctx = context(t, row, expiry);
-  if (t.family.conditionalInsert)
-    return [{ statement, params: bindRow(statement, row.cols, ctx), check: t.refuseDuplicate }];
-  if (!t.expiryColumn) return [{ statement, params: bindRow(statement, row.cols, ctx) }];
-  // The delete binds from the row's columns first: the insert may then take the array as its own.
+  // bindRow only appends past the row's columns, so the delete below still reads them by index.
+  const params = bindRow(statement, row.cols, ctx);
+  if (t.family.conditionalInsert) return [{ statement, params, check: t.refuseDuplicate }];
+  const insert: BatchOp = { statement, params };
+  if (!t.expiryColumn) return [insert];
   const clear = t.statement('delete-expired', buildDeleteExpired);
-  const clearParams = bind(clear, ctx);
-  return [
-    { statement: clear, params: clearParams },
-    { statement, params: bindRow(statement, row.cols, ctx) },
-  ];
+  return [{ statement: clear, params: bind(clear, ctx) }, insert];
 }
 
 export function upsertOps(t: EntityTable, row: EncodedRow, requested: PerWriteTtl | undefined): BatchOp[] {
