@@ -1,7 +1,7 @@
 import { checkValue } from '../../core/values';
 import type { FieldType } from '../../model/types';
 import type { ColumnSpec } from './compile';
-import { SQL_FAMILIES, sqlFamily, type DialectFamily, type RelationalDialect, type SqlFamily } from './dialect';
+import { SQL_FAMILIES, sqlFamily, type DialectFamily, type RelationalDialect, type SqlFamily } from './families/dialects';
 import { RELATIONAL_STORE } from './options';
 
 /**

@@ -11,9 +11,9 @@ import {
   instantType,
   type ColumnType,
   type RelationalDialect,
-} from './dialect';
+} from './families/dialects';
 import { RELATIONAL_STORE, type RelationalTtlMode } from './options';
-import { TTL_RECORD_TABLE } from './ttl-record';
+import { TTL_RECORD_TABLE } from './schema/ttl-record';
 
 /** One column of a desired table: plain data, printable and testable without a server. */
 export interface ColumnSpec {

@@ -6,12 +6,12 @@
  * (each engine's manual): PostgreSQL now() is the start of the current transaction; MariaDB UTC_TIMESTAMP(3) is
  * the start of the statement; SQLite unixepoch('subsec') is stable within one statement step [U].
  */
-import { INSTANT_SAY } from './expiry-instant';
+import { INSTANT_SAY } from './write/expiry-instant';
 import type { PerWriteRow } from '../../explain/entry';
 import { WRITE_TTL_KINDS, type WriteTtlKind } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
-import { clockName, dialectLabel, EXPIRY_COLUMN, sqlFamily, type RelationalDialect } from './dialect';
+import { clockName, dialectLabel, EXPIRY_COLUMN, sqlFamily, type RelationalDialect } from './families/dialects';
 import type { RelationalTtlMode } from './options';
 
 export const NO_NATIVE_TTL = 'no native TTL; the declaration is ignored — schedule deletes yourself';

@@ -19,22 +19,22 @@ import type {
 } from '../contract';
 import { checkEnsureOptions, optionsObject } from './arguments';
 import type { CompiledSchema } from './compile';
-import { EXPIRY_COLUMN, expirySql, quote, sqlFamily } from './dialect';
-import { EntityTable } from './entity-table';
+import { EXPIRY_COLUMN, expirySql, quote, sqlFamily } from './families/dialects';
+import { EntityTable } from './table/entity-table';
 import type { Executor } from './drivers/executor';
 import { explainSchema, tablesByEntity } from './explain-entry';
-import { inspectTables } from './inspect';
+import { inspectTables } from './schema/inspect';
 import { RELATIONAL_STORE, type CheckedOptions } from './options';
 import { planSteps, type RelationalStep, type StepPayload } from './plan';
-import { readRecords, TTL_RECORD_TABLE } from './ttl-record';
-import { checkPurgeOptions, purgeTable, type PurgeHooks, type RelationalPurgeResult } from './purge';
+import { readRecords, TTL_RECORD_TABLE } from './schema/ttl-record';
+import { checkPurgeOptions, purgeTable, type PurgeHooks, type RelationalPurgeResult } from './purge/purge';
 import { RelationalRepository } from './repository';
 import { schemaRunnerFor, withSchemaLock, type SchemaRunner } from './drivers/schema-runner';
 import { checkedSteps, isDestructive, RELATIONAL_STEPS } from './steps';
 import { NO_NATIVE_TTL } from './semantics';
 import { RelationalUnitOfWork } from './unit-of-work';
 import type { EntityForecast, ForecastSpec } from '../../core/forecast';
-import { forecastTable } from './forecast';
+import { forecastTable } from './schema/forecast';
 
 /** A model bound to a relational database through the caller's knex. */
 export class RelationalSession implements StoreSession {

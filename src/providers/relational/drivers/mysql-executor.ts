@@ -7,7 +7,7 @@ import {
   type MysqlField,
   type MysqlReadSettings,
 } from './mysql-rows';
-import type { Statement } from '../statement';
+import type { Statement } from '../table/statement';
 
 type Callback = (error: unknown, result: unknown, fields?: readonly MysqlField[]) => void;
 

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { StoreError } from '../../../errors';
-import { sqlFamily, type DialectFamily, type RelationalDialect } from '../dialect';
+import { sqlFamily, type DialectFamily, type RelationalDialect } from '../families/dialects';
 import { wrapDriverError } from './driver-errors';
 import type { Executor } from './executor';
 import { RELATIONAL_STORE } from '../options';

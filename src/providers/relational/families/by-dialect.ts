@@ -1,8 +1,8 @@
-import type { RelationalDialect } from '../dialect';
+import type { RelationalDialect } from './dialects';
 import type { DialectFamily, SqlFamily } from './family';
-import { MYSQL_FAMILY } from './mysql';
-import { POSTGRES_FAMILY } from './postgres';
-import { SQLITE_FAMILY } from './sqlite';
+import { MYSQL_FAMILY } from './mysql/family';
+import { POSTGRES_FAMILY } from './postgres/family';
+import { SQLITE_FAMILY } from './sqlite/family';
 
 export type { ColumnType, DialectFamily, ExpirySql, SqlFamily } from './family';
 

@@ -1,5 +1,5 @@
 import type { FieldType } from '../../../model/types';
-import type { RelationalDialect } from '../dialect';
+import type { RelationalDialect } from './dialects';
 
 /** The three SQL families: MariaDB and MySQL share the `mysql2` driver and almost all SQL. */
 export type DialectFamily = 'sqlite' | 'postgres' | 'mysql';

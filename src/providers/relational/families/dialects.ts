@@ -1,5 +1,5 @@
-import type { FieldType } from '../../model/types';
-import { familyOf, SQL_FAMILIES, sqlFamily, type ColumnType, type ExpirySql } from './families/by-dialect';
+import type { FieldType } from '../../../model/types';
+import { familyOf, SQL_FAMILIES, sqlFamily, type ColumnType, type ExpirySql } from './by-dialect';
 
 /**
  * The SQL dialects lifespan speaks. MariaDB and MySQL share the `mysql2` driver and almost all
@@ -10,7 +10,7 @@ export type RelationalDialect = 'sqlite' | 'postgres' | 'mariadb' | 'mysql';
 export const RELATIONAL_DIALECTS: readonly RelationalDialect[] = ['sqlite', 'postgres', 'mariadb', 'mysql'];
 
 export { familyOf, SQL_FAMILIES, sqlFamily };
-export type { ColumnType, DialectFamily, ExpirySql, SqlFamily } from './families/by-dialect';
+export type { ColumnType, DialectFamily, ExpirySql, SqlFamily } from './by-dialect';
 
 export const EXPIRY_COLUMN = 'expires_at';
 

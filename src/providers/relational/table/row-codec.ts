@@ -1,6 +1,6 @@
-import { isFiniteNumber, isSafeInteger, isValidDate, isWellFormed } from '../../core/values';
-import type { EntityModel, FieldType } from '../../model/types';
-import type { Converter, Decoder, Encoder } from './codec';
+import { isFiniteNumber, isSafeInteger, isValidDate, isWellFormed } from '../../../core/values';
+import type { EntityModel, FieldType } from '../../../model/types';
+import type { Converter, Decoder, Encoder } from '../codec';
 
 /**
  * Codecs compiled once per entity mapping for the hot paths (insert, get): each member gets a

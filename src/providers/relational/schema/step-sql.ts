@@ -1,6 +1,6 @@
-import type { StatementShape } from '../../core/statement-shapes';
-import { EXPIRY_COLUMN } from './dialect';
-import type { StepOp } from './plan';
+import type { StatementShape } from '../../../core/statement-shapes';
+import { EXPIRY_COLUMN } from '../families/dialects';
+import type { StepOp } from '../plan';
 import { TTL_RECORD_TABLE } from './ttl-record';
 
 /**

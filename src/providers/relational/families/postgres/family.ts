@@ -1,5 +1,5 @@
-import type { NonDateType, SqlFamily } from './family';
-import { onConflict } from './sqlite';
+import type { NonDateType, SqlFamily } from '../family';
+import { onConflict } from '../sqlite/family';
 
 const TYPES: Record<NonDateType, string> = {
   string: 'text',

@@ -1,11 +1,11 @@
-import { TtlError } from '../../errors';
-import type { ExplainEntry } from '../../explain/entry';
-import { expiryMemberOf, withExpiryMember } from '../../explain/expiry-member';
-import type { EntityModel } from '../../model/types';
-import { decoderFor } from './codec';
-import type { Executor } from './drivers/executor';
-import type { EntityTable, NowMode, TableSql } from './entity-table';
-import { bind, type Statement } from './statement';
+import { TtlError } from '../../../errors';
+import type { ExplainEntry } from '../../../explain/entry';
+import { expiryMemberOf, withExpiryMember } from '../../../explain/expiry-member';
+import type { EntityModel } from '../../../model/types';
+import { decoderFor } from '../codec';
+import type { Executor } from '../drivers/executor';
+import type { EntityTable, NowMode, TableSql } from '../table/entity-table';
+import { bind, type Statement } from '../table/statement';
 
 /** What explain() says about expiry instants on an emulating relational store. */
 export const INSTANT_SAY = {

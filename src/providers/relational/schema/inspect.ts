@@ -1,5 +1,5 @@
-import { familyOf, normaliseLiveType, type DialectFamily, type RelationalDialect } from './dialect';
-import type { SchemaRunner } from './drivers/schema-runner';
+import { familyOf, normaliseLiveType, type DialectFamily, type RelationalDialect } from '../families/dialects';
+import type { SchemaRunner } from '../drivers/schema-runner';
 
 /** A live table in the same terms as the desired TableSpec. */
 export interface LiveColumn {

@@ -1,6 +1,6 @@
-import type { TableSpec } from './compile';
-import { columnType, quote, sqlFamily, type RelationalDialect } from './dialect';
-import type { SchemaRunner } from './drivers/schema-runner';
+import type { TableSpec } from '../compile';
+import { columnType, quote, sqlFamily, type RelationalDialect } from '../families/dialects';
+import type { SchemaRunner } from '../drivers/schema-runner';
 
 /**
  * Emulated TTL lives in lifespan's writes, not in the schema, so the declared TTL is recorded in

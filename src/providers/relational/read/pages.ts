@@ -1,13 +1,13 @@
-import { invalidCursor } from '../../runtime/cursor';
-import { runDeleteMany, type DeleteManyRequest } from '../../runtime/delete-many';
-import { pageOf, pageRequest } from '../../runtime/pages';
-import type { Page } from '../contract';
-import type { Executor } from './drivers/executor';
-import type { EntityTable } from './entity-table';
-import { RELATIONAL_STORE } from './options';
-import { filterShape, type Filter } from './sql-read';
-import { deleteSelect, deleteSelected, pageSelect, selectedWidth } from './sql-pages';
-import { bind } from './statement';
+import { invalidCursor } from '../../../runtime/cursor';
+import { runDeleteMany, type DeleteManyRequest } from '../../../runtime/delete-many';
+import { pageOf, pageRequest } from '../../../runtime/pages';
+import type { Page } from '../../contract';
+import type { Executor } from '../drivers/executor';
+import type { EntityTable } from '../table/entity-table';
+import { RELATIONAL_STORE } from '../options';
+import { filterShape, type Filter } from './read-sql';
+import { deleteSelect, deleteSelected, pageSelect, selectedWidth } from './page-sql';
+import { bind } from '../table/statement';
 
 /** The checked filter of a call, as the repository builds it: the filters and their bound values. */
 export interface BuiltFilter {

@@ -1,5 +1,5 @@
-import type { ColumnSpec, TableSpec } from './compile';
-import { quote, sqlFamily, type RelationalDialect } from './dialect';
+import type { ColumnSpec, TableSpec } from '../compile';
+import { quote, sqlFamily, type RelationalDialect } from '../families/dialects';
 
 /**
  * DDL text per dialect, written by lifespan (not by knex's schema builder) so that explain()

@@ -1,16 +1,16 @@
-import type { PerWriteTtl, ResolvedWriteTtl } from '../../model/per-write-ttl';
-import { fieldOf } from '../../model/types';
-import { conditionalWriteOptions, patchChanges } from '../../runtime/conditional-writes';
-import { runDeleteIfVersion, runUpdate, type ConditionalPlace } from '../../runtime/versioned-writes';
-import type { KeyInput } from '../contract';
-import type { Encoder } from './codec';
-import type { EntityTable } from './entity-table';
-import type { Executor } from './drivers/executor';
+import type { PerWriteTtl, ResolvedWriteTtl } from '../../../model/per-write-ttl';
+import { fieldOf } from '../../../model/types';
+import { conditionalWriteOptions, patchChanges } from '../../../runtime/conditional-writes';
+import { runDeleteIfVersion, runUpdate, type ConditionalPlace } from '../../../runtime/versioned-writes';
+import type { KeyInput } from '../../contract';
+import type { Encoder } from '../codec';
+import type { EntityTable } from '../table/entity-table';
+import type { Executor } from '../drivers/executor';
 import { resolveTtl, storedRowExpiry, writeExpiry, type StoredAnchorExpiry, type WriteExpiry } from './expiry-resolver';
-import { RELATIONAL_STORE } from './options';
-import { deleteVersioned, expiryShape, patchRow, updateVersioned } from './sql-conditional';
-import { existsByKey } from './sql-read';
-import { bind, type Statement } from './statement';
+import { RELATIONAL_STORE } from '../options';
+import { deleteVersioned, expiryShape, patchRow, updateVersioned } from './conditional-sql';
+import { existsByKey } from '../read/read-sql';
+import { bind, type Statement } from '../table/statement';
 import { encodeKey, encodeRow } from './write-ops';
 
 /**

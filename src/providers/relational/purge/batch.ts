@@ -1,8 +1,8 @@
-import type { DialectFamily } from './dialect';
-import type { EntityTable } from './entity-table';
-import type { Executor } from './drivers/executor';
-import { isLockConflict } from './purge-pacing';
-import type { NowMode } from './entity-table';
+import type { DialectFamily } from '../families/dialects';
+import type { EntityTable } from '../table/entity-table';
+import type { Executor } from '../drivers/executor';
+import { isLockConflict } from './pacing';
+import type { NowMode } from '../table/entity-table';
 import {
   lockedDueCount,
   mysqlDeleteKeys,
@@ -15,8 +15,8 @@ import {
   pgLockedDueInBlocks,
   sqliteKeyedBatch,
   sqliteRangeBatch,
-} from './sql-purge';
-import { bind } from './statement';
+} from './purge-sql';
+import { bind } from '../table/statement';
 
 /** What one batch did. `done`: nothing due is left that this purge could take. */
 export interface BatchOutcome {

@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError } from '../../errors';
-import { showValue } from '../../model/duration';
-import type { PurgeBatchInfo, PurgeOptions, PurgeResult } from '../contract';
-import type { EntityTable } from './entity-table';
-import type { Executor } from './drivers/executor';
-import { RELATIONAL_STORE } from './options';
-import { batchRunner, type BatchOutcome } from './purge-batches';
-import { BatchSizer, PURGE_RETRIES, PurgeInterruptedError, backoffMs, isLockConflict, sleep } from './purge-pacing';
+import { ErrorCodes } from '../../../error-codes';
+import { LifespanError } from '../../../errors';
+import { showValue } from '../../../model/duration';
+import type { PurgeBatchInfo, PurgeOptions, PurgeResult } from '../../contract';
+import type { EntityTable } from '../table/entity-table';
+import type { Executor } from '../drivers/executor';
+import { RELATIONAL_STORE } from '../options';
+import { batchRunner, type BatchOutcome } from './batch';
+import { BatchSizer, PURGE_RETRIES, PurgeInterruptedError, backoffMs, isLockConflict, sleep } from './pacing';
 
 export const DEFAULT_PURGE_BUDGET_MS = 50;
 const MAX_PURGE_BATCH = 1_000_000;

@@ -1,5 +1,5 @@
-import type { NowMode, TableSql } from './entity-table';
-import type { Statement } from './statement';
+import type { NowMode, TableSql } from '../table/entity-table';
+import type { Statement } from '../table/statement';
 
 /** An equality filter of find/count/deleteWhere: the column, and whether the value is NULL. */
 export interface Filter {

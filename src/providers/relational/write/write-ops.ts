@@ -1,14 +1,14 @@
-import type { PerWriteTtl } from '../../model/per-write-ttl';
-import { keyValues } from '../../runtime/entity-values';
-import type { KeyInput } from '../contract';
-import type { Encoder } from './codec';
-import type { EntityTable } from './entity-table';
-import type { BatchOp } from './drivers/executor';
+import type { PerWriteTtl } from '../../../model/per-write-ttl';
+import { keyValues } from '../../../runtime/entity-values';
+import type { KeyInput } from '../../contract';
+import type { Encoder } from '../codec';
+import type { EntityTable } from '../table/entity-table';
+import type { BatchOp } from '../drivers/executor';
 import { resolveTtl, writeExpiry, type WriteExpiry } from './expiry-resolver';
-import { RELATIONAL_STORE } from './options';
-import { deleteByKey } from './sql-read';
-import { deleteExpiredByKey, insertRow, upsertRow, type ConflictRule, type ExpirySource } from './sql-write';
-import { bind, bindRow, type BindContext, type Statement } from './statement';
+import { RELATIONAL_STORE } from '../options';
+import { deleteByKey } from '../read/read-sql';
+import { deleteExpiredByKey, insertRow, upsertRow, type ConflictRule, type ExpirySource } from './write-sql';
+import { bind, bindRow, type BindContext, type Statement } from '../table/statement';
 
 /** A row ready to bind: member values (the instance, timestamps stamped) and encoded column values. */
 export interface EncodedRow {

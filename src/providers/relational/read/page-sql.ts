@@ -1,8 +1,8 @@
-import type { FieldType } from '../../model/types';
-import type { DialectFamily } from './dialect';
-import type { NowMode, TableSql } from './entity-table';
-import { filterWhere, type Filter } from './sql-read';
-import type { SqlWriter, Statement } from './statement';
+import type { FieldType } from '../../../model/types';
+import type { DialectFamily } from '../families/dialects';
+import type { NowMode, TableSql } from '../table/entity-table';
+import { filterWhere, type Filter } from './read-sql';
+import type { SqlWriter, Statement } from '../table/statement';
 
 /*
  * The statements of findPage() and deleteMany(): a keyset walk on the primary key (ascending, the

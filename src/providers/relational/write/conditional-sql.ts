@@ -1,6 +1,6 @@
-import type { NowMode, TableSql } from './entity-table';
+import type { NowMode, TableSql } from '../table/entity-table';
 import type { StoredAnchorExpiry, WriteExpiry } from './expiry-resolver';
-import type { SqlWriter, Statement } from './statement';
+import type { SqlWriter, Statement } from '../table/statement';
 
 /**
  * The statements of update() (UPDATE … WHERE version = ?), delete({ ifVersion }) and patch(): each

@@ -1,6 +1,6 @@
-import type { DialectFamily } from './dialect';
-import type { NowMode, TableSql } from './entity-table';
-import type { SqlWriter, Statement } from './statement';
+import type { DialectFamily } from '../families/dialects';
+import type { NowMode, TableSql } from '../table/entity-table';
+import type { SqlWriter, Statement } from '../table/statement';
 
 /*
  * The purge statements. Every DELETE carries `expires_at <= now` itself, so a row a writer renewed

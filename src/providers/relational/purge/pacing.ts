@@ -1,6 +1,6 @@
-import { ErrorCodes } from '../../error-codes';
-import { StoreError } from '../../errors';
-import { RELATIONAL_STORE } from './options';
+import { ErrorCodes } from '../../../error-codes';
+import { StoreError } from '../../../errors';
+import { RELATIONAL_STORE } from '../options';
 
 /**
  * Sizes purge batches by time: the next batch grows while batches finish well under the budget

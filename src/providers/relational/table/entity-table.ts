@@ -1,13 +1,13 @@
-import { LifespanError } from '../../errors';
-import { fieldOf, keyMembers, type EntityModel } from '../../model/types';
-import { duplicateKey, type CommitOutcome, type DuplicateHit } from '../../runtime/key-errors';
-import { converterFor, decoderFor, encoderFor, type Decoder, type Encoder } from './codec';
-import { hitsPrimaryKey, UniqueViolation } from './drivers/driver-errors';
-import type { ColumnSpec, TableSpec } from './compile';
-import { sqlFamily, type ExpirySql, type RelationalDialect, type SqlFamily } from './dialect';
-import { RELATIONAL_STORE, type RelationalTtlMode } from './options';
+import { LifespanError } from '../../../errors';
+import { fieldOf, keyMembers, type EntityModel } from '../../../model/types';
+import { duplicateKey, type CommitOutcome, type DuplicateHit } from '../../../runtime/key-errors';
+import { converterFor, decoderFor, encoderFor, type Decoder, type Encoder } from '../codec';
+import { hitsPrimaryKey, UniqueViolation } from '../drivers/driver-errors';
+import type { ColumnSpec, TableSpec } from '../compile';
+import { sqlFamily, type ExpirySql, type RelationalDialect, type SqlFamily } from '../families/dialects';
+import { RELATIONAL_STORE, type RelationalTtlMode } from '../options';
 import { SqlWriter, type Statement } from './statement';
-import type { WriteExpiry } from './expiry-resolver';
+import type { WriteExpiry } from '../write/expiry-resolver';
 import { compiledDecoder, compiledEncoder, rowEncoder, rowToInstance } from './row-codec';
 
 /** Where "now" comes from in a statement: the database clock, or a bound parameter. */

@@ -1,5 +1,5 @@
-import type { NowMode, TableSql } from './entity-table';
-import type { SqlWriter, Statement } from './statement';
+import type { NowMode, TableSql } from '../table/entity-table';
+import type { SqlWriter, Statement } from '../table/statement';
 
 /**
  * Where a written row's expiry comes from: `now + seconds` on the database clock, or a value

@@ -1,9 +1,9 @@
-import { LifespanError } from '../../errors';
-import { formatDuration } from '../../model/duration';
-import type { PerWriteTtl } from '../../model/per-write-ttl';
-import { refuseSetTtlOnMember } from '../../runtime/write-instant';
-import type { EntityTable } from './entity-table';
-import type { Executor } from './drivers/executor';
+import { LifespanError } from '../../../errors';
+import { formatDuration } from '../../../model/duration';
+import type { PerWriteTtl } from '../../../model/per-write-ttl';
+import { refuseSetTtlOnMember } from '../../../runtime/write-instant';
+import type { EntityTable } from '../table/entity-table';
+import type { Executor } from '../drivers/executor';
 import {
   ALREADY_EXPIRED,
   resolveTtl,
@@ -11,10 +11,10 @@ import {
   type StoredAnchorExpiry,
   type WriteExpiry,
 } from './expiry-resolver';
-import { RELATIONAL_STORE } from './options';
-import { existsByKey, ttlByKey } from './sql-read';
-import { setExpiry, type SetTtlForm } from './sql-write';
-import { bind, type BindContext } from './statement';
+import { RELATIONAL_STORE } from '../options';
+import { existsByKey, ttlByKey } from '../read/read-sql';
+import { setExpiry, type SetTtlForm } from './write-sql';
+import { bind, type BindContext } from '../table/statement';
 
 /** Remaining whole seconds (rounded up, at least 1 for a live row), null: never, undefined: absent. */
 export async function runTtl(t: EntityTable, executor: Executor, key: unknown[]): Promise<number | null | undefined> {

@@ -1,4 +1,4 @@
-import type { NonDateType, SqlFamily } from './family';
+import type { NonDateType, SqlFamily } from '../family';
 
 const TYPES: Record<NonDateType, string> = {
   string: 'TEXT',

@@ -1,7 +1,7 @@
-import type { FieldType } from '../../../model/types';
-import type { RelationalDialect } from '../dialect';
-import { passThroughTypeCast } from '../drivers/mysql-rows';
-import type { DdlGuards, NonDateType, SqlFamily } from './family';
+import type { FieldType } from '../../../../model/types';
+import type { RelationalDialect } from '../dialects';
+import { passThroughTypeCast } from '../../drivers/mysql-rows';
+import type { DdlGuards, NonDateType, SqlFamily } from '../family';
 
 const TYPES: Record<NonDateType, string> = {
   string: 'longtext',

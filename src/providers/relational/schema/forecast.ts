@@ -7,10 +7,10 @@ import {
   untimedNote,
   type EntityForecast,
   type ForecastSpec,
-} from '../../core/forecast';
-import type { EntityTable } from './entity-table';
-import type { SchemaRunner } from './drivers/schema-runner';
-import { RELATIONAL_STORE, type RelationalTtlMode } from './options';
+} from '../../../core/forecast';
+import type { EntityTable } from '../table/entity-table';
+import type { SchemaRunner } from '../drivers/schema-runner';
+import { RELATIONAL_STORE, type RelationalTtlMode } from '../options';
 
 /**
  * The forecast of one table in one query: every row's bucket index computed from expires_at

@@ -1,14 +1,14 @@
-import { ErrorCodes } from '../../error-codes';
-import { LifespanError } from '../../errors';
-import { formatDuration } from '../../model/duration';
-import type { ResolvedWriteTtl } from '../../model/per-write-ttl';
-import { checkFutureInstant, memberInstant, type AtTtl } from '../../runtime/write-instant';
-import { unsupported, writeTtlFor } from '../../runtime/write-ttl';
+import { ErrorCodes } from '../../../error-codes';
+import { LifespanError } from '../../../errors';
+import { formatDuration } from '../../../model/duration';
+import type { ResolvedWriteTtl } from '../../../model/per-write-ttl';
+import { checkFutureInstant, memberInstant, type AtTtl } from '../../../runtime/write-instant';
+import { unsupported, writeTtlFor } from '../../../runtime/write-ttl';
 import { checkInstantRange } from './expiry-instant';
-import type { PerWriteTtl } from '../../model/per-write-ttl';
-import type { EntityTable } from './entity-table';
-import { RELATIONAL_STORE } from './options';
-import type { ConflictRule, ExpirySource } from './sql-write';
+import type { PerWriteTtl } from '../../../model/per-write-ttl';
+import type { EntityTable } from '../table/entity-table';
+import { RELATIONAL_STORE } from '../options';
+import type { ConflictRule, ExpirySource } from './write-sql';
 
 /** How one write sets expires_at: the value for a new row, and the rule for a live row it overwrites. */
 export interface WriteExpiry {
