@@ -4,13 +4,13 @@ import { Entity, Field, Key, ModelBuilder, ModelError, PartitionKey, type Model 
 import { model } from '../../examples/models';
 import { compileSchema, type CompiledSchema, type TableSpec } from '../../src/providers/relational/compile';
 import type { RelationalDialect } from '../../src/providers/relational/families/dialects';
-import type { LiveTable } from '../../src/providers/relational/schema/inspect';
+import type { LiveTable } from '../../src/providers/relational/schema/live-table';
 import { planSteps, type PlanInput, type RelationalStep } from '../../src/providers/relational/plan';
 import { checkedSteps, isDestructive } from '../../src/providers/relational/steps';
 import { recordOf } from '../../src/providers/relational/schema/ttl-record';
-import { TableSql } from '../../src/providers/relational/table/entity-table';
+import { TableSql } from '../../src/providers/relational/table/table-sql';
 import { findWhere, selectByKey, selectByKeys } from '../../src/providers/relational/read/read-sql';
-import { purgeBatch } from '../../src/providers/relational/purge/purge-sql';
+import { purgeBatch } from '../../src/providers/relational/purge/purge';
 import { insertRow, setExpiry, upsertRow } from '../../src/providers/relational/write/write-sql';
 
 function modelError(fn: () => unknown): ModelError {

@@ -5,7 +5,8 @@ import { FIELD_TYPES, type FieldType } from '../../src/model/types';
 import { instanceOf } from '../../src/runtime/entity-values';
 import { converterFor, decoderFor, encoderFor } from '../../src/providers/relational/codec';
 import type { ColumnSpec } from '../../src/providers/relational/compile';
-import { RELATIONAL_DIALECTS, sqlFamily, type RelationalDialect } from '../../src/providers/relational/families/dialects';
+import { sqlFamily } from '../../src/providers/relational/families/by-dialect';
+import { RELATIONAL_DIALECTS, type RelationalDialect } from '../../src/providers/relational/families/dialects';
 import { compiledDecoder, compiledEncoder, rowToInstance } from '../../src/providers/relational/table/row-codec';
 
 /**

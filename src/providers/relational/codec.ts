@@ -1,7 +1,9 @@
 import { checkValue } from '../../core/values';
 import type { FieldType } from '../../model/types';
 import type { ColumnSpec } from './compile';
-import { SQL_FAMILIES, sqlFamily, type DialectFamily, type RelationalDialect, type SqlFamily } from './families/dialects';
+import { SQL_FAMILIES, sqlFamily } from './families/by-dialect';
+import type { RelationalDialect } from './families/dialects';
+import type { DialectFamily, SqlFamily } from './families/family';
 import { RELATIONAL_STORE } from './options';
 
 /**

@@ -3,7 +3,8 @@ import { relationalConditionalWrites } from './explain/conditional-writes';
 import type { EntityModel, Model } from '../../model/types';
 import { countsFrom, type CompiledSchema, type TableSpec } from './compile';
 import { createTableCommands } from './schema/ddl-sql';
-import { dialectLabel, EXPIRY_COLUMN, type RelationalDialect } from './families/dialects';
+import { dialectLabel, type RelationalDialect } from './families/dialects';
+import { EXPIRY_COLUMN } from './schema/names';
 import { withMemberExpiry } from './write/expiry-instant';
 import { RELATIONAL_STORE } from './options';
 import {

@@ -7,7 +7,7 @@ export type { RelationalStoreOptions, RelationalTtlMode, RelationalLogger } from
 export { RELATIONAL_TTL_MODES } from './options';
 export { relationalExplainer, type RelationalExplainOptions } from './explainer';
 export type { RelationalDialect } from './families/dialects';
-export { EXPIRY_COLUMN } from './families/dialects';
+export { EXPIRY_COLUMN } from './schema/names';
 export type { RelationalRepository } from './repository';
 export type { RelationalSession } from './session';
 export type { RelationalPurgeResult } from './purge/purge';

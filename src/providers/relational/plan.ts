@@ -2,8 +2,9 @@ import { renderStep } from '../../core/plan-gate';
 import type { PlanStep, StepEffect } from '../../explain/plan';
 import type { ColumnSpec, CompiledSchema, TableSpec } from './compile';
 import { addColumnSql, createIndexSql, createTableCommands, dropColumnSql, dropIndexSql } from './schema/ddl-sql';
-import { EXPIRY_COLUMN, type RelationalDialect } from './families/dialects';
-import type { LiveTable } from './schema/inspect';
+import type { RelationalDialect } from './families/dialects';
+import { EXPIRY_COLUMN } from './schema/names';
+import type { LiveTable } from './schema/live-table';
 import { RELATIONAL_STEPS } from './steps';
 import {
   createRecordTableSql,

@@ -11,7 +11,9 @@ import type { PerWriteRow } from '../../explain/entry';
 import { WRITE_TTL_KINDS, type WriteTtlKind } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
-import { clockName, dialectLabel, EXPIRY_COLUMN, sqlFamily, type RelationalDialect } from './families/dialects';
+import { clockName, sqlFamily } from './families/by-dialect';
+import { dialectLabel, type RelationalDialect } from './families/dialects';
+import { EXPIRY_COLUMN } from './schema/names';
 import type { RelationalTtlMode } from './options';
 
 export const NO_NATIVE_TTL = 'no native TTL; the declaration is ignored — schedule deletes yourself';

@@ -1,7 +1,7 @@
 import type { ConditionalWriteRow } from '../../../explain/entry';
 import { conditionalWriteRows } from '../../../explain/per-write-rows';
 import type { EntityModel } from '../../../model/types';
-import { EXPIRY_COLUMN } from '../families/dialects';
+import { EXPIRY_COLUMN } from '../schema/names';
 import type { RelationalTtlMode } from '../options';
 
 /** A patch keeps expires_at; one that changes the anchor member counts the default from its new value. */

@@ -4,8 +4,6 @@ import { MYSQL_FAMILY } from './mysql/family';
 import { POSTGRES_FAMILY } from './postgres/family';
 import { SQLITE_FAMILY } from './sqlite/family';
 
-export type { ColumnType, DialectFamily, ExpirySql, SqlFamily } from './family';
-
 export const SQL_FAMILIES: Readonly<Record<DialectFamily, SqlFamily>> = {
   sqlite: SQLITE_FAMILY,
   postgres: POSTGRES_FAMILY,
@@ -23,7 +21,18 @@ export function familyOf(dialect: RelationalDialect): DialectFamily {
   return FAMILY_OF_DIALECT[dialect];
 }
 
-/** The object holding everything the dialect's family does differently. */
+/** The object holding everything the dialect's family does differently in SQL text and values. */
 export function sqlFamily(dialect: RelationalDialect): SqlFamily {
   return SQL_FAMILIES[FAMILY_OF_DIALECT[dialect]];
+}
+
+// TEMP (removed with session.ts/semantics.ts's switch to the family object)
+export function quote(dialect: RelationalDialect, name: string): string {
+  return sqlFamily(dialect).quote(name);
+}
+export function expirySql(dialect: RelationalDialect): SqlFamily['expiry'] {
+  return sqlFamily(dialect).expiry;
+}
+export function clockName(dialect: RelationalDialect): string {
+  return sqlFamily(dialect).clockName;
 }

@@ -6,7 +6,10 @@ import type { PurgeBatchInfo, PurgeOptions, PurgeResult } from '../../contract';
 import type { EntityTable } from '../table/entity-table';
 import type { Executor } from '../drivers/executor';
 import { RELATIONAL_STORE } from '../options';
-import { batchRunner, type BatchOutcome } from './batch';
+import { familyOperations } from '../families/operations-by-dialect';
+import type { NowMode, TableSql } from '../table/table-sql';
+import type { Statement } from '../table/statement';
+import type { BatchOutcome } from './batch';
 import { BatchSizer, PURGE_RETRIES, PurgeInterruptedError, backoffMs, isLockConflict, sleep } from './pacing';
 
 export const DEFAULT_PURGE_BUDGET_MS = 50;
@@ -103,7 +106,14 @@ export async function purgeTable(
   if (!ex) return 0;
   const now = options.now ? t.encodeInstant(options.now) : t.nowParam();
   const table = t.spec.table;
-  const runner = await batchRunner({ t, executor, ex, now, rowCap: options.batchSize, budgetMs: options.budgetMs });
+  const runner = await familyOperations(t.dialect).purgeRunner({
+    t,
+    executor,
+    ex,
+    now,
+    rowCap: options.batchSize,
+    budgetMs: options.budgetMs,
+  });
   const sizer = new BatchSizer(options.budgetMs, runner.initial, runner.cap);
   let deleted = 0;
   for (;;) {
@@ -157,4 +167,9 @@ async function withRetries(
       await sleep(backoffMs(attempt));
     }
   }
+}
+
+/** The statement that opens a batch of n rows on the family's index walk (what explain and the plan snapshots show). */
+export function purgeBatch(t: TableSql, mode: NowMode, ex: string, n: number): Statement {
+  return familyOperations(t.dialect).firstPurgeBatch(t, mode, ex, n);
 }

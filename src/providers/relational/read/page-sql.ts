@@ -1,6 +1,5 @@
 import type { FieldType } from '../../../model/types';
-import type { DialectFamily } from '../families/dialects';
-import type { NowMode, TableSql } from '../table/entity-table';
+import type { NowMode, TableSql } from '../table/table-sql';
 import { filterWhere, type Filter } from './read-sql';
 import type { SqlWriter, Statement } from '../table/statement';
 
@@ -11,40 +10,12 @@ import type { SqlWriter, Statement } from '../table/statement';
  * then the row count.
  */
 
-type Arg = (i: number) => string;
-
-function rowValueAfter(cols: readonly string[], arg: Arg): string {
-  return `(${cols.join(', ')}) > (${cols.map((_, i) => arg(i)).join(', ')})`;
-}
-
-/**
- * MariaDB does not turn a row-value comparison into an index range; spelled out, with a leading
- * `k1 >=` that bounds it. Placeholders are `?` there, bound in the order they are written: each is
- * made where it is written.
- */
-function spelledOutAfter(cols: readonly string[], arg: Arg): string {
-  const lead = `${cols[0]} >= ${arg(0)}`;
-  const terms = cols.map((_, i) => {
-    const equal = cols.slice(0, i).map((c, j) => `${c} = ${arg(j)}`);
-    const greater = `${cols[i]} > ${arg(i)}`;
-    return `(${[...equal, greater].join(' AND ')})`;
-  });
-  return `${lead} AND (${terms.join(' OR ')})`;
-}
-
-/** A compound key's "after the last key", as each family's index range scan takes it. */
-const AFTER_COMPOUND: Record<DialectFamily, (cols: readonly string[], arg: Arg) => string> = {
-  sqlite: rowValueAfter,
-  postgres: rowValueAfter,
-  mysql: spelledOutAfter,
-};
-
 /** Rows after the last key of the previous page (args from `first` on, key order). */
 function afterKey(t: TableSql, w: SqlWriter, first: number): string {
   const cols = t.keyColumns.map((k) => t.q(k));
-  const arg: Arg = (i) => w.param({ kind: 'arg', index: first + i });
+  const arg = (i: number) => w.param({ kind: 'arg', index: first + i });
   if (cols.length === 1) return `${cols[0]} > ${arg(0)}`;
-  return AFTER_COMPOUND[t.family.name](cols, arg);
+  return t.family.afterCompoundKey(cols, arg);
 }
 
 function keyOrder(t: TableSql): string {
@@ -66,26 +37,6 @@ export function pageSelect(t: TableSql, mode: NowMode, filters: readonly Filter[
   const limit = w.param({ kind: 'arg', index: next });
   return t.finish(w, `SELECT ${t.selectList()} FROM ${t.table}${where} ORDER BY ${keyOrder(t)} LIMIT ${limit}`, true);
 }
-
-/**
- * How each family reads a column so that binding the value back compares exactly: as text on
- * PostgreSQL and MariaDB/MySQL (timestamps keep their microseconds, JSON and numbers their stored
- * spelling; MariaDB/MySQL bytes as hex), as stored on SQLite (whose values round-trip as they are).
- */
-const AS_SELECTED: Record<
-  DialectFamily,
-  { read(c: string, type: FieldType | null): string; same(c: string, type: FieldType | null, p: string): string }
-> = {
-  sqlite: { read: (c) => c, same: (c, _type, p) => `${c} IS ${p}` },
-  postgres: {
-    read: (c) => `CAST(${c} AS text)`,
-    same: (c, _type, p) => `CAST(${c} AS text) IS NOT DISTINCT FROM CAST(${p} AS text)`,
-  },
-  mysql: {
-    read: (c, type) => (type === 'binary' ? `HEX(${c})` : `CAST(${c} AS CHAR)`),
-    same: (c, type, p) => `${type === 'binary' ? `HEX(${c})` : `CAST(${c} AS CHAR)`} <=> ${p}`,
-  },
-};
 
 /**
  * The columns deleteMany() re-checks, after the key: every non-key member column and the emulated
@@ -112,7 +63,7 @@ export function deleteSelect(t: TableSql, mode: NowMode, filters: readonly Filte
   // Named by its position, as every column a read selects (MariaDB/MySQL rows are read by those names).
   const checked = checkedColumns(t).map(
     ({ column, type }, i) =>
-      `, ${AS_SELECTED[t.family.name].read(t.q(column), type)} AS ${t.q(String(t.keyColumns.length + i))}`,
+      `, ${t.family.selectedValue.read(t.q(column), type)} AS ${t.q(String(t.keyColumns.length + i))}`,
   );
   const limit = w.param({ kind: 'arg', index: next });
   const sql = `SELECT ${t.keySelectList()}${checked.join('')} FROM ${t.table}${where} ORDER BY ${keyOrder(t)} LIMIT ${limit}`;
@@ -134,7 +85,7 @@ export function deleteSelected(t: TableSql, mode: NowMode, filters: readonly Fil
     const arg = (j: number) => w.param({ kind: 'arg', index: next + row * width + j });
     const parts = t.keyColumns.map((k, j) => `${t.q(k)} = ${arg(j)}`);
     checked.forEach(({ column, type }, j) => {
-      parts.push(AS_SELECTED[t.family.name].same(t.q(column), type, arg(t.keyColumns.length + j)));
+      parts.push(t.family.selectedValue.same(t.q(column), type, arg(t.keyColumns.length + j)));
     });
     rows.push(`(${parts.join(' AND ')})`);
   }

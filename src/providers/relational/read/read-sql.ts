@@ -1,4 +1,4 @@
-import type { NowMode, TableSql } from '../table/entity-table';
+import type { NowMode, TableSql } from '../table/table-sql';
 import type { Statement } from '../table/statement';
 
 /** An equality filter of find/count/deleteWhere: the column, and whether the value is NULL. */

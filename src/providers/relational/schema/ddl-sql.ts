@@ -1,16 +1,18 @@
 import type { ColumnSpec, TableSpec } from '../compile';
-import { quote, sqlFamily, type RelationalDialect } from '../families/dialects';
+import { sqlFamily } from '../families/by-dialect';
+import type { RelationalDialect } from '../families/dialects';
 
 /**
  * DDL text per dialect, written by lifespan (not by knex's schema builder) so that explain()
  * can show the exact commands without a driver. Every statement is safe to repeat.
  */
 export function columnDefinition(dialect: RelationalDialect, column: ColumnSpec): string {
-  return `${quote(dialect, column.name)} ${column.type.sql}${column.nullable ? ' NULL' : ' NOT NULL'}`;
+  return `${sqlFamily(dialect).quote(column.name)} ${column.type.sql}${column.nullable ? ' NULL' : ' NOT NULL'}`;
 }
 
 export function createTableSql(dialect: RelationalDialect, table: TableSpec): string {
-  const q = (name: string) => quote(dialect, name);
+  const family = sqlFamily(dialect);
+  const q = (name: string) => family.quote(name);
   const lines = table.columns.map((c) => `  ${columnDefinition(dialect, c)}`);
   lines.push(`  PRIMARY KEY (${table.primaryKey.map(q).join(', ')})`);
   return `CREATE TABLE IF NOT EXISTS ${q(table.table)} (\n${lines.join(',\n')}\n)`;
@@ -18,14 +20,18 @@ export function createTableSql(dialect: RelationalDialect, table: TableSpec): st
 
 /** Without the IF NOT EXISTS guard (MySQL), apply tolerates "exists". */
 export function createIndexSql(dialect: RelationalDialect, table: string, index: string, column: string): string {
-  const ifNotExists = sqlFamily(dialect).ddlGuards(dialect).createIndexIfNotExists ? 'IF NOT EXISTS ' : '';
-  return `CREATE INDEX ${ifNotExists}${quote(dialect, index)} ON ${quote(dialect, table)} (${quote(dialect, column)})`;
+  const family = sqlFamily(dialect);
+  const q = (name: string) => family.quote(name);
+  const ifNotExists = family.ddlGuards(dialect).createIndexIfNotExists ? 'IF NOT EXISTS ' : '';
+  return `CREATE INDEX ${ifNotExists}${q(index)} ON ${q(table)} (${q(column)})`;
 }
 
 /** Without ADD COLUMN IF NOT EXISTS (SQLite, MySQL), apply tolerates "exists". */
 export function addColumnSql(dialect: RelationalDialect, table: string, column: ColumnSpec): string {
-  const ifNotExists = sqlFamily(dialect).ddlGuards(dialect).addColumnIfNotExists ? 'IF NOT EXISTS ' : '';
-  return `ALTER TABLE ${quote(dialect, table)} ADD COLUMN ${ifNotExists}${columnDefinition(dialect, column)}`;
+  const family = sqlFamily(dialect);
+  const q = (name: string) => family.quote(name);
+  const ifNotExists = family.ddlGuards(dialect).addColumnIfNotExists ? 'IF NOT EXISTS ' : '';
+  return `ALTER TABLE ${q(table)} ADD COLUMN ${ifNotExists}${columnDefinition(dialect, column)}`;
 }
 
 export function dropIndexSql(dialect: RelationalDialect, table: string, index: string): string {
@@ -34,7 +40,9 @@ export function dropIndexSql(dialect: RelationalDialect, table: string, index: s
 }
 
 export function dropColumnSql(dialect: RelationalDialect, table: string, column: string): string {
-  return `ALTER TABLE ${quote(dialect, table)} DROP COLUMN ${quote(dialect, column)}`;
+  const family = sqlFamily(dialect);
+  const q = (name: string) => family.quote(name);
+  return `ALTER TABLE ${q(table)} DROP COLUMN ${q(column)}`;
 }
 
 /** What creating the table from nothing runs: the table, then the expiry index when emulating. */

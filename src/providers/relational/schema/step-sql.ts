@@ -1,7 +1,6 @@
 import type { StatementShape } from '../../../core/statement-shapes';
-import { EXPIRY_COLUMN } from '../families/dialects';
 import type { StepOp } from '../plan';
-import { TTL_RECORD_TABLE } from './ttl-record';
+import { EXPIRY_COLUMN, TTL_RECORD_TABLE } from './names';
 
 /**
  * The SQL statements each relational step op is made of (ddl.ts, ttl-record.ts), as shapes over

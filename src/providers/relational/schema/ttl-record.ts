@@ -1,13 +1,14 @@
 import type { TableSpec } from '../compile';
-import { columnType, quote, sqlFamily, type RelationalDialect } from '../families/dialects';
+import { sqlFamily } from '../families/by-dialect';
+import type { RelationalDialect } from '../families/dialects';
+import { TTL_RECORD_TABLE } from './names';
 import type { SchemaRunner } from '../drivers/schema-runner';
 
-/**
+/*
  * Emulated TTL lives in lifespan's writes, not in the schema, so the declared TTL is recorded in
- * a table of its own: plan() compares it with the model and shows a TTL change as a reviewable
- * in-place step (old → new, new writes only), as it does for stores with a native setting.
+ * a table of its own (TTL_RECORD_TABLE): plan() compares it with the model and shows a TTL change
+ * as a reviewable in-place step (old → new, new writes only), as it does for stores with a native setting.
  */
-export const TTL_RECORD_TABLE = 'lifespan_ttl';
 
 /** What was recorded for one table: its default TTL (null: per-write only) and what it counts from. */
 export interface TtlRecord {
@@ -25,9 +26,10 @@ export function sameRecord(a: TtlRecord, b: TtlRecord): boolean {
 }
 
 export function createRecordTableSql(dialect: RelationalDialect): string {
-  const q = (n: string) => quote(dialect, n);
-  const text = columnType(dialect, 'string', true).sql;
-  const int = columnType(dialect, 'integer', false).sql;
+  const family = sqlFamily(dialect);
+  const q = (name: string) => family.quote(name);
+  const text = family.columnType(dialect, 'string', true).sql;
+  const int = family.columnType(dialect, 'integer', false).sql;
   return (
     `CREATE TABLE IF NOT EXISTS ${q(TTL_RECORD_TABLE)} (${q('table_name')} ${text} NOT NULL, ` +
     `${q('ttl_seconds')} ${int} NULL, ${q('counts_from')} ${text} NOT NULL, PRIMARY KEY (${q('table_name')}))`
@@ -36,16 +38,18 @@ export function createRecordTableSql(dialect: RelationalDialect): string {
 
 /** Writes the record; names are validated identifiers and seconds a whole number, so literals are safe. */
 export function upsertRecordSql(dialect: RelationalDialect, table: string, record: TtlRecord): string {
-  const q = (n: string) => quote(dialect, n);
+  const family = sqlFamily(dialect);
+  const q = (name: string) => family.quote(name);
   const values = `('${table}', ${record.seconds === null ? 'NULL' : String(record.seconds)}, '${record.countsFrom}')`;
   const head = `INSERT INTO ${q(TTL_RECORD_TABLE)} (${q('table_name')}, ${q('ttl_seconds')}, ${q('counts_from')}) VALUES ${values}`;
-  const family = sqlFamily(dialect);
   const sets = ['ttl_seconds', 'counts_from'].map((n) => `${q(n)} = ${family.incoming(q(n))}`);
   return `${head} ${family.onConflictUpdate([q('table_name')], sets)}`;
 }
 
 export function deleteRecordSql(dialect: RelationalDialect, table: string): string {
-  return `DELETE FROM ${quote(dialect, TTL_RECORD_TABLE)} WHERE ${quote(dialect, 'table_name')} = '${table}'`;
+  const family = sqlFamily(dialect);
+  const q = (name: string) => family.quote(name);
+  return `DELETE FROM ${q(TTL_RECORD_TABLE)} WHERE ${q('table_name')} = '${table}'`;
 }
 
 /** The records of the given tables (none when the record table does not exist yet). */
@@ -56,7 +60,8 @@ export async function readRecords(
 ): Promise<Map<string, TtlRecord>> {
   const records = new Map<string, TtlRecord>();
   if (!exists) return records;
-  const q = (n: string) => quote(dialect, n);
+  const family = sqlFamily(dialect);
+  const q = (name: string) => family.quote(name);
   const rows = await runner.rows(
     `SELECT ${q('table_name')} AS t, ${q('ttl_seconds')} AS s, ${q('counts_from')} AS c FROM ${q(TTL_RECORD_TABLE)}`,
   );

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { sqlFamily, type RelationalDialect } from '../families/dialects';
+import { sqlFamily } from '../families/by-dialect';
+import type { RelationalDialect } from '../families/dialects';
 
 /**
  * Where a bound value comes from. `col`: the encoded value of column i of a row; `key`: key member

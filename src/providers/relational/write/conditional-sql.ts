@@ -1,5 +1,6 @@
-import type { NowMode, TableSql } from '../table/entity-table';
-import type { StoredAnchorExpiry, WriteExpiry } from './expiry-resolver';
+import type { NowMode, TableSql } from '../table/table-sql';
+import type { StoredAnchorExpiry } from './expiry-resolver';
+import type { WriteExpiry } from './write-expiry';
 import type { SqlWriter, Statement } from '../table/statement';
 
 /**

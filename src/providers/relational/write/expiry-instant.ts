@@ -4,7 +4,8 @@ import { expiryMemberOf, withExpiryMember } from '../../../explain/expiry-member
 import type { EntityModel } from '../../../model/types';
 import { decoderFor } from '../codec';
 import type { Executor } from '../drivers/executor';
-import type { EntityTable, NowMode, TableSql } from '../table/entity-table';
+import type { EntityTable } from '../table/entity-table';
+import type { NowMode, TableSql } from '../table/table-sql';
 import { bind, type Statement } from '../table/statement';
 
 /** What explain() says about expiry instants on an emulating relational store. */

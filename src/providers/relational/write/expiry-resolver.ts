@@ -8,17 +8,7 @@ import { checkInstantRange } from './expiry-instant';
 import type { PerWriteTtl } from '../../../model/per-write-ttl';
 import type { EntityTable } from '../table/entity-table';
 import { RELATIONAL_STORE } from '../options';
-import type { ConflictRule, ExpirySource } from './write-sql';
-
-/** How one write sets expires_at: the value for a new row, and the rule for a live row it overwrites. */
-export interface WriteExpiry {
-  readonly source: ExpirySource;
-  readonly rule: ConflictRule;
-  /** For source 'nowPlus': whole seconds added to the database clock. */
-  readonly seconds?: number;
-  /** For source 'value': the encoded instant, or null (never expires). */
-  readonly value?: unknown;
-}
+import type { ConflictRule, WriteExpiry } from './write-expiry';
 
 /** setTtl on an anchored default: the stored anchor + seconds, computed by the UPDATE itself. */
 export interface StoredAnchorExpiry {

@@ -4,13 +4,8 @@ import type { PerWriteTtl } from '../../../model/per-write-ttl';
 import { refuseSetTtlOnMember } from '../../../runtime/write-instant';
 import type { EntityTable } from '../table/entity-table';
 import type { Executor } from '../drivers/executor';
-import {
-  ALREADY_EXPIRED,
-  resolveTtl,
-  storedRowExpiry,
-  type StoredAnchorExpiry,
-  type WriteExpiry,
-} from './expiry-resolver';
+import { ALREADY_EXPIRED, resolveTtl, storedRowExpiry, type StoredAnchorExpiry } from './expiry-resolver';
+import type { WriteExpiry } from './write-expiry';
 import { RELATIONAL_STORE } from '../options';
 import { existsByKey, ttlByKey } from '../read/read-sql';
 import { setExpiry, type SetTtlForm } from './write-sql';

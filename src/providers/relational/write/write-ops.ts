@@ -4,10 +4,11 @@ import type { KeyInput } from '../../contract';
 import type { Encoder } from '../codec';
 import type { EntityTable } from '../table/entity-table';
 import type { BatchOp } from '../drivers/executor';
-import { resolveTtl, writeExpiry, type WriteExpiry } from './expiry-resolver';
+import { resolveTtl, writeExpiry } from './expiry-resolver';
 import { RELATIONAL_STORE } from '../options';
 import { deleteByKey } from '../read/read-sql';
-import { deleteExpiredByKey, insertRow, upsertRow, type ConflictRule, type ExpirySource } from './write-sql';
+import { deleteExpiredByKey, insertRow, upsertRow } from './write-sql';
+import type { ConflictRule, ExpirySource, WriteExpiry } from './write-expiry';
 import { bind, bindRow, type BindContext, type Statement } from '../table/statement';
 
 /** A row ready to bind: member values (the instance, timestamps stamped) and encoded column values. */

@@ -1,14 +1,6 @@
-import type { NowMode, TableSql } from '../table/entity-table';
+import type { NowMode, TableSql } from '../table/table-sql';
+import type { ConflictRule, ExpirySource } from './write-expiry';
 import type { SqlWriter, Statement } from '../table/statement';
-
-/**
- * Where a written row's expiry comes from: `now + seconds` on the database clock, or a value
- * bound as is (an injected clock's instant, an anchored instant, or NULL).
- */
-export type ExpirySource = 'nowPlus' | 'value';
-
-/** What an upsert does to the expiry of a live row it overwrites. */
-export type ConflictRule = 'replace' | 'keep' | 'extend';
 
 function expiryValue(t: TableSql, w: SqlWriter, mode: NowMode, source: ExpirySource): string {
   return source === 'value'

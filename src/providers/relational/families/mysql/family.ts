@@ -1,9 +1,13 @@
 import type { FieldType } from '../../../../model/types';
 import type { RelationalDialect } from '../dialects';
 import { passThroughTypeCast } from '../../drivers/mysql-rows';
-import type { DdlGuards, NonDateType, SqlFamily } from '../family';
+import type { ColumnType, DdlGuards, SqlFamily } from '../family';
+import { MYSQL_KEY_VIOLATIONS } from './key-violations';
+import { spelledOutAfter } from './key-after';
 
-const TYPES: Record<NonDateType, string> = {
+const INSTANT: ColumnType = { sql: 'DATETIME(3)', live: 'datetime(3)', collation: null };
+
+const TYPES: Record<Exclude<FieldType, 'date'>, string> = {
   string: 'longtext',
   uuid: 'char(36)',
   number: 'double',
@@ -37,8 +41,9 @@ export const MYSQL_FAMILY: SqlFamily = {
   name: 'mysql',
   quote: (name) => `\`${name}\``,
   numberedParams: false,
-  instantType: { sql: 'DATETIME(3)', live: 'datetime(3)', collation: null },
+  instantType: INSTANT,
   columnType(dialect, type, isKey) {
+    if (type === 'date') return INSTANT;
     const sql = type === 'string' && isKey ? 'varchar(255)' : TYPES[type];
     const isText = type === 'string' || type === 'uuid' || type === 'json';
     if (!isText) return { sql, live: sql, collation: null };
@@ -46,8 +51,12 @@ export const MYSQL_FAMILY: SqlFamily = {
     return { sql: `${sql} CHARACTER SET utf8mb4 COLLATE ${collation}`, live: sql, collation };
   },
   /** MariaDB reports display widths (`bigint(20)`); MySQL 8 does not. Compare without them. */
-  normaliseLiveType: (lower) =>
-    lower.replace(/^(bigint|int|smallint|mediumint)\(\d+\)/, '$1').replace(/\s+unsigned$/, ' unsigned'),
+  normaliseLiveType: (type) =>
+    type
+      .trim()
+      .toLowerCase()
+      .replace(/^(bigint|int|smallint|mediumint)\(\d+\)/, '$1')
+      .replace(/\s+unsigned$/, ' unsigned'),
   integerCast: 'SIGNED',
   keyWidthLimit: {
     members: MAX_STRING_KEY_MEMBERS,
@@ -86,6 +95,13 @@ export const MYSQL_FAMILY: SqlFamily = {
     return `ON DUPLICATE KEY UPDATE ${sets.length > 0 ? sets.join(', ') : `${first} = ${first}`}`;
   },
   rowsOf: (result) => (result as [Record<string, unknown>[]])[0],
+  afterCompoundKey: spelledOutAfter,
+  // As text (bytes as hex): what binding the value back compares exactly, NULL-safe.
+  selectedValue: {
+    read: (c, type) => (type === 'binary' ? `HEX(${c})` : `CAST(${c} AS CHAR)`),
+    same: (c, type, p) => `${type === 'binary' ? `HEX(${c})` : `CAST(${c} AS CHAR)`} <=> ${p}`,
+  },
+  keyViolations: MYSQL_KEY_VIOLATIONS,
 };
 
 /**

@@ -1,7 +1,10 @@
-import type { NonDateType, SqlFamily } from '../family';
-import { onConflict } from '../sqlite/family';
+import type { FieldType } from '../../../../model/types';
+import type { SqlFamily } from '../family';
+import { onConflict, rowValueAfter } from '../shared-sql';
+import { POSTGRES_KEY_VIOLATIONS } from './key-violations';
 
-const TYPES: Record<NonDateType, string> = {
+const TYPES: Record<FieldType, string> = {
+  date: 'timestamp with time zone',
   string: 'text',
   uuid: 'uuid',
   number: 'double precision',
@@ -22,7 +25,7 @@ export const POSTGRES_FAMILY: SqlFamily = {
   numberedParams: true,
   instantType: { sql: 'timestamp with time zone', live: 'timestamp with time zone', collation: null },
   columnType: (_dialect, type) => ({ sql: TYPES[type], live: TYPES[type], collation: null }),
-  normaliseLiveType: (lower) => lower,
+  normaliseLiveType: (type) => type.trim().toLowerCase(),
   integerCast: 'integer',
   keyWidthLimit: null,
   ddlGuards: () => POSTGRES_GUARDS,
@@ -48,4 +51,11 @@ export const POSTGRES_FAMILY: SqlFamily = {
   conditionalInsert: true,
   onConflictUpdate: onConflict,
   rowsOf: (result) => (result as { rows: Record<string, unknown>[] }).rows,
+  afterCompoundKey: rowValueAfter,
+  // As text: timestamps keep their microseconds, JSON and numbers their stored spelling.
+  selectedValue: {
+    read: (c) => `CAST(${c} AS text)`,
+    same: (c, _type, p) => `CAST(${c} AS text) IS NOT DISTINCT FROM CAST(${p} AS text)`,
+  },
+  keyViolations: POSTGRES_KEY_VIOLATIONS,
 };

@@ -1,6 +1,10 @@
-import type { NonDateType, SqlFamily } from '../family';
+import type { FieldType } from '../../../../model/types';
+import type { SqlFamily } from '../family';
+import { onConflict, rowValueAfter } from '../shared-sql';
+import { SQLITE_KEY_VIOLATIONS } from './key-violations';
 
-const TYPES: Record<NonDateType, string> = {
+const TYPES: Record<FieldType, string> = {
+  date: 'INTEGER',
   string: 'TEXT',
   uuid: 'TEXT',
   number: 'REAL',
@@ -21,7 +25,7 @@ export const SQLITE_FAMILY: SqlFamily = {
   numberedParams: false,
   instantType: { sql: 'INTEGER', live: 'integer', collation: null },
   columnType: (_dialect, type) => ({ sql: TYPES[type], live: TYPES[type].toLowerCase(), collation: null }),
-  normaliseLiveType: (lower) => lower,
+  normaliseLiveType: (type) => type.trim().toLowerCase(),
   integerCast: 'integer',
   keyWidthLimit: null,
   ddlGuards: () => SQLITE_GUARDS,
@@ -47,10 +51,8 @@ export const SQLITE_FAMILY: SqlFamily = {
   conditionalInsert: true,
   onConflictUpdate: onConflict,
   rowsOf: (result) => result as Record<string, unknown>[],
+  afterCompoundKey: rowValueAfter,
+  // Values round-trip as stored: the bound value is compared as it is.
+  selectedValue: { read: (c) => c, same: (c, _type, p) => `${c} IS ${p}` },
+  keyViolations: SQLITE_KEY_VIOLATIONS,
 };
-
-/** `ON CONFLICT (keys) DO UPDATE SET ...`, the form SQLite and PostgreSQL share. */
-export function onConflict(keyColumns: readonly string[], sets: readonly string[]): string {
-  const action = sets.length > 0 ? `DO UPDATE SET ${sets.join(', ')}` : 'DO NOTHING';
-  return `ON CONFLICT (${keyColumns.join(', ')}) ${action}`;
-}
