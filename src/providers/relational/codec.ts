@@ -29,7 +29,7 @@ export function encoderFor(dialect: RelationalDialect, column: ColumnSpec, place
   };
 }
 
-/** A checked value as the driver binds it (the compiled encoders of row-codec.ts share it). */
+/** A checked value as the driver binds it (the compiled encoders of table/row-codec.ts share it). */
 export type Converter = (value: unknown) => unknown;
 
 export function converterFor(family: SqlFamily, type: FieldType): Converter {

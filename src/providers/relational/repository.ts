@@ -180,7 +180,7 @@ export class RelationalRepository<T> implements Repository<T> {
     return runTtl(this.t, this.executor, encodeKey(this.t, key));
   }
 
-  /** The stored expires_at of the live row (expiry-instant.ts); exact. */
+  /** The stored expires_at of the live row (write/expiry-instant.ts); exact. */
   async expiresAt(key: KeyInput<T>): Promise<Date | null | undefined> {
     return readExpiryInstant(this.t, this.executor, encodeKey(this.t, key), () => this.exists(key));
   }
@@ -192,7 +192,7 @@ export class RelationalRepository<T> implements Repository<T> {
     );
   }
 
-  // Conditional writes, get-or-insert and partial updates (conditional-writes.ts).
+  // Conditional writes, get-or-insert and partial updates (write/conditional-writes.ts).
   update(entity: T, options?: WriteOptions): Promise<void> {
     return this.conditional.update(entity as object, options);
   }
@@ -227,7 +227,7 @@ export class RelationalRepository<T> implements Repository<T> {
     return Object.fromEntries(this.t.keyMembers.map((m) => [m, values[m]])) as KeyInput<T>;
   }
 
-  // findPage / iterate / deleteMany (issue 26): ./pages.ts
+  // findPage / iterate / deleteMany (issue 26): ./read/pages.ts
   findPage(where?: Partial<T>, options?: PageOptions): Promise<Page<T>> {
     return relationalPage<T>(this.t, this.executor, where, options, (w) => this.filters(w, 'findPage()'));
   }

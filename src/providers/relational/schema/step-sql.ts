@@ -3,7 +3,7 @@ import type { StepOp } from '../plan';
 import { EXPIRY_COLUMN, TTL_RECORD_TABLE } from './names';
 
 /**
- * The SQL statements each relational step op is made of (ddl.ts, ttl-record.ts), as shapes over
+ * The SQL statements each relational step op is made of (ddl-sql.ts, ttl-record.ts), as shapes over
  * every SQL family's quoting: the plan gate runs a statement only when it has one of its op's shapes.
  */
 
