@@ -11,7 +11,7 @@ import type { PerWriteRow } from '../../explain/entry';
 import { WRITE_TTL_KINDS, type WriteTtlKind } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
-import { clockName, sqlFamily } from './families/by-dialect';
+import { sqlFamily } from './families/by-dialect';
 import { dialectLabel, type RelationalDialect } from './families/dialects';
 import { EXPIRY_COLUMN } from './schema/names';
 import type { RelationalTtlMode } from './options';
@@ -32,7 +32,7 @@ export function instantStorage(dialect: RelationalDialect): string {
  * a perWrite declaration only 'default' is accepted, as on every store (runtime/write-ttl.ts).
  */
 export function perWriteRows(entity: EntityModel, mode: RelationalTtlMode, dialect: RelationalDialect): PerWriteRow[] {
-  const now = clockName(dialect);
+  const now = sqlFamily(dialect).clockName;
   if (!entity.ttl?.perWrite) {
     const why = `per-write TTL is not declared: ${perWriteDeclarationHint(entity)}`;
     const byDefault: RowSpec = !entity.ttl
@@ -108,7 +108,7 @@ export function anchorLimit(member: string, seconds: number): string {
 export function emulatedClause(entity: EntityModel, dialect: RelationalDialect, injectedClock: boolean): string {
   const ttl = entity.ttl;
   if (!ttl) return '';
-  const now = injectedClock ? 'now (the injected clock)' : `${clockName(dialect)} (the database clock)`;
+  const now = injectedClock ? 'now (the injected clock)' : `${sqlFamily(dialect).clockName} (the database clock)`;
   if (ttl.instantMember) {
     return (
       `each row expires at the instant in ${ttl.instantMember} (@ExpiresAt): every write stamps ${EXPIRY_COLUMN} = ` +

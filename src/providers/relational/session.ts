@@ -19,7 +19,7 @@ import type {
 } from '../contract';
 import { checkEnsureOptions, optionsObject } from './arguments';
 import type { CompiledSchema } from './compile';
-import { expirySql, quote, sqlFamily } from './families/by-dialect';
+import { sqlFamily } from './families/by-dialect';
 import { EXPIRY_COLUMN, TTL_RECORD_TABLE } from './schema/names';
 import { EntityTable } from './table/entity-table';
 import type { Executor } from './drivers/executor';
@@ -176,13 +176,14 @@ export class RelationalSession implements StoreSession {
     const options = optionsObject<Pick<PurgeOptions, 'now'>>(given, 'countExpired()', '{ now: new Date() }');
     const { now } = checkPurgeOptions({ ...(options.now ? { now: options.now } : {}) });
     const { dialect } = this.schema;
-    const sql = expirySql(dialect);
-    const bound = now === undefined ? undefined : sqlFamily(dialect).encodeInstant(now);
+    const family = sqlFamily(dialect);
+    const sql = family.expiry;
+    const bound = now === undefined ? undefined : family.encodeInstant(now);
     const tables = this.schema.tables.filter((t) => t.expiry);
     if (tables.length === 0) return 0;
     const at = bound === undefined ? sql.dbNow : sql.nowParam('?');
     const counts = tables.map(
-      (t) => `(SELECT COUNT(*) FROM ${quote(dialect, t.table)} WHERE ${quote(dialect, EXPIRY_COLUMN)} <= ${at})`,
+      (t) => `(SELECT COUNT(*) FROM ${family.quote(t.table)} WHERE ${family.quote(EXPIRY_COLUMN)} <= ${at})`,
     );
     const bindings = bound === undefined ? [] : tables.map(() => bound);
     const [row] = await this.runner().rows(`SELECT ${counts.join(' + ')} AS due`, bindings);
@@ -238,13 +239,13 @@ export class RelationalSession implements StoreSession {
     live: Awaited<ReturnType<typeof inspectTables>>,
   ): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
-    const { dialect } = this.schema;
+    const family = sqlFamily(this.schema.dialect);
     for (const table of this.schema.tables) {
       const current = live.get(table.table);
       if (table.expiry || !current?.columns.some((c) => c.name.toLowerCase() === EXPIRY_COLUMN)) continue;
-      const now = expirySql(dialect).dbNow;
+      const now = family.expiry.dbNow;
       const [row] = await runner.rows(
-        `SELECT COUNT(*) AS due FROM ${quote(dialect, table.table)} WHERE ${quote(dialect, EXPIRY_COLUMN)} <= ${now}`,
+        `SELECT COUNT(*) AS due FROM ${family.quote(table.table)} WHERE ${family.quote(EXPIRY_COLUMN)} <= ${now}`,
       );
       counts.set(table.table, Number(row?.['due'] ?? 0));
     }

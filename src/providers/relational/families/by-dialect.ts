@@ -25,14 +25,3 @@ export function familyOf(dialect: RelationalDialect): DialectFamily {
 export function sqlFamily(dialect: RelationalDialect): SqlFamily {
   return SQL_FAMILIES[FAMILY_OF_DIALECT[dialect]];
 }
-
-// TEMP (removed with session.ts/semantics.ts's switch to the family object)
-export function quote(dialect: RelationalDialect, name: string): string {
-  return sqlFamily(dialect).quote(name);
-}
-export function expirySql(dialect: RelationalDialect): SqlFamily['expiry'] {
-  return sqlFamily(dialect).expiry;
-}
-export function clockName(dialect: RelationalDialect): string {
-  return sqlFamily(dialect).clockName;
-}
