@@ -3,8 +3,8 @@ import 'reflect-metadata';
 import { findEntity } from '../../src/model/types';
 import type { ResolvedWriteTtl, WriteTtlKind } from '../../src/model/per-write-ttl';
 import { compileSchema, type TableSpec } from '../../src/providers/relational/compile';
-import { EntityTable } from '../../src/providers/relational/entity-table';
-import { storedRowExpiry, writeExpiry } from '../../src/providers/relational/expiry-resolver';
+import { EntityTable } from '../../src/providers/relational/table/entity-table';
+import { storedRowExpiry, writeExpiry } from '../../src/providers/relational/write/expiry-resolver';
 import { Session, Visit, testModel } from './support/models';
 
 const model = testModel('resolver');

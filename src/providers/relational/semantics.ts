@@ -6,12 +6,14 @@
  * (each engine's manual): PostgreSQL now() is the start of the current transaction; MariaDB UTC_TIMESTAMP(3) is
  * the start of the statement; SQLite unixepoch('subsec') is stable within one statement step [U].
  */
-import { INSTANT_SAY } from './expiry-instant';
+import { INSTANT_SAY } from './write/expiry-instant';
 import type { PerWriteRow } from '../../explain/entry';
 import { WRITE_TTL_KINDS, type WriteTtlKind } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
-import { clockName, dialectLabel, EXPIRY_COLUMN, sqlFamily, type RelationalDialect } from './dialect';
+import { sqlFamily } from './families/by-dialect';
+import { dialectLabel, type RelationalDialect } from './families/dialects';
+import { EXPIRY_COLUMN } from './schema/names';
 import type { RelationalTtlMode } from './options';
 
 export const NO_NATIVE_TTL = 'no native TTL; the declaration is ignored — schedule deletes yourself';
@@ -30,7 +32,7 @@ export function instantStorage(dialect: RelationalDialect): string {
  * a perWrite declaration only 'default' is accepted, as on every store (runtime/write-ttl.ts).
  */
 export function perWriteRows(entity: EntityModel, mode: RelationalTtlMode, dialect: RelationalDialect): PerWriteRow[] {
-  const now = clockName(dialect);
+  const now = sqlFamily(dialect).clockName;
   if (!entity.ttl?.perWrite) {
     const why = `per-write TTL is not declared: ${perWriteDeclarationHint(entity)}`;
     const byDefault: RowSpec = !entity.ttl
@@ -106,7 +108,7 @@ export function anchorLimit(member: string, seconds: number): string {
 export function emulatedClause(entity: EntityModel, dialect: RelationalDialect, injectedClock: boolean): string {
   const ttl = entity.ttl;
   if (!ttl) return '';
-  const now = injectedClock ? 'now (the injected clock)' : `${clockName(dialect)} (the database clock)`;
+  const now = injectedClock ? 'now (the injected clock)' : `${sqlFamily(dialect).clockName} (the database clock)`;
   if (ttl.instantMember) {
     return (
       `each row expires at the instant in ${ttl.instantMember} (@ExpiresAt): every write stamps ${EXPIRY_COLUMN} = ` +
