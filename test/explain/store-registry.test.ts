@@ -15,6 +15,7 @@ import {
   type ExplainStoreOptions,
 } from '../../src/providers/registry';
 import type { StoreDescriptor } from '../../src/providers/store-descriptor';
+import { descriptor as sixth } from '../fixtures/sixth-store/descriptor';
 
 const fakeExplainer = { store: 'fake' as never, explain: (): ExplainEntry[] => [] };
 const fake = {
@@ -24,6 +25,9 @@ const fake = {
   expiryStampedOnWrite: false,
   urlSchemes: ['fake:'],
   urlExamples: ['fake://host/db'],
+  capabilities: { ...sixth.capabilities, ttlMechanism: 'none' },
+  driverPackages: [],
+  connectionErrors: {},
   loadUrlOpener: () => jest.fn(),
 } as const satisfies StoreDescriptor;
 
