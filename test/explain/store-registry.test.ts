@@ -33,7 +33,8 @@ const fake = {
 
 describe('the store registry', () => {
   test('lists the stores in the order explain() reports them and the CLI lists them', () => {
-    expect(STORE_NAMES).toEqual(['cosmos', 'cassandra', 'mongodb', 'redis', 'relational']);
+    const reported = explain(model, { relational: { ttl: 'emulate' } }).entries.map((entry) => entry.store);
+    expect([...new Set(reported)]).toEqual([...STORE_NAMES]);
     expect(PUBLIC_STORE_NAMES).toBe(STORE_NAMES);
   });
 
