@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ts from 'typescript';
+import { STORE_TEMPLATES } from '../../src/cli/init/store-templates';
 import { DESCRIPTORS } from '../../src/providers/registry';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -49,3 +50,11 @@ test.each(DESCRIPTORS.map((d) => [d.name, d.driverPackages] as const))(
     expect(loaded.filter((line) => !allowed.has(line.split(' loads ')[1] ?? ''))).toEqual([]);
   },
 );
+
+test("`lifespan init` installs only the stores' driver packages", () => {
+  const drivers = new Set(DESCRIPTORS.flatMap((d) => d.driverPackages));
+  const undeclared = Object.entries(STORE_TEMPLATES).flatMap(([store, template]) =>
+    template.packages.filter((name) => !drivers.has(name)).map((name) => `${store}: ${name}`),
+  );
+  expect(undeclared).toEqual([]);
+});
