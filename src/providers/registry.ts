@@ -1,3 +1,4 @@
+import type { ConnectionErrorPatterns } from './connection-patterns';
 import type { StoreDescriptor } from './store-descriptor';
 import { STORES } from './stores';
 
@@ -37,3 +38,11 @@ type OptionsOf<E> = E extends { explain(model: never, options?: infer O): unknow
 
 /** Per-store explain options, e.g. `{ relational: { ttl: 'emulate' } }`. */
 export type ExplainStoreOptions = { [K in StoreName]?: OptionsOf<Extract<Listed, { name: K }>['explainer']> };
+
+/** The connection-error patterns of `descriptors`, in their order (for the shared matching). */
+export function connectionErrorsOf(descriptors: readonly StoreDescriptor[]): ConnectionErrorPatterns[] {
+  return descriptors.map((d) => d.connectionErrors);
+}
+
+/** Every listed store's connection-error patterns: a failure is read whichever store's driver threw it. */
+export const CONNECTION_ERRORS: readonly ConnectionErrorPatterns[] = connectionErrorsOf(DESCRIPTORS);
