@@ -107,7 +107,7 @@ function meta(options, servers, seconds, code) {
     `model ${options.modelSizes.join('/')} entities`,
     `plan ${options.planTables.join('/')} tables`,
     `iterate SQLite ${options.iterateSqlite} / PostgreSQL ${options.iteratePostgres} / Redis ${options.iterateRedis} rows, pages of ${options.pageSize}`,
-    `scale (×10): purge SQLite ${options.scaleSqlite} / PostgreSQL ${options.scalePostgres} rows, iterate SQLite ${options.scaleIterateSqlite} / PostgreSQL ${options.scaleIteratePostgres} rows`,
+    `scale (×10): purge SQLite ${options.scaleSqlite} / PostgreSQL ${options.scalePostgres} rows, iterate SQLite ${options.scaleIterateSqlite} / PostgreSQL ${options.scaleIteratePostgres} rows, ${options.scaleRuns} rounds`,
   ].join('; ');
   return {
     date: new Date().toISOString(),

@@ -18,6 +18,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { performance } = require('node:perf_hooks');
 const lifespan = require('../lib/lifespan');
 const conn = require('../lib/connections');
 const SQL = require('../lib/reference-sql');
@@ -50,9 +51,20 @@ async function measureSizes(ctx, sides, prepare) {
     ...scaleTiming(ctx.options),
     log: ctx.log,
     prepare: (name) => prepare(sides[name]),
-    sides: Object.fromEntries(kept.map(([name, s]) => [name, s.run])),
+    sides: Object.fromEntries(kept.map(([name, s]) => [name, logged(ctx, name, s.run)])),
   });
   return Object.fromEntries(Object.entries(measured).map(([name, m]) => [name, { ...m, ...sides[name] }]));
+}
+
+/** A side that logs each run (a run at the larger size can take minutes; the warm-up is not in interleave's log). */
+function logged(ctx, name, run) {
+  return async (round) => {
+    const started = performance.now();
+    const metrics = await run();
+    const what = round < 0 ? 'warm-up' : `round ${round + 1}`;
+    ctx.log(`${name} (${what}): ${metrics.items} items in ${formatMs(performance.now() - started)}`);
+    return metrics;
+  };
 }
 
 /** ms per item of every run of a side (its metrics say how many items the run handled). */
