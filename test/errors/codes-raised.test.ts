@@ -105,9 +105,9 @@ test('the scan sees raise sites of every shape, and no mention as one', () => {
   // parameter (duration.ts), `code:` of a connection pattern row.
   expect(raised.get('CASSANDRA_TTL_PAST_CEILING')).toBeDefined();
   expect(raised.get('RELATIONAL_TTL_ALREADY_EXPIRED')).toContain(
-    path.join('providers', 'relational', 'expiry-resolver.ts'),
+    path.join('providers', 'relational', 'write', 'expiry-resolver.ts'),
   );
-  expect(raised.get('VALUE_INVALID')).toContain(path.join('providers', 'relational', 'expiry-resolver.ts'));
+  expect(raised.get('VALUE_INVALID')).toContain(path.join('providers', 'relational', 'write', 'expiry-resolver.ts'));
   expect(raised.get('STORE_AUTH_FAILED')).toContain(path.join('providers', 'connection-errors.ts'));
   // semantics.ts names the code in explain() text only: it raises nothing.
   expect(raised.get('RELATIONAL_TTL_ALREADY_EXPIRED')).not.toContain(
