@@ -4,11 +4,11 @@ import type { ReadOptions } from '../runtime/touch';
 import type { ApplyResult, MigrationPlan } from '../explain/plan';
 import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, Model } from '../model/types';
-import type { StoreName } from './registry';
 
 /** Driver-free: compiles a model to the store's native terms and explains it. */
 export interface StoreExplainer<Options = void> {
-  readonly store: StoreName;
+  /** The store it explains for: its descriptor's name (built in: one of STORE_NAMES). */
+  readonly store: string;
   /** Throws ModelError (listing every problem) when the model cannot be compiled for this store. */
   explain(model: Model, options?: Options): ExplainEntry[];
 }
@@ -225,7 +225,7 @@ export interface PurgeResult {
 
 /** A model bound to a live store: everything that touches a driver. */
 export interface StoreSession {
-  readonly store: StoreName;
+  readonly store: string;
   explain(): ExplainEntry[];
   /**
    * Creates what is missing and applies in-place TTL settings; idempotent; never destructive.
@@ -262,7 +262,11 @@ export interface StoreSession {
 
 /** What a user constructs, e.g. `new RelationalStore({ knex })`. */
 export interface Store {
-  readonly name: StoreName;
+  /**
+   * The store's own name, in its entries, plans and errors: a built-in store's is one of
+   * STORE_NAMES, a store written outside lifespan names itself.
+   */
+  readonly name: string;
   /** Where it points, with secrets masked. */
   describe(): string;
   open(model: Model): Promise<StoreSession>;
