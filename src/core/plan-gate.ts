@@ -1,5 +1,5 @@
 import type { ApplyResult, MigrationPlan, PlanStep } from '../explain/plan';
-import { optionsArgument } from '../runtime/arguments';
+import { optionsArgument } from './options-argument';
 import {
   labelledRetroactive,
   labelledUnexpiry,

@@ -1,7 +1,7 @@
 import type { EntityForecast, ForecastSpec } from '../core/forecast';
 import type { ExplainEntry } from '../explain/entry';
-import type { ReadOptions } from '../runtime/touch';
 import type { ApplyResult, MigrationPlan } from '../explain/plan';
+import type { DurationInput } from '../model/duration';
 import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, Model } from '../model/types';
 
@@ -18,6 +18,19 @@ export type KeyInput<T> = string | number | bigint | Date | Partial<T>;
 
 export interface WriteOptions {
   readonly ttl?: PerWriteTtl;
+}
+
+/**
+ * Sliding expiry on read (issue 25): `get(key, { touch, touchBelow })` extends the life of what it
+ * returns to at least now + touch, only when less than `touchBelow` × touch remains (default 1:
+ * whenever that extends it), so most reads of a hot record do not write (Aerospike's read-touch).
+ * A touch never shortens a life and never gives one to a record that does not expire.
+ */
+export interface ReadOptions {
+  /** Extend the life of each record read to at least now + this duration. */
+  readonly touch?: DurationInput;
+  /** Only touch when less than this fraction of `touch` remains (0 < touchBelow ≤ 1; default 1). */
+  readonly touchBelow?: number;
 }
 
 export interface FindOptions {
