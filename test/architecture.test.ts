@@ -146,7 +146,9 @@ function cycleThrough(component: readonly string[], graph: ReadonlyMap<string, r
 
 /**
  * src's layers, lowest first: a file imports its own layer and earlier ones, never a later one.
- * A layer is folders and files under src; a file belongs to the layer of its longest listed path.
+ * A layer is folders and files under src; a file belongs to the layer of its longest listed path,
+ * so the plan and forecast data in core/ sit below the core's flow, and the contract below the
+ * rest of providers/.
  */
 const LAYERS: ReadonlyArray<{ readonly layer: string; readonly paths: readonly string[]; readonly why: string }> = [
   {
@@ -156,7 +158,11 @@ const LAYERS: ReadonlyArray<{ readonly layer: string; readonly paths: readonly s
   },
   { layer: 'model', paths: ['model'], why: 'the entity model and its TTL declarations, in no store’s terms' },
   { layer: 'decorators', paths: ['decorators'], why: 'write into the model; the model never reads them back' },
-  { layer: 'core', paths: ['core'], why: 'the plan flow, value checks and forecast every store shares' },
+  {
+    layer: 'plan data',
+    paths: ['core/plan.ts', 'core/forecast.ts'],
+    why: 'plans, steps and forecasts as plain data: what the contract returns and explain renders',
+  },
   {
     layer: 'explain',
     paths: ['explain'],
@@ -165,9 +171,18 @@ const LAYERS: ReadonlyArray<{ readonly layer: string; readonly paths: readonly s
   {
     layer: 'contract',
     paths: ['providers/contract.ts'],
-    why: 'what a store implements, in the terms of the model, core and explain',
+    why: 'what a store implements and a caller passes, in the terms of the layers above',
   },
-  { layer: 'runtime', paths: ['runtime'], why: 'what stores build the contract’s repositories and units of work from' },
+  {
+    layer: 'runtime',
+    paths: ['runtime'],
+    why: 'argument checks and shells stores build the contract’s repositories from',
+  },
+  {
+    layer: 'core',
+    paths: ['core'],
+    why: 'the plan flow (gate, consent, refusals) and value checks every store runs, on the contract and runtime',
+  },
   {
     layer: 'store kit',
     paths: ['providers/store-descriptor.ts', 'providers/connection-target.ts', 'providers/connection-errors.ts'],

@@ -1,5 +1,5 @@
 import type { ApplyResult, MigrationPlan, PlanStep } from '../explain/plan';
-import { optionsArgument } from './options-argument';
+import { optionsArgument } from '../runtime/arguments';
 import {
   labelledRetroactive,
   labelledUnexpiry,

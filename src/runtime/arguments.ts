@@ -2,10 +2,7 @@ import { ErrorCodes } from '../error-codes';
 import { LifespanError, type ErrorPlace } from '../errors';
 import { safeClassName, showValue } from '../model/show-value';
 import type { EntityClass, EntityModel, Model } from '../model/types';
-import { optionsArgument } from '../core/options-argument';
 import type { FindOptions, PlanOptions, Store, WriteOptions } from '../providers/contract';
-
-export { optionsArgument };
 
 /** A Model as build() returns it; anything else (a builder, undefined) is a clear usage error. */
 export function assertModel(value: unknown, where: string): asserts value is Model {
@@ -29,6 +26,21 @@ function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'Object'})`;
   return typeof value;
+}
+
+/**
+ * The options argument of a public call, the same on every store: `undefined` or an object.
+ * Anything else (null, a number passed where the options go) is a BAD_ARGUMENT naming the call,
+ * checked before anything is written or spent.
+ */
+export function optionsArgument<T extends object>(value: unknown, call: string, place: ErrorPlace, example: string): T {
+  // Every member of these options is optional, so an empty object is a valid T.
+  if (value === undefined) return {} as T;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as T;
+  throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} got ${showValue(value)} as its options`, {
+    ...place,
+    hint: `pass an options object, e.g. ${example}, or leave it out`,
+  });
 }
 
 export function writeOptions(value: unknown, call: string, store: string): WriteOptions {
