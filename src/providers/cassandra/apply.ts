@@ -2,7 +2,7 @@ import { checkPlan, runSteps, type CheckedStep } from '../../core/plan-gate';
 import type { ApplyResult, MigrationPlan } from '../../explain/plan';
 import type { ApplyOptions } from '../contract';
 import type { Executor } from './executor';
-import type { CassandraStepPayload } from './step-payload';
+import type { CassandraStepPayload } from './plan';
 import { CASSANDRA_STEPS } from './steps';
 
 /** The plan's steps once the plan gate has passed them all (nothing has run). */
