@@ -1,3 +1,4 @@
+import type { Mechanism } from '../explain/entry';
 import type { UrlOpener } from './connection-target';
 import type { ConnectionErrorPatterns } from './connection-patterns';
 import type { StoreExplainer } from './contract';
@@ -15,8 +16,8 @@ export interface StoreDescriptor<Name extends string = string> extends StoreFact
   readonly name: Name;
   /** Explains a model without a connection; its options are `explain(model, { [name]: options })`. */
   readonly explainer: StoreExplainer<never>;
-  /** Every `mechanism` its explain entries may report (the `Mechanism` type is their union). */
-  readonly mechanisms: readonly string[];
+  /** Every `mechanism` its explain entries may report: words of the explain vocabulary, checked by `satisfies`. */
+  readonly mechanisms: readonly Mechanism[];
   /**
    * lifespan's code stamps each record's expiry when it writes it (an emulated expires_at, an
    * expiry field, a key's EX), so a TTL change that reaches only new writes takes effect when the

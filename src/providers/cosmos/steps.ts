@@ -5,7 +5,7 @@ import type { ApplyOptions } from '../contract';
 import { createContainer, createDatabase, replaceDefaultTtl } from './apply';
 import { createCommand, createDatabaseCommand, replaceCommand } from './commands';
 import { canExpireSooner } from './item-expiry';
-import type { CosmosStepPayload } from './plan';
+import type { CosmosStepPayload } from './step-payload';
 import { STORE } from './semantics';
 import { canExpireLater } from './unexpiry';
 

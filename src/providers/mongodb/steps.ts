@@ -9,7 +9,7 @@ import type { MongoDbLike } from './gateway';
 import { refuseLiveRetroactive } from './live-consent';
 import { refuseLiveUnexpiry } from './unexpiry';
 import { checkExpireAfterSeconds, checkTtlKey } from './ttl-limits';
-import type { MongoStepPayload } from './plan';
+import type { MongoStepPayload } from './step-payload';
 import { STORE } from './semantics';
 
 /**
