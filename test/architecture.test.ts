@@ -185,7 +185,12 @@ const LAYERS: ReadonlyArray<{ readonly layer: string; readonly paths: readonly s
   },
   {
     layer: 'store kit',
-    paths: ['providers/store-descriptor.ts', 'providers/connection-target.ts', 'providers/connection-errors.ts'],
+    paths: [
+      'providers/store-descriptor.ts',
+      'providers/connection-target.ts',
+      'providers/connection-errors.ts',
+      'providers/connection-patterns.ts',
+    ],
     why: 'the shared shapes a store folder declares itself with',
   },
   {

@@ -54,7 +54,7 @@ export interface StoreCapabilities {
   /** What a planned change of the default TTL does to stored data (step.effect.kind). */
   readonly ttlChangeEffect: 'retroactive' | 'new-writes-only';
   /** The explain entry's mechanism for an entity with a declared TTL: one of `mechanisms`. */
-  readonly ttlMechanism: string;
+  readonly ttlMechanism: Mechanism;
   /** findPage() pages come in key order and are full but the last (a keyset walk); else short/unordered pages are allowed. */
   readonly orderedPages: boolean;
   /**

@@ -46,7 +46,7 @@ describe('a sixth store listed with the others', () => {
   test('is a store name, and explains without a connection through its own explainer', () => {
     expect(storeNamesOf(LISTED)).toEqual([...storeNamesOf(DESCRIPTORS), 'sixth']);
     const entries = explainersOf(LISTED).sixth.explain(model);
-    expect(entries).toMatchObject([{ entity: 'Visit', store: 'sixth', mechanism: 'sweep', seconds: 3600 }]);
+    expect(entries).toMatchObject([{ entity: 'Visit', store: 'sixth', mechanism: 'key-expiry', seconds: 3600 }]);
     expect(sixth.mechanisms).toContain(entries[0]?.mechanism);
   });
 
