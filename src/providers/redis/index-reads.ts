@@ -1,0 +1,161 @@
+import type { KeyspaceMapping } from './compile';
+import { serverIndexKey, slotIndexKey, type IndexLayout } from './collection-index';
+import { call, type CallPlace, type RedisClientLike } from './gateway';
+import { RedisRouter } from './router';
+import { runScriptFor, script } from './scripts';
+
+/**
+ * Reads of the collection index (collection-index.ts). On one server a read is one script on one
+ * sorted set. On Redis Cluster it is one script per primary naming the index keys of the slots
+ * that primary serves (`allow-cross-slot-keys`, Redis 7.0+: a script may read keys of several
+ * slots of its own node), so its cost grows with the slots (16384), never with the database.
+ * "Now" is the server's clock (TIME), the clock Redis expires keys by.
+ */
+interface IndexTarget {
+  readonly client: RedisClientLike;
+  readonly keys: readonly string[];
+}
+
+const NOW_LUA = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
+/**
+ * Per ARGV[j]: how many members expire after now + ARGV[j] ms ('inf': the members without expiry),
+ * summed over KEYS. ARGV[j] = -1 counts the live members (expiry at or after now).
+ */
+const COUNT_AFTER = script(`#!lua flags=no-writes,allow-cross-slot-keys
+${NOW_LUA}
+local out = {}
+for j = 1, #ARGV do out[j] = 0 end
+for _, idx in ipairs(KEYS) do
+  for j, off in ipairs(ARGV) do
+    local min = off == 'inf' and '+inf' or '(' .. string.format('%d', now + tonumber(off))
+    out[j] = out[j] + redis.call('ZCOUNT', idx, min, '+inf')
+  end
+end
+return out
+`);
+
+/** The live members of KEYS in order, at most ARGV[1] of them (0: all). */
+const LIVE_MEMBERS = script(`#!lua flags=no-writes,allow-cross-slot-keys
+${NOW_LUA}
+local limit = tonumber(ARGV[1])
+local out = {}
+for _, idx in ipairs(KEYS) do
+  local got
+  if limit > 0 then
+    got = redis.call('ZRANGE', idx, string.format('%d', now), '+inf', 'BYSCORE', 'LIMIT', 0, limit - #out)
+  else
+    got = redis.call('ZRANGE', idx, string.format('%d', now), '+inf', 'BYSCORE')
+  end
+  for _, member in ipairs(got) do out[#out + 1] = member end
+  if limit > 0 and #out >= limit then break end
+end
+return out
+`);
+
+/** The index keys of `mapping` to read, grouped by the primary that holds them (one slot only when given). */
+async function targets(
+  client: RedisClientLike,
+  layout: IndexLayout,
+  mapping: KeyspaceMapping,
+  slot?: number,
+): Promise<IndexTarget[]> {
+  if (!layout.cluster || !(client instanceof RedisRouter)) {
+    return [{ client, keys: [serverIndexKey(layout.prefix, mapping.collection)] }];
+  }
+  const owners = await client.nodes.slotOwners();
+  return owners
+    .map((o) => ({
+      client: o.client,
+      keys: o.slots.filter((s) => slot === undefined || s === slot).map((s) => slotIndexKey(layout.prefix, mapping.collection, s)),
+    }))
+    .filter((t) => t.keys.length > 0);
+}
+
+/** What an index read cost, for cost lines. */
+export interface IndexReadCost {
+  readonly scripts: number;
+  readonly indexKeys: number;
+}
+
+export function indexReadText(cost: IndexReadCost, layout: IndexLayout): string {
+  return layout.cluster
+    ? `read the collection index: ${cost.scripts} script(s), one per cluster primary, over ${cost.indexKeys} per-slot sorted sets`
+    : 'read the collection index: one script over one sorted set';
+}
+
+/** COUNT_AFTER over the collection (see there), with what it cost. */
+export async function countAfter(
+  client: RedisClientLike,
+  layout: IndexLayout,
+  mapping: KeyspaceMapping,
+  offsets: readonly string[],
+  place: CallPlace,
+): Promise<{ counts: number[]; cost: IndexReadCost }> {
+  const reads = await targets(client, layout, mapping);
+  const replies = await Promise.all(reads.map((t) => runScriptFor<unknown>(t.client, COUNT_AFTER, t.keys, offsets, place)));
+  const counts = offsets.map((_, j) => replies.reduce<number>((sum, r) => sum + Number(Array.isArray(r) ? r[j] : 0), 0));
+  return { counts, cost: { scripts: reads.length, indexKeys: reads.reduce((n, t) => n + t.keys.length, 0) } };
+}
+
+/** The live record keys of the collection (of one slot when given), at most `limit` (0: all). */
+export async function liveMembers(
+  client: RedisClientLike,
+  layout: IndexLayout,
+  mapping: KeyspaceMapping,
+  limit: number,
+  place: CallPlace,
+  slot?: number,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const t of await targets(client, layout, mapping, slot)) {
+    const left = limit > 0 ? limit - found.length : 0;
+    const reply = await runScriptFor<unknown>(t.client, LIVE_MEMBERS, t.keys, [String(left)], place);
+    if (Array.isArray(reply)) found.push(...reply.map(String));
+    if (limit > 0 && found.length >= limit) break;
+  }
+  return found;
+}
+
+/** The hash naming the collections whose index is complete (built over the records stored before it). */
+export function indexedMarkerKey(prefix: string): string {
+  return `${prefix}{lifespan}:indexed`;
+}
+
+/** Collections seen indexed, per client and prefix: the marker is read once per process. */
+const seenIndexed = new WeakMap<RedisClientLike, Set<string>>();
+
+/** True when the collection's index is complete (the marker says so). */
+export async function isIndexed(
+  client: RedisClientLike,
+  layout: IndexLayout,
+  mapping: KeyspaceMapping,
+  place: CallPlace,
+): Promise<boolean> {
+  const name = `${layout.prefix}\u0000${mapping.collection}`;
+  if (seenIndexed.get(client)?.has(name)) return true;
+  const flag = await call<string | null>(client, ['HGET', indexedMarkerKey(layout.prefix), mapping.collection], place);
+  if (flag !== '1') return false;
+  markSeen(client, name);
+  return true;
+}
+
+function markSeen(client: RedisClientLike, name: string): void {
+  const names = seenIndexed.get(client) ?? new Set<string>();
+  names.add(name);
+  seenIndexed.set(client, names);
+}
+
+/** Records the collection's index as complete (after a backfill walked every stored record). */
+export async function markIndexed(
+  client: RedisClientLike,
+  layout: IndexLayout,
+  mapping: KeyspaceMapping,
+  place: CallPlace,
+): Promise<void> {
+  await call(client, ['HSET', indexedMarkerKey(layout.prefix), mapping.collection, '1'], place);
+  markSeen(client, `${layout.prefix}\u0000${mapping.collection}`);
+}
