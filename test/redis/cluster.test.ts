@@ -44,7 +44,7 @@ const model = () =>
     .entity(Session, (e) => e.toCollection('session'))
     .build();
 
-/** The keys of each primary under a prefix (SCAN on that node). */
+/** The record keys of each primary under a prefix (SCAN on that node; strings: not the collection indexes). */
 async function keysPerPrimary(cluster: TestRedisCluster, prefix: string): Promise<number[]> {
   const counts: number[] = [];
   for (const master of cluster.masters) {
@@ -52,10 +52,16 @@ async function keysPerPrimary(cluster: TestRedisCluster, prefix: string): Promis
     let cursor = '0';
     let n = 0;
     do {
-      const [next, keys] = (await node.sendCommand(['SCAN', cursor, 'MATCH', `${prefix}*`, 'COUNT', '1000'])) as [
-        string,
-        string[],
-      ];
+      const [next, keys] = (await node.sendCommand([
+        'SCAN',
+        cursor,
+        'MATCH',
+        `${prefix}*`,
+        'COUNT',
+        '1000',
+        'TYPE',
+        'string',
+      ])) as [string, string[]];
       cursor = next;
       n += keys.length;
     } while (cursor !== '0');

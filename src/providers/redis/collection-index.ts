@@ -45,7 +45,6 @@ export function indexKeyOf(layout: IndexLayout, mapping: KeyspaceMapping, record
   return slotIndexKey(layout.prefix, mapping.collection, hashSlot(recordKey));
 }
 
-
 /**
  * One command on one record key, and its index entry, atomically: KEYS[1] the record, KEYS[2] its
  * index; ARGV the command's name, then its arguments after the key. Replies what the command does

@@ -45,7 +45,9 @@ export class RedisConditionalWrites<T> {
       const { key, value } = encodeEntity(this.ctx.prefix, mapping, next);
       const { mode, seconds } = this.ttlOf(ttl);
       const args = [this.versionField, String(expected), value, mode, String(seconds), this.keepCreatedAt];
-      return (await runScript(this.ctx.client, VERSIONED_SET_SCRIPT, this.withIndex(key), args, this.place('update'))) === 1;
+      return (
+        (await runScript(this.ctx.client, VERSIONED_SET_SCRIPT, this.withIndex(key), args, this.place('update'))) === 1
+      );
     }).then(() => undefined);
   }
 
@@ -56,7 +58,15 @@ export class RedisConditionalWrites<T> {
       exists: async () => (await call<number>(this.ctx.client, ['EXISTS', name()], this.place('delete'))) === 1,
       deleteAt: async (version) => {
         const args = [this.versionField, String(version)];
-        return (await runScript(this.ctx.client, VERSIONED_DELETE_SCRIPT, this.withIndex(name()), args, this.place('delete'))) === 1;
+        return (
+          (await runScript(
+            this.ctx.client,
+            VERSIONED_DELETE_SCRIPT,
+            this.withIndex(name()),
+            args,
+            this.place('delete'),
+          )) === 1
+        );
       },
     });
   }
@@ -90,7 +100,13 @@ export class RedisConditionalWrites<T> {
       const version = mapping.entity.version;
       if (version !== null) values[version] = storedVersion(values[version]) + 1;
       const args = [text, encodeRecord(mapping, values), mode, String(seconds)];
-      const done = await runScript(this.ctx.client, COMPARE_AND_SET_SCRIPT, this.withIndex(name), args, this.place('patch'));
+      const done = await runScript(
+        this.ctx.client,
+        COMPARE_AND_SET_SCRIPT,
+        this.withIndex(name),
+        args,
+        this.place('patch'),
+      );
       return done === 1 ? 'written' : done === 0 ? 'absent' : { raced: undefined };
     });
   }

@@ -30,7 +30,10 @@ export async function forecastKeyspace(
   const at = { entity: mapping.entity.name, collection: mapping.collection, store: STORE };
   if (!mapping.entity.ttl) return noExpiryForecast(spec, at, untimedNote(mapping.entity.name));
   const layout = indexLayout(client, prefix);
-  const place = { entity: mapping.entity.name, operation: `expiryForecast (collection index) on '${mapping.collection}'` };
+  const place = {
+    entity: mapping.entity.name,
+    operation: `expiryForecast (collection index) on '${mapping.collection}'`,
+  };
   if (!(await isIndexed(client, layout, mapping, place))) return forecastByScan(client, prefix, mapping, spec);
   const bounds = spec.bucketSeconds.map((s) => String(s * 1000));
   const { counts, cost } = await countAfter(client, layout, mapping, ['-1', '0', ...bounds, 'inf'], place);

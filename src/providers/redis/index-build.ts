@@ -23,7 +23,9 @@ export async function ensureIndexed(
 ): Promise<ScanWalk | undefined> {
   if (await isIndexed(client, layout, mapping, place)) return undefined;
   const walk = await scanKeys(client, scanPattern(layout.prefix, mapping, {}), place, async (keys) => {
-    await mapBounded(keys, (key) => runScript(client, REINDEX_SCRIPT, [key, indexKeyOf(layout, mapping, key)], [], place));
+    await mapBounded(keys, (key) =>
+      runScript(client, REINDEX_SCRIPT, [key, indexKeyOf(layout, mapping, key)], [], place),
+    );
     return true;
   });
   await markIndexed(client, layout, mapping, place);

@@ -6,9 +6,11 @@ import { runScriptFor, script } from './scripts';
 
 /**
  * Reads of the collection index (collection-index.ts). On one server a read is one script on one
- * sorted set. On Redis Cluster it is one script per primary naming the index keys of the slots
- * that primary serves (`allow-cross-slot-keys`, Redis 7.0+: a script may read keys of several
+ * sorted set. On Redis Cluster it is one script per primary, sent to that primary, reading the
+ * index keys of the slots it serves: they are named in ARGV, not KEYS (Redis checks that declared
+ * keys share one slot; `allow-cross-slot-keys`, Redis 7.0+, lets a script read keys of several
  * slots of its own node), so its cost grows with the slots (16384), never with the database.
+ * ARGV[1] is the number of index keys, which follow it; the script's own arguments come after.
  * "Now" is the server's clock (TIME), the clock Redis expires keys by.
  */
 interface IndexTarget {
@@ -21,16 +23,24 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
+const INDEXES_LUA = `
+local k = tonumber(ARGV[1])
+local indexes, rest = {}, {}
+for i = 2, k + 1 do indexes[#indexes + 1] = ARGV[i] end
+for i = k + 2, #ARGV do rest[#rest + 1] = ARGV[i] end
+`;
+
 /**
- * Per ARGV[j]: how many members expire after now + ARGV[j] ms ('inf': the members without expiry),
- * summed over KEYS. ARGV[j] = -1 counts the live members (expiry at or after now).
+ * Per argument j: how many members expire after now + j ms ('inf': the members without expiry),
+ * summed over the indexes. -1 counts the live members (expiry at or after now).
  */
 const COUNT_AFTER = script(`#!lua flags=no-writes,allow-cross-slot-keys
 ${NOW_LUA}
+${INDEXES_LUA}
 local out = {}
-for j = 1, #ARGV do out[j] = 0 end
-for _, idx in ipairs(KEYS) do
-  for j, off in ipairs(ARGV) do
+for j = 1, #rest do out[j] = 0 end
+for _, idx in ipairs(indexes) do
+  for j, off in ipairs(rest) do
     local min = off == 'inf' and '+inf' or '(' .. string.format('%d', now + tonumber(off))
     out[j] = out[j] + redis.call('ZCOUNT', idx, min, '+inf')
   end
@@ -38,12 +48,13 @@ end
 return out
 `);
 
-/** The live members of KEYS in order, at most ARGV[1] of them (0: all). */
+/** The live members of the indexes in order, at most the argument of them (0: all). */
 const LIVE_MEMBERS = script(`#!lua flags=no-writes,allow-cross-slot-keys
 ${NOW_LUA}
-local limit = tonumber(ARGV[1])
+${INDEXES_LUA}
+local limit = tonumber(rest[1])
 local out = {}
-for _, idx in ipairs(KEYS) do
+for _, idx in ipairs(indexes) do
   local got
   if limit > 0 then
     got = redis.call('ZRANGE', idx, string.format('%d', now), '+inf', 'BYSCORE', 'LIMIT', 0, limit - #out)
@@ -70,9 +81,16 @@ async function targets(
   return owners
     .map((o) => ({
       client: o.client,
-      keys: o.slots.filter((s) => slot === undefined || s === slot).map((s) => slotIndexKey(layout.prefix, mapping.collection, s)),
+      keys: o.slots
+        .filter((s) => slot === undefined || s === slot)
+        .map((s) => slotIndexKey(layout.prefix, mapping.collection, s)),
     }))
     .filter((t) => t.keys.length > 0);
+}
+
+/** The ARGV head naming a target's index keys. */
+function named(t: IndexTarget): string[] {
+  return [String(t.keys.length), ...t.keys];
 }
 
 /** What an index read cost, for cost lines. */
@@ -96,8 +114,12 @@ export async function countAfter(
   place: CallPlace,
 ): Promise<{ counts: number[]; cost: IndexReadCost }> {
   const reads = await targets(client, layout, mapping);
-  const replies = await Promise.all(reads.map((t) => runScriptFor<unknown>(t.client, COUNT_AFTER, t.keys, offsets, place)));
-  const counts = offsets.map((_, j) => replies.reduce<number>((sum, r) => sum + Number(Array.isArray(r) ? r[j] : 0), 0));
+  const replies = await Promise.all(
+    reads.map((t) => runScriptFor<unknown>(t.client, COUNT_AFTER, [], [...named(t), ...offsets], place)),
+  );
+  const counts = offsets.map((_, j) =>
+    replies.reduce<number>((sum, r) => sum + Number(Array.isArray(r) ? r[j] : 0), 0),
+  );
   return { counts, cost: { scripts: reads.length, indexKeys: reads.reduce((n, t) => n + t.keys.length, 0) } };
 }
 
@@ -113,7 +135,7 @@ export async function liveMembers(
   const found: string[] = [];
   for (const t of await targets(client, layout, mapping, slot)) {
     const left = limit > 0 ? limit - found.length : 0;
-    const reply = await runScriptFor<unknown>(t.client, LIVE_MEMBERS, t.keys, [String(left)], place);
+    const reply = await runScriptFor<unknown>(t.client, LIVE_MEMBERS, [], [...named(t), String(left)], place);
     if (Array.isArray(reply)) found.push(...reply.map(String));
     if (limit > 0 && found.length >= limit) break;
   }

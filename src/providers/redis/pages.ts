@@ -197,7 +197,13 @@ export function redisDeleteMany(p: RedisPages, req: DeleteManyRequest): Promise<
       },
       remove: (picked) =>
         sumBounded(picked, async (m) => {
-          const done = await runScript(p.client, DELETE_IF_SAME, [m.key, indexKeyOf(layout, p.mapping, m.key)], [m.text, m.expiresAt ?? '-1'], place);
+          const done = await runScript(
+            p.client,
+            DELETE_IF_SAME,
+            [m.key, indexKeyOf(layout, p.mapping, m.key)],
+            [m.text, m.expiresAt ?? '-1'],
+            place,
+          );
           handled.add(m.key);
           return done;
         }),

@@ -69,7 +69,14 @@ export class RedisRepository<T> implements Repository<T> {
     const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const plain = this.keepCreatedAt === '' ? plainUpsertCommand(key, value, ttl) : null;
     if (plain) await this.indexed(plain, this.place('upsert'));
-    else await runScript(this.ctx.client, WRITE_SCRIPT, this.withIndex(key), this.writeArgs('upsert', ttl, value), this.place('upsert'));
+    else
+      await runScript(
+        this.ctx.client,
+        WRITE_SCRIPT,
+        this.withIndex(key),
+        this.writeArgs('upsert', ttl, value),
+        this.place('upsert'),
+      );
     adoptVersion(this.mapping.entity, given, record);
   }
 
