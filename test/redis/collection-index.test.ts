@@ -151,5 +151,15 @@ for (const store of ['redis', 'redis-cluster'] as const) {
       expect(await tickets.count()).toBe(4);
       expect((await tickets.find()).map((t) => t.id).sort()).toEqual(['forever', 't2', 't3', 't4']);
     });
+
+    test('a key deleted outside lifespan is skipped: count() and a limited find() answer what the database holds', async () => {
+      const tickets = db.repository(Ticket);
+      const key = `${prefix}ticket:t2`;
+      const cluster = opened.raw.redisCluster as TestRedisCluster | undefined;
+      if (cluster) await cluster.sendCommand(key, false, ['DEL', key]);
+      else await (opened.raw.redis as TestRedisClient).sendCommand(['DEL', key]);
+      expect(await tickets.count()).toBe(3);
+      expect((await tickets.find({}, { limit: 3 })).map((t) => t.id).sort()).toEqual(['forever', 't3', 't4']);
+    });
   });
 }

@@ -115,7 +115,7 @@ export async function countAfter(
 ): Promise<{ counts: number[]; cost: IndexReadCost }> {
   const reads = await targets(client, layout, mapping);
   const replies = await Promise.all(
-    reads.map((t) => runScriptFor<unknown>(t.client, COUNT_AFTER, [], [...named(t), ...offsets], place)),
+    reads.map((t) => runScriptFor<unknown>(t.client, COUNT_AFTER, [], [...named(t), ...offsets], place, true)),
   );
   const counts = offsets.map((_, j) =>
     replies.reduce<number>((sum, r) => sum + Number(Array.isArray(r) ? r[j] : 0), 0),
@@ -135,7 +135,7 @@ export async function liveMembers(
   const found: string[] = [];
   for (const t of await targets(client, layout, mapping, slot)) {
     const left = limit > 0 ? limit - found.length : 0;
-    const reply = await runScriptFor<unknown>(t.client, LIVE_MEMBERS, [], [...named(t), String(left)], place);
+    const reply = await runScriptFor<unknown>(t.client, LIVE_MEMBERS, [], [...named(t), String(left)], place, true);
     if (Array.isArray(reply)) found.push(...reply.map(String));
     if (limit > 0 && found.length >= limit) break;
   }

@@ -107,19 +107,25 @@ export async function runScript(
   return Number(await runScriptFor<unknown>(client, s, keys, args, place));
 }
 
-/** runScript() for a script whose reply is not a number (an array, a string): the reply as Redis sent it. */
+/**
+ * runScript() for a script whose reply is not a number (an array, a string): the reply as Redis
+ * sent it. `readOnly` sends EVALSHA_RO / EVAL_RO (Redis 7.0+) for a `no-writes` script, so no
+ * WAIT for replicas follows it.
+ */
 export async function runScriptFor<T>(
   client: RedisClientLike,
   s: Script,
   keys: readonly string[],
   args: readonly string[],
   place: CallPlace,
+  readOnly = false,
 ): Promise<T> {
   const tail = [String(keys.length), ...keys, ...args];
+  const [bySha, bySource] = readOnly ? ['EVALSHA_RO', 'EVAL_RO'] : ['EVALSHA', 'EVAL'];
   try {
-    return (await client.sendCommand(['EVALSHA', s.sha, ...tail])) as T;
+    return (await client.sendCommand([bySha, s.sha, ...tail])) as T;
   } catch (error) {
     if (!/^NOSCRIPT/.test(error instanceof Error ? error.message : '')) throw operationFailed(error, place);
-    return call<T>(client, ['EVAL', s.source, ...tail], place);
+    return call<T>(client, [bySource, s.source, ...tail], place);
   }
 }
