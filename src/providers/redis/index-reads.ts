@@ -123,7 +123,32 @@ export async function countAfter(
   return { counts, cost: { scripts: reads.length, indexKeys: reads.reduce((n, t) => n + t.keys.length, 0) } };
 }
 
-/** The live record keys of the collection (of one slot when given), at most `limit` (0: all). */
+/** Record keys one primary holds, and how to read their values there. */
+export interface MemberGroup {
+  readonly members: string[];
+  /** The values of `keys` (a chunk of `members`), nil where the key is gone. */
+  readonly values: (keys: readonly string[]) => Promise<Array<string | null>>;
+}
+
+/**
+ * The values of ARGV's keys, nil where absent or not a string (as MGET answers), keys of several
+ * slots of this node (see above).
+ */
+const READ_VALUES = script(`#!lua flags=no-writes,allow-cross-slot-keys
+local out = {}
+for i, key in ipairs(ARGV) do
+  local v = redis.pcall('GET', key)
+  if type(v) == 'table' then v = false end
+  out[i] = v
+end
+return out
+`);
+
+/**
+ * The live record keys of the collection (of one slot when given), at most `limit` (0: all),
+ * grouped by primary. On one server the values are read with MGET; on a cluster with one script
+ * per primary and chunk (an MGET there would be split into one command per slot).
+ */
 export async function liveMembers(
   client: RedisClientLike,
   layout: IndexLayout,
@@ -131,15 +156,26 @@ export async function liveMembers(
   limit: number,
   place: CallPlace,
   slot?: number,
-): Promise<string[]> {
-  const found: string[] = [];
-  for (const t of await targets(client, layout, mapping, slot)) {
-    const left = limit > 0 ? limit - found.length : 0;
+): Promise<MemberGroup[]> {
+  const all = await targets(client, layout, mapping, slot);
+  const read = async (t: IndexTarget, left: number): Promise<MemberGroup> => {
     const reply = await runScriptFor<unknown>(t.client, LIVE_MEMBERS, [], [...named(t), String(left)], place, true);
-    if (Array.isArray(reply)) found.push(...reply.map(String));
-    if (limit > 0 && found.length >= limit) break;
+    const values = layout.cluster
+      ? (keys: readonly string[]) => runScriptFor<Array<string | null>>(t.client, READ_VALUES, [], keys, place, true)
+      : (keys: readonly string[]) => call<Array<string | null>>(t.client, ['MGET', ...keys], place);
+    return { members: Array.isArray(reply) ? reply.map(String) : [], values };
+  };
+  // Every primary at once when all members are wanted; one after another while a limit is left.
+  if (limit === 0) return Promise.all(all.map((t) => read(t, 0)));
+  const groups: MemberGroup[] = [];
+  let found = 0;
+  for (const t of all) {
+    const group = await read(t, limit - found);
+    groups.push(group);
+    found += group.members.length;
+    if (found >= limit) break;
   }
-  return found;
+  return groups;
 }
 
 /** The hash naming the collections whose index is complete (built over the records stored before it). */
