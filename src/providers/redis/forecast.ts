@@ -13,7 +13,8 @@ import { scanPattern } from './keys';
 import { scanKeys, walkedNodes } from './scan';
 import { STORE } from './semantics';
 import { indexLayout } from './collection-index';
-import { countAfter, indexReadText, isIndexed } from './index-reads';
+import { countAfter, indexReadText } from './index-reads';
+import { isIndexed } from './index-marker';
 
 /**
  * From the collection index when it is complete: one count per bucket bound over the members'

@@ -6,7 +6,8 @@ import type { RedisStep } from './plan';
 import { scanKeys, walkedNodes } from './scan';
 import { COUNT_SCAN_BOUND, COUNT_SCAN_CALLS, SCAN_COUNT } from './semantics';
 import { indexLayout } from './collection-index';
-import { countAfter, indexReadText, isIndexed } from './index-reads';
+import { countAfter, indexReadText } from './index-reads';
+import { isIndexed } from './index-marker';
 
 /**
  * plan({ counts: true }): per step with a new default, how many stored keys of the collection

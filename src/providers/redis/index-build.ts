@@ -2,7 +2,7 @@ import { mapBounded } from '../../runtime/bounded';
 import { indexKeyOf, REINDEX_SCRIPT, type IndexLayout } from './collection-index';
 import type { KeyspaceMapping } from './compile';
 import type { CallPlace, RedisClientLike } from './gateway';
-import { isIndexed, markIndexed } from './index-reads';
+import { isIndexed, markIndexed } from './index-marker';
 import { scanPattern } from './keys';
 import { scanKeys, walkedNodes, type ScanWalk } from './scan';
 import { runScript } from './scripts';
