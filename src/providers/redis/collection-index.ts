@@ -29,9 +29,16 @@ export function indexLayout(client: RedisClientLike, prefix: string): IndexLayou
   return { prefix, cluster: client instanceof RedisRouter && client.cluster };
 }
 
-/** The index of one collection on one server. */
+/** The index of one collection on one server (named once per prefix and collection: every write names it). */
+const serverKeys = new Map<string, string>();
 export function serverIndexKey(prefix: string, collection: string): string {
-  return `${prefix}{lifespan}:index:${escapePart(collection)}`;
+  const id = `${prefix}\u0000${collection}`;
+  let key = serverKeys.get(id);
+  if (key === undefined) {
+    key = `${prefix}{lifespan}:index:${escapePart(collection)}`;
+    serverKeys.set(id, key);
+  }
+  return key;
 }
 
 /** The index of one collection's records in one cluster slot. */

@@ -14,7 +14,7 @@ import { readExpiryInstant } from './expiry-instant';
 import { keyOf } from './keys';
 import { encodeEntity } from './records';
 import { runScript, runScriptFor, SET_TTL_SCRIPT, WRITE_SCRIPT } from './scripts';
-import { indexedCall, indexKeyOf, indexLayout, INDEXED_COMMAND_SCRIPT } from './collection-index';
+import { indexedCall, indexKeyOf, indexLayout, INDEXED_COMMAND_SCRIPT, type IndexLayout } from './collection-index';
 import { readCollection } from './collection-reads';
 import { STORE } from './semantics';
 import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../contract';
@@ -41,6 +41,7 @@ export interface RedisContext {
 export class RedisRepository<T> implements Repository<T> {
   private readonly keepCreatedAt: string;
   private readonly conditional: RedisConditionalWrites<T>;
+  private readonly layout: IndexLayout;
 
   constructor(
     private readonly ctx: RedisContext,
@@ -48,6 +49,7 @@ export class RedisRepository<T> implements Repository<T> {
   ) {
     this.keepCreatedAt = createdAtPattern(mapping);
     this.conditional = new RedisConditionalWrites<T>(ctx, mapping);
+    this.layout = indexLayout(ctx.client, ctx.prefix);
   }
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
@@ -209,12 +211,12 @@ export class RedisRepository<T> implements Repository<T> {
 
   /** A command on one record key, run with its collection index entry in one script. */
   private indexed<R>(command: readonly string[], place: { entity: string; operation: string }): Promise<R> {
-    const { keys, args } = indexedCall(indexLayout(this.ctx.client, this.ctx.prefix), this.mapping, command);
+    const { keys, args } = indexedCall(this.layout, this.mapping, command);
     return runScriptFor<R>(this.ctx.client, INDEXED_COMMAND_SCRIPT, keys, args, place);
   }
 
   private indexKey(key: string): string {
-    return indexKeyOf(indexLayout(this.ctx.client, this.ctx.prefix), this.mapping, key);
+    return indexKeyOf(this.layout, this.mapping, key);
   }
 
   /** A record key and its collection index: the KEYS of the write scripts. */
