@@ -4,7 +4,7 @@
  * for replica reads of expired keys; antirez/redis#5310 for node-local keyspace notifications).
  */
 export const CLUSTER_SAY = {
-  walk: 'find(), count(), findPage(), iterate(), deleteMany(), expiryForecast() and plan --counts SCAN each primary in turn (SCAN walks one node only), then MGET per slot',
+  walk: 'find(), count(), expiryForecast() and plan --counts read the per-slot collection indexes, one script per primary; findPage(), iterate(), deleteMany() and the one-time index build SCAN each primary in turn (SCAN walks one node only), then MGET per slot',
   instants:
     'TTLs replicate as absolute Unix times in ms: after a failover the key keeps its expiry instant, judged by ' +
     "the new primary's clock (keep node clocks in sync)",

@@ -19,14 +19,15 @@ import { call } from './gateway';
 import { keyOf } from './keys';
 import { encodeEntity } from './records';
 import type { RedisContext } from './context';
-import { runScript } from './scripts';
+import { runScript, runScriptFor } from './scripts';
+import { indexedCall, indexKeyOf, indexLayout, INDEXED_COMMAND_SCRIPT } from './collection-index';
 import { STORE } from './semantics';
 import { createdAtPattern, insertCommand, redisTtl, type RedisTtl } from './writes';
 
 /**
  * update(), delete({ ifVersion }) and patch() as one script each (the check and the write with
  * nothing in between); getOrInsert() as one `SET … NX GET` (Redis 7.0+), which either writes the
- * key or returns what it holds. An expired key is absent to all of them.
+ * key or returns what it holds, run in a script with the key's collection index entry. An expired key is absent to all of them.
  */
 export class RedisConditionalWrites<T> {
   private readonly keepCreatedAt: string;
@@ -44,7 +45,9 @@ export class RedisConditionalWrites<T> {
       const { key, value } = encodeEntity(this.ctx.prefix, mapping, next);
       const { mode, seconds } = this.ttlOf(ttl);
       const args = [this.versionField, String(expected), value, mode, String(seconds), this.keepCreatedAt];
-      return (await runScript(this.ctx.client, VERSIONED_SET_SCRIPT, [key], args, this.place('update'))) === 1;
+      return (
+        (await runScript(this.ctx.client, VERSIONED_SET_SCRIPT, this.withIndex(key), args, this.place('update'))) === 1
+      );
     }).then(() => undefined);
   }
 
@@ -55,7 +58,15 @@ export class RedisConditionalWrites<T> {
       exists: async () => (await call<number>(this.ctx.client, ['EXISTS', name()], this.place('delete'))) === 1,
       deleteAt: async (version) => {
         const args = [this.versionField, String(version)];
-        return (await runScript(this.ctx.client, VERSIONED_DELETE_SCRIPT, [name()], args, this.place('delete'))) === 1;
+        return (
+          (await runScript(
+            this.ctx.client,
+            VERSIONED_DELETE_SCRIPT,
+            this.withIndex(name()),
+            args,
+            this.place('delete'),
+          )) === 1
+        );
       },
     });
   }
@@ -67,7 +78,9 @@ export class RedisConditionalWrites<T> {
     const record = withInitialVersion(mapping.entity, given);
     const { key, value } = encodeEntity(this.ctx.prefix, mapping, record);
     const command = [...insertCommand(key, value, this.ttlOf(ttl)), 'GET'];
-    const stored = await call<string | null>(this.ctx.client, command, this.place('getOrInsert'));
+    const { keys, args } = indexedCall(this.layout, mapping, command);
+    const place = this.place('getOrInsert');
+    const stored = await runScriptFor<string | null>(this.ctx.client, INDEXED_COMMAND_SCRIPT, keys, args, place);
     if (stored !== null) return { entity: this.materialise(key, stored), inserted: false };
     adoptVersion(mapping.entity, given, record);
     return { entity: given, inserted: true };
@@ -87,7 +100,13 @@ export class RedisConditionalWrites<T> {
       const version = mapping.entity.version;
       if (version !== null) values[version] = storedVersion(values[version]) + 1;
       const args = [text, encodeRecord(mapping, values), mode, String(seconds)];
-      const done = await runScript(this.ctx.client, COMPARE_AND_SET_SCRIPT, [name], args, this.place('patch'));
+      const done = await runScript(
+        this.ctx.client,
+        COMPARE_AND_SET_SCRIPT,
+        this.withIndex(name),
+        args,
+        this.place('patch'),
+      );
       return done === 1 ? 'written' : done === 0 ? 'absent' : { raced: undefined };
     });
   }
@@ -99,6 +118,15 @@ export class RedisConditionalWrites<T> {
   private get versionField(): string {
     const member = this.mapping.entity.version as string;
     return fieldOf(this.mapping.entity, member)?.storedName ?? member;
+  }
+
+  private get layout() {
+    return indexLayout(this.ctx.client, this.ctx.prefix);
+  }
+
+  /** A record key and its collection index: the KEYS of the write scripts. */
+  private withIndex(key: string): string[] {
+    return [key, indexKeyOf(this.layout, this.mapping, key)];
   }
 
   private key(key: KeyInput<T>): string {

@@ -1,5 +1,7 @@
 import {
+  DUE_INDEX,
   ForecastTally,
+  NEVER_INDEX,
   noExpiryForecast,
   untimedNote,
   type EntityForecast,
@@ -10,13 +12,15 @@ import { call, type RedisClientLike } from './gateway';
 import { scanPattern } from './keys';
 import { scanKeys, walkedNodes } from './scan';
 import { STORE } from './semantics';
+import { indexLayout } from './collection-index';
+import { countAfter, indexReadText } from './index-reads';
+import { isIndexed } from './index-marker';
 
 /**
- * Redis has no aggregate over expiry: a SCAN walk of the entity's keys (on a cluster every primary
- * in turn, as scanKeys walks) with one PTTL per key (sent together per SCAN step, so node-redis
- * pipelines them), stopped after `spec.cap` keys. Exact when
- * the walk reached the end of the keyspace; a key added or removed during the walk may or may not
- * be seen (SCAN's guarantee). Nothing is ever due but stored: Redis never returns an expired key.
+ * From the collection index when it is complete: one count per bucket bound over the members'
+ * expiry scores (ZCOUNT, on a cluster per primary over its slots' indexes), exact and independent
+ * of the database's size. Without a complete index (records of an older version not yet
+ * backfilled by a find()/count()), the SCAN walk below, saying so.
  */
 export async function forecastKeyspace(
   client: RedisClientLike,
@@ -26,6 +30,47 @@ export async function forecastKeyspace(
 ): Promise<EntityForecast> {
   const at = { entity: mapping.entity.name, collection: mapping.collection, store: STORE };
   if (!mapping.entity.ttl) return noExpiryForecast(spec, at, untimedNote(mapping.entity.name));
+  const layout = indexLayout(client, prefix);
+  const place = {
+    entity: mapping.entity.name,
+    operation: `expiryForecast (collection index) on '${mapping.collection}'`,
+  };
+  if (!(await isIndexed(client, layout, mapping, place))) return forecastByScan(client, prefix, mapping, spec);
+  const bounds = spec.bucketSeconds.map((s) => String(s * 1000));
+  const { counts, cost } = await countAfter(client, layout, mapping, ['-1', '0', ...bounds, 'inf'], place);
+  const [live = 0, afterNow = 0] = counts;
+  const never = counts[counts.length - 1] ?? 0;
+  const tally = new ForecastTally(spec);
+  // Expiring exactly now: still stored this millisecond, due the next.
+  tally.addIndexed(DUE_INDEX, live - afterNow);
+  for (let i = 0; i <= bounds.length; i++) {
+    const from = counts[i + 1] ?? 0;
+    const to = i === bounds.length ? never : (counts[i + 2] ?? 0);
+    tally.addIndexed(i + 1, from - to);
+  }
+  tally.addIndexed(NEVER_INDEX, never);
+  return tally.result(at, {
+    method: 'aggregate',
+    exact: true,
+    cost: { roundTrips: cost.scripts + 1, text: `${indexReadText(cost, layout)}: one ZCOUNT per bucket bound` },
+    note: 'Redis never returns an expired key: none is due but stored',
+  });
+}
+
+/**
+ * Without the index Redis has no aggregate over expiry: a SCAN walk of the entity's keys (on a cluster every primary
+ * in turn, as scanKeys walks) with one PTTL per key (sent together per SCAN step, so node-redis
+ * pipelines them), stopped after `spec.cap` keys. Exact when
+ * the walk reached the end of the keyspace; a key added or removed during the walk may or may not
+ * be seen (SCAN's guarantee). Nothing is ever due but stored: Redis never returns an expired key.
+ */
+async function forecastByScan(
+  client: RedisClientLike,
+  prefix: string,
+  mapping: KeyspaceMapping,
+  spec: ForecastSpec,
+): Promise<EntityForecast> {
+  const at = { entity: mapping.entity.name, collection: mapping.collection, store: STORE };
   const tally = new ForecastTally(spec);
   const place = { entity: mapping.entity.name, operation: `expiryForecast (SCAN + PTTL) on '${mapping.collection}'` };
   let batches = 0;
@@ -50,7 +95,7 @@ export async function forecastKeyspace(
     exact,
     cost: {
       roundTrips: walk.calls + batches,
-      text: `SCAN walked the keyspace in ${walk.calls} call(s)${walkedNodes(walk, client)} (COUNT per call); one PTTL per key, pipelined per step`,
+      text: `no complete collection index yet (a find() or count() builds it): SCAN walked the keyspace in ${walk.calls} call(s)${walkedNodes(walk, client)} (COUNT per call); one PTTL per key, pipelined per step`,
     },
     note: 'Redis never returns an expired key: none is due but stored',
   });

@@ -67,16 +67,26 @@ function globLiteral(text: string): string {
 }
 
 /**
- * The SCAN MATCH pattern of the keys a filter can hit: the entity's keys, narrowed to one hash
- * tag when the filter gives every partition member (the scan still walks the whole keyspace).
+ * The literal start of every key a filter can hit: the entity's keys, narrowed to one hash tag
+ * when the filter gives every partition member.
  */
-export function scanPattern(prefix: string, mapping: KeyspaceMapping, where: Record<string, unknown>): string {
-  const head = globLiteral(collectionPrefix(prefix, mapping));
+export function keyHead(prefix: string, mapping: KeyspaceMapping, where: Record<string, unknown>): string {
+  const head = collectionPrefix(prefix, mapping);
   const tag = mapping.tagMembers;
   if (tag.length > 0 && tag.every((f) => where[f.member] !== undefined && where[f.member] !== null)) {
-    return `${head}${globLiteral(`{${tagText(mapping, where)}}:`)}*`;
+    return `${head}{${tagText(mapping, where)}}:`;
   }
-  return `${head}*`;
+  return head;
+}
+
+/** True when keyHead() is narrowed to one hash tag (so to one cluster slot). */
+export function headHasTag(head: string): boolean {
+  return head.endsWith('}:');
+}
+
+/** The SCAN MATCH pattern of keyHead() (the scan still walks the whole keyspace). */
+export function scanPattern(prefix: string, mapping: KeyspaceMapping, where: Record<string, unknown>): string {
+  return `${globLiteral(keyHead(prefix, mapping, where))}*`;
 }
 
 /** How explain() and docs show the key of an entity. */

@@ -18,6 +18,16 @@ export interface RedisNodes {
   primaries(): Promise<RedisClientLike[]>;
   /** `host:port` of each primary (for describe()), or [] when the client does not say. */
   addresses(): string[];
+  /**
+   * Each primary's client with the slots it serves, as the cluster client's slot map has them
+   * (a read of per-slot collection indexes visits each primary once); one server: its client, no slots.
+   */
+  slotOwners(): Promise<SlotOwner[]>;
+}
+
+export interface SlotOwner {
+  readonly client: RedisClientLike;
+  readonly slots: readonly number[];
 }
 
 export function serverNodes(client: RedisClientLike): RedisNodes {
@@ -26,6 +36,7 @@ export function serverNodes(client: RedisClientLike): RedisNodes {
     send: (_key, args) => client.sendCommand(args),
     sendOnConnectionOf: (_key, args) => client.sendCommand(args),
     primaries: async () => [client],
+    slotOwners: async () => [{ client, slots: [] }],
     addresses() {
       const socket = (client as { options?: { socket?: { host?: unknown; port?: unknown } } }).options?.socket;
       return typeof socket?.host === 'string' ? [`${socket.host}:${String(socket.port ?? 6379)}`] : [];
@@ -54,6 +65,18 @@ export function clusterNodes(cluster: RedisClusterLike): RedisNodes {
       return client.sendCommand(args);
     },
     primaries: () => Promise.all(masters().map((m) => cluster.nodeClient(m))),
+    async slotOwners() {
+      const byMaster = new Map<RedisClusterNodeLike, number[]>();
+      cluster.slots.forEach((shard, slot) => {
+        if (!shard) return;
+        const slots = byMaster.get(shard.master);
+        if (slots) slots.push(slot);
+        else byMaster.set(shard.master, [slot]);
+      });
+      return Promise.all(
+        [...byMaster.entries()].map(async ([master, slots]) => ({ client: await cluster.nodeClient(master), slots })),
+      );
+    },
     addresses: () => cluster.masters.map((m) => m.address),
   };
 }

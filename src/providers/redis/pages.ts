@@ -10,6 +10,8 @@ import { collectionPrefix, scanPattern } from './keys';
 import { matches, whereForms } from './records';
 import { mapBounded, sumBounded } from '../../runtime/bounded';
 import { runScript, runScriptFor, script } from './scripts';
+import { indexKeyOf, indexLayout } from './collection-index';
+import { REINDEX_LUA } from './reindex-lua';
 import { walkTargets } from './scan';
 import { scanStep, walkPositionOf, WALK_START, type WalkPosition } from './scan-step';
 import { STORE } from './semantics';
@@ -140,10 +142,16 @@ export async function redisPage<T>(p: RedisPages, where: unknown, options: unkno
 const READ_BOTH = script(`#!lua flags=no-writes
 return { redis.call('GET', KEYS[1]), redis.call('PEXPIRETIME', KEYS[1]) }`);
 
-/** Deletes the key only while it holds the value and expiry deleteMany selected: a rewrite survives. */
+/**
+ * Deletes the key only while it holds the value and expiry deleteMany selected: a rewrite survives.
+ * KEYS[2]: its collection index, which loses the member in the same script.
+ */
 const DELETE_IF_SAME = script(`#!lua
+${REINDEX_LUA}
 if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('PEXPIRETIME', KEYS[1]) == tonumber(ARGV[2]) then
-  return redis.call('DEL', KEYS[1])
+  local n = redis.call('DEL', KEYS[1])
+  lifespan_reindex(KEYS[1], KEYS[2])
+  return n
 end
 return 0`);
 
@@ -180,6 +188,7 @@ export function redisDeleteMany(p: RedisPages, req: DeleteManyRequest): Promise<
       return text === null || text === undefined ? null : { key, text, expiresAt: String(at) };
     });
   const handled = boundedKeys(MAX_REMEMBERED_KEYS);
+  const layout = indexLayout(p.client, p.prefix);
   return runDeleteMany<Match, ScanPosition>(
     {
       async select(after, size) {
@@ -188,7 +197,13 @@ export function redisDeleteMany(p: RedisPages, req: DeleteManyRequest): Promise<
       },
       remove: (picked) =>
         sumBounded(picked, async (m) => {
-          const done = await runScript(p.client, DELETE_IF_SAME, [m.key], [m.text, m.expiresAt ?? '-1'], place);
+          const done = await runScript(
+            p.client,
+            DELETE_IF_SAME,
+            [m.key, indexKeyOf(layout, p.mapping, m.key)],
+            [m.text, m.expiresAt ?? '-1'],
+            place,
+          );
           handled.add(m.key);
           return done;
         }),

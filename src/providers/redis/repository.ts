@@ -11,10 +11,11 @@ import { decodeRecord, parseStored, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { call } from './gateway';
 import { readExpiryInstant } from './expiry-instant';
-import { keyOf, scanPattern } from './keys';
-import { encodeEntity, matches, whereForms } from './records';
-import { scanKeys } from './scan';
-import { runScript, SET_TTL_SCRIPT, WRITE_SCRIPT } from './scripts';
+import { keyOf } from './keys';
+import { encodeEntity } from './records';
+import { runScript, runScriptFor, SET_TTL_SCRIPT, WRITE_SCRIPT } from './scripts';
+import { indexedCall, indexKeyOf, indexLayout, INDEXED_COMMAND_SCRIPT, type IndexLayout } from './collection-index';
+import { readCollection } from './collection-reads';
 import { STORE } from './semantics';
 import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../contract';
 import { deleteManyRequest } from '../../runtime/delete-many';
@@ -36,6 +37,7 @@ import type { RedisContext } from './context';
 export class RedisRepository<T> implements Repository<T> {
   private readonly keepCreatedAt: string;
   private readonly conditional: RedisConditionalWrites<T>;
+  private readonly layout: IndexLayout;
 
   constructor(
     private readonly ctx: RedisContext,
@@ -43,6 +45,7 @@ export class RedisRepository<T> implements Repository<T> {
   ) {
     this.keepCreatedAt = createdAtPattern(mapping);
     this.conditional = new RedisConditionalWrites<T>(ctx, mapping);
+    this.layout = indexLayout(ctx.client, ctx.prefix);
   }
 
   async insert(entity: T, options?: WriteOptions): Promise<void> {
@@ -51,7 +54,7 @@ export class RedisRepository<T> implements Repository<T> {
     const record = withInitialVersion(this.mapping.entity, given);
     const ttl = this.ttlOf(requested, record);
     const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
-    const reply = await call<string | null>(this.ctx.client, insertCommand(key, value, ttl), this.place('insert'));
+    const reply = await this.indexed<string | null>(insertCommand(key, value, ttl), this.place('insert'));
     if (reply === null) throw duplicateKeyIn(this.mapping, 'key');
     adoptVersion(this.mapping.entity, given, record);
   }
@@ -63,9 +66,15 @@ export class RedisRepository<T> implements Repository<T> {
     const ttl = this.ttlOf(requested, record);
     const { key, value } = encodeEntity(this.ctx.prefix, this.mapping, record);
     const plain = this.keepCreatedAt === '' ? plainUpsertCommand(key, value, ttl) : null;
-    if (plain) await call(this.ctx.client, plain, this.place('upsert'));
+    if (plain) await this.indexed(plain, this.place('upsert'));
     else
-      await runScript(this.ctx.client, WRITE_SCRIPT, [key], this.writeArgs('upsert', ttl, value), this.place('upsert'));
+      await runScript(
+        this.ctx.client,
+        WRITE_SCRIPT,
+        this.withIndex(key),
+        this.writeArgs('upsert', ttl, value),
+        this.place('upsert'),
+      );
     adoptVersion(this.mapping.entity, given, record);
   }
 
@@ -87,12 +96,12 @@ export class RedisRepository<T> implements Repository<T> {
     });
   }
 
-  /** A SCAN over the entity's keys (the whole keyspace is walked; see explain()). */
+  /** The collection index's live members, read with MGET (collection-reads.ts; see explain()). */
   async find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
     const filter = filterArgument(where, 'find()', this.argumentPlace());
     const limit = findLimit(options, this.argumentPlace());
     const found: T[] = [];
-    await this.scan(filter, (values) => {
+    await this.read(filter, limit ?? 0, (values) => {
       found.push(instanceOf<T>(this.mapping.entity, values));
       return limit === undefined || found.length < limit;
     });
@@ -103,11 +112,11 @@ export class RedisRepository<T> implements Repository<T> {
     return (await call<number>(this.ctx.client, ['EXISTS', this.key(key)], this.place('exists'))) === 1;
   }
 
-  /** A SCAN over the entity's keys, as find(). */
+  /** The collection index's live members, read as find() reads them: what the database holds. */
   async count(where?: Partial<T>): Promise<number> {
     const filter = filterArgument(where, 'count()', this.argumentPlace());
     let n = 0;
-    await this.scan(filter, () => {
+    await this.read(filter, 0, () => {
       n += 1;
       return true;
     });
@@ -117,7 +126,7 @@ export class RedisRepository<T> implements Repository<T> {
   async delete(key: KeyInput<T>, options?: DeleteOptions): Promise<boolean> {
     const conditional = await this.conditional.deleteIfVersion(key, options);
     if (conditional !== undefined) return conditional;
-    return (await call<number>(this.ctx.client, ['DEL', this.key(key)], this.place('delete'))) === 1;
+    return (await this.indexed<number>(['DEL', this.key(key)], this.place('delete'))) === 1;
   }
 
   /** PTTL in whole seconds, rounded up as the other stores do (a key with 1 ms left has 1 s). */
@@ -141,7 +150,7 @@ export class RedisRepository<T> implements Repository<T> {
     const done = await runScript(
       this.ctx.client,
       SET_TTL_SCRIPT,
-      [target],
+      this.withIndex(target),
       [resolved.mode, amountOf(resolved)],
       this.place('setTtl'),
     );
@@ -183,7 +192,8 @@ export class RedisRepository<T> implements Repository<T> {
   async getTouched(keys: readonly KeyInput<T>[], touch: CheckedTouch): Promise<Array<T | undefined>> {
     keysArgument(keys, 'getMany()', this.argumentPlace());
     const names = keys.map((k) => this.key(k));
-    const texts = await readTouched(this.ctx.client, names, touch, this.place('get (touch)'));
+    const indexOf = (name: string) => this.indexKey(name);
+    const texts = await readTouched(this.ctx.client, names, indexOf, touch, this.place('get (touch)'));
     return texts.map((text, i) => {
       const name = names[i] as string;
       return text === null ? undefined : this.materialise(name, parseStored(this.mapping, name, text));
@@ -191,23 +201,23 @@ export class RedisRepository<T> implements Repository<T> {
   }
 
   /** find() and count() read the same records: a key that is not lifespan's record fails both alike. */
-  private async scan(
-    where: Record<string, unknown>,
-    take: (values: Record<string, unknown>) => boolean,
-  ): Promise<void> {
-    const { values, forms } = whereForms(this.mapping, where);
-    const place = this.place('find/count (SCAN)');
-    await scanKeys(this.ctx.client, scanPattern(this.ctx.prefix, this.mapping, values), place, async (keys) => {
-      const texts = await call<Array<string | null>>(this.ctx.client, ['MGET', ...keys], place);
-      for (const [i, text] of texts.entries()) {
-        // Null: the key expired or was deleted between SCAN and MGET.
-        if (text === null) continue;
-        const key = keys[i] as string;
-        const stored = parseStored(this.mapping, key, text);
-        if (matches(stored, forms) && !take(decodeRecord(this.mapping, key, stored))) return false;
-      }
-      return true;
-    });
+  private read(where: Record<string, unknown>, limit: number, take: (values: Record<string, unknown>) => boolean) {
+    return readCollection(this.ctx, this.mapping, where, limit, take, this.place('find/count (collection index)'));
+  }
+
+  /** A command on one record key, run with its collection index entry in one script. */
+  private indexed<R>(command: readonly string[], place: { entity: string; operation: string }): Promise<R> {
+    const { keys, args } = indexedCall(this.layout, this.mapping, command);
+    return runScriptFor<R>(this.ctx.client, INDEXED_COMMAND_SCRIPT, keys, args, place);
+  }
+
+  private indexKey(key: string): string {
+    return indexKeyOf(this.layout, this.mapping, key);
+  }
+
+  /** A record key and its collection index: the KEYS of the write scripts. */
+  private withIndex(key: string): string[] {
+    return [key, this.indexKey(key)];
   }
 
   private writeArgs(op: 'insert' | 'upsert', ttl: RedisTtl, value: string): string[] {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { call, operationFailed, type CallPlace, type RedisClientLike } from './gateway';
+import { REINDEX_LUA } from './reindex-lua';
 
 /**
  * Lua scripts lifespan runs where one write needs a decision on the server (KEEPTTL for a stored
@@ -25,18 +26,23 @@ export const OP_ARITY = 5;
  * insert is checked against the keys as the earlier operations leave them, and the 1-based index
  * of the first insert of a live key is returned without writing; 0 when all was written.
  * The createdAt pattern (when given) keeps the stored @CreatedAt value of a key being overwritten:
- * it is the first member of the stored JSON.
+ * it is the first member of the stored JSON. KEYS[n + i] is the collection index of KEYS[i]
+ * (collection-index.ts), brought in step after each write.
  */
 export const WRITE_SCRIPT = script(`#!lua
+${REINDEX_LUA}
+local n = #KEYS / 2
 local live = {}
-for i, key in ipairs(KEYS) do
+for i = 1, n do
+  local key = KEYS[i]
   local op = ARGV[i * ${OP_ARITY} - 4]
   local present = live[key]
   if present == nil then present = redis.call('EXISTS', key) == 1 end
   if op == 'insert' and present then return i end
   live[key] = op ~= 'delete'
 end
-for i, key in ipairs(KEYS) do
+for i = 1, n do
+  local key = KEYS[i]
   local base = i * ${OP_ARITY} - 4
   local op, mode, seconds, value, keep = ARGV[base], ARGV[base + 1], ARGV[base + 2], ARGV[base + 3], ARGV[base + 4]
   if op == 'delete' then
@@ -64,12 +70,17 @@ for i, key in ipairs(KEYS) do
       redis.call('SET', key, value)
     end
   end
+  lifespan_reindex(key, KEYS[n + i])
 end
 return 0
 `);
 
-/** setTtl: 0 (and nothing done) when the key does not exist, else 1 after EXPIRE / PEXPIREAT / PERSIST / EXPIRE … GT. */
+/**
+ * setTtl: 0 (and nothing done) when the key does not exist, else 1 after EXPIRE / PEXPIREAT /
+ * PERSIST / EXPIRE … GT; KEYS[2] is the record's collection index.
+ */
 export const SET_TTL_SCRIPT = script(`#!lua
+${REINDEX_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local mode, seconds = ARGV[1], ARGV[2]
 if mode == 'ex' then
@@ -81,6 +92,7 @@ elseif mode == 'persist' then
 elseif mode == 'extend' then
   redis.call('EXPIRE', KEYS[1], seconds, 'GT')
 end
+lifespan_reindex(KEYS[1], KEYS[2])
 return 1
 `);
 
@@ -95,19 +107,25 @@ export async function runScript(
   return Number(await runScriptFor<unknown>(client, s, keys, args, place));
 }
 
-/** runScript() for a script whose reply is not a number (an array, a string): the reply as Redis sent it. */
+/**
+ * runScript() for a script whose reply is not a number (an array, a string): the reply as Redis
+ * sent it. `readOnly` sends EVALSHA_RO / EVAL_RO (Redis 7.0+) for a `no-writes` script, so no
+ * WAIT for replicas follows it.
+ */
 export async function runScriptFor<T>(
   client: RedisClientLike,
   s: Script,
   keys: readonly string[],
   args: readonly string[],
   place: CallPlace,
+  readOnly = false,
 ): Promise<T> {
   const tail = [String(keys.length), ...keys, ...args];
+  const [bySha, bySource] = readOnly ? ['EVALSHA_RO', 'EVAL_RO'] : ['EVALSHA', 'EVAL'];
   try {
-    return (await client.sendCommand(['EVALSHA', s.sha, ...tail])) as T;
+    return (await client.sendCommand([bySha, s.sha, ...tail])) as T;
   } catch (error) {
     if (!/^NOSCRIPT/.test(error instanceof Error ? error.message : '')) throw operationFailed(error, place);
-    return call<T>(client, ['EVAL', s.source, ...tail], place);
+    return call<T>(client, [bySource, s.source, ...tail], place);
   }
 }

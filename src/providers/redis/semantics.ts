@@ -12,7 +12,7 @@ export const MIN_SERVER_VERSION = [7, 0] as const;
 /** "A String value can be at most 512 megabytes in length" [V data-types/strings]. */
 export const MAX_VALUE_BYTES = 512 * 1024 * 1024;
 
-/** SCAN … COUNT hint lifespan uses for find()/count() and plan --counts. */
+/** SCAN … COUNT hint lifespan uses for walks (pages, the index build, plan --counts before the index). */
 export const SCAN_COUNT = 1000;
 
 /**
@@ -51,8 +51,10 @@ export const SAY = {
   valueLimit:
     'one record is one JSON string value: at most 512 MiB, and no longer than a Node.js string (binary members grow by a third as base64)',
   scan:
-    'find() and count() by member SCAN every key of the database (SCAN MATCH <prefix><collection>:*, COUNT 1000) ' +
-    'and read each match (MGET): their cost grows with the whole database, not with the result',
+    'find() and count() read the collection index (a sorted set per collection, per slot on a cluster, of record keys ' +
+    'scored by expiry, kept by the write scripts), then MGET: their cost grows with the collection, not the database; ' +
+    'the first one on a collection written before the index builds it once with a SCAN of the database. ' +
+    'findPage(), iterate() and deleteMany() SCAN the whole database (SCAN MATCH <prefix><collection>:*, COUNT 1000)',
   cluster:
     'on Redis Cluster, a unit of work must stay within one hash slot (one partition key value): it runs as one script',
   version: 'needs Redis 7.0+ (EXPIRE … GT for { extend })',

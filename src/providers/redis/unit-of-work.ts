@@ -9,6 +9,7 @@ import type { RedisContext } from './context';
 import { duplicateKeyIn } from './repository';
 import { RedisRouter } from './router';
 import { runScript, WRITE_SCRIPT } from './scripts';
+import { indexKeyOf, indexLayout } from './collection-index';
 import { refuseSlotsSpread } from './slot-spread';
 import { STORE } from './semantics';
 import { createdAtPattern, redisTtl, scriptArgs } from './writes';
@@ -64,7 +65,10 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending, KeyspaceMapping> {
     }
     const first = pending[0] as Pending;
     const place = { entity: first.mapping.entity.name, operation: `commit of ${pending.length} operations` };
-    const failed = await runScript(this.ctx.client, WRITE_SCRIPT, keys, args, place);
+    const layout = indexLayout(this.ctx.client, this.ctx.prefix);
+    // Each record's collection index follows the record keys: the script keeps both (collection-index.ts).
+    const indexes = pending.map((op, i) => indexKeyOf(layout, op.mapping, keys[i] as string));
+    const failed = await runScript(this.ctx.client, WRITE_SCRIPT, [...keys, ...indexes], args, place);
     if (failed === 0) return;
     const at = failed - 1;
     const op = pending[at] as Pending;
