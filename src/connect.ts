@@ -12,7 +12,7 @@ import { ExplainReport } from './explain/report';
 import { forecastSpec, type ExpiryForecastOptions } from './core/forecast';
 import { ExpiryForecastReport } from './explain/forecast-report';
 import { withReadTouch } from './runtime/touching-repository';
-import type { ApplyResult, MigrationPlan } from './explain/plan';
+import type { ApplyResult, MigrationPlan } from './core/plan';
 import type { EntityClass, Model } from './model/types';
 import type {
   ApplyOptions,

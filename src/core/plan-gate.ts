@@ -1,4 +1,4 @@
-import type { ApplyResult, MigrationPlan, PlanStep } from '../explain/plan';
+import type { ApplyResult, MigrationPlan, PlanStep } from './plan';
 import { optionsArgument } from '../runtime/arguments';
 import {
   labelledRetroactive,

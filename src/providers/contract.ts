@@ -1,7 +1,7 @@
 import type { EntityForecast, ForecastSpec } from '../core/forecast';
 import type { ExplainEntry } from '../explain/entry';
 import type { ReadOptions } from '../runtime/touch';
-import type { ApplyResult, MigrationPlan } from '../explain/plan';
+import type { ApplyResult, MigrationPlan } from '../core/plan';
 import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, Model } from '../model/types';
 import type { StoreName } from './registry';

@@ -1,6 +1,6 @@
 import { connect, type StoreContext } from '../../connect';
 import { LifespanError } from '../../errors';
-import type { MigrationPlan } from '../../explain/plan';
+import type { MigrationPlan } from '../../core/plan';
 import { renderPlanText } from '../../explain/render-plan';
 import { paintPlanText } from '../colour';
 import { EXIT_OK } from '../exit-codes';

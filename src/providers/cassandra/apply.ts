@@ -1,5 +1,5 @@
 import { checkPlan, runSteps, type CheckedStep } from '../../core/plan-gate';
-import type { ApplyResult, MigrationPlan } from '../../explain/plan';
+import type { ApplyResult, MigrationPlan } from '../../core/plan';
 import type { ApplyOptions } from '../contract';
 import type { Executor } from './executor';
 import type { CassandraStepPayload } from './plan';

@@ -1,6 +1,6 @@
 import { StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
+import type { ApplyResult, MigrationPlan, PlanStep } from '../../core/plan';
 import type { EntityClass } from '../../model/types';
 import { planOptions } from '../../runtime/arguments';
 import { ensureCollections } from '../../runtime/ensure-collections';

@@ -1,7 +1,7 @@
 import { refuse, type StepHandler, type StepRefusal, type StepRules } from '../../core/plan-gate';
 import { shorterTtl } from '../../core/plan-consent';
 import { destroysData, unlistedStatement } from '../../core/statement-shapes';
-import type { PlanStep } from '../../explain/plan';
+import type { PlanStep } from '../../core/plan';
 import type { Executor } from './executor';
 import type { CassandraStepPayload } from './plan';
 import { STORE } from './semantics';

@@ -1,5 +1,5 @@
 import { renderStep } from '../../core/plan-gate';
-import type { PlanStep, StepEffect } from '../../explain/plan';
+import type { PlanStep, StepEffect } from '../../core/plan';
 import { describeDefaultTtl, type ContainerSpec } from './compile';
 import type { ContainerTtl } from './item-expiry';
 import type { LiveContainer } from './inspect';

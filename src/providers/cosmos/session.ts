@@ -1,7 +1,7 @@
 import { runSteps, type CheckedStep } from '../../core/plan-gate';
 import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
+import type { ApplyResult, MigrationPlan, PlanStep } from '../../core/plan';
 import type { EntityClass } from '../../model/types';
 import { planOptions } from '../../runtime/arguments';
 import { ensureCollections, ensureNeedsReview } from '../../runtime/ensure-collections';

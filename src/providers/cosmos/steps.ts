@@ -1,6 +1,6 @@
 import type { Database } from '@azure/cosmos';
 import { checkPlan, refuse, type CheckedStep, type StepRules } from '../../core/plan-gate';
-import type { MigrationPlan } from '../../explain/plan';
+import type { MigrationPlan } from '../../core/plan';
 import type { ApplyOptions } from '../contract';
 import { createContainer, createDatabase, replaceDefaultTtl } from './apply';
 import { createCommand, createDatabaseCommand, replaceCommand } from './commands';

@@ -1,5 +1,5 @@
 import { renderStep } from '../../core/plan-gate';
-import type { PlanStep, StepEffect } from '../../explain/plan';
+import type { PlanStep, StepEffect } from '../../core/plan';
 import { showValue } from '../../model/duration';
 import type { CollectionMapping, TtlIndexSpec } from './compile';
 import {

@@ -1,7 +1,7 @@
 import { shorterTtl } from '../../core/plan-consent';
 import { checkPlan, refuse, runSteps, type CheckedStep, type StepRules } from '../../core/plan-gate';
 import { LifespanError } from '../../errors';
-import type { ApplyResult, MigrationPlan } from '../../explain/plan';
+import type { ApplyResult, MigrationPlan } from '../../core/plan';
 import type { ApplyOptions } from '../contract';
 import { runStep, type MongoStepRun } from './apply';
 import { shellCommand, ttlCommandOf, type Doc } from './commands';

@@ -1,4 +1,4 @@
-import type { PlanStep } from '../../explain/plan';
+import type { PlanStep } from '../../core/plan';
 import type { KeyspaceMapping } from './compile';
 import { call, type RedisClientLike } from './gateway';
 import { escapePart } from './keys';

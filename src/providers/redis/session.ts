@@ -1,5 +1,5 @@
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
+import type { ApplyResult, MigrationPlan, PlanStep } from '../../core/plan';
 import type { CheckedStep } from '../../core/plan-gate';
 import type { EntityClass } from '../../model/types';
 import { planOptions } from '../../runtime/arguments';

@@ -1,6 +1,6 @@
 import { checkPlan, refuse, runSteps, type CheckedStep, type StepRules } from '../../core/plan-gate';
 import { shorterTtl } from '../../core/plan-consent';
-import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
+import type { ApplyResult, MigrationPlan, PlanStep } from '../../core/plan';
 import type { ApplyOptions } from '../contract';
 import { call, type RedisClientLike } from './gateway';
 import { recordField, recordKey, renderSetDefault, type RedisStepPayload } from './plan';

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { runSteps, type CheckedStep } from '../../core/plan-gate';
 import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan } from '../../explain/plan';
+import type { ApplyResult, MigrationPlan } from '../../core/plan';
 import type { EntityClass, Model } from '../../model/types';
 import { planOptions } from '../../runtime/arguments';
 import { ensureCollections } from '../../runtime/ensure-collections';

@@ -1,4 +1,4 @@
-import type { ChangeEffectKind } from './entry';
+import type { ChangeEffectKind } from '../explain/entry';
 
 /**
  * additive: creates what is missing, touches no stored data; in-place: changes a setting of an
