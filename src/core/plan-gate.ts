@@ -160,9 +160,26 @@ export async function runSteps<Payload, D extends keyof Payload & string, Run, S
   applied: PlanStep[] = [],
 ): Promise<ApplyResult> {
   for (const step of steps) {
-    if (await handlerOf(rules, step.payload).apply(step.payload, step, run)) applied.push(step);
+    if (await runStep(rules, step, run)) applied.push(step);
   }
   return { applied };
+}
+
+/** Runs one checked step by its kind's applier: false when its outcome already held. */
+export function runStep<Payload, D extends keyof Payload & string, Run, Scope>(
+  rules: StepRules<Payload, D, Run, Scope>,
+  step: CheckedStep<Payload>,
+  run: Run,
+): Promise<boolean> {
+  return handlerOf(rules, step.payload).apply(step.payload, step, run);
+}
+
+/** Whether running a step can make records already stored expire sooner, by what its payload runs. */
+export function expiresStoredBy<Payload, D extends keyof Payload & string, Run, Scope>(
+  rules: StepRules<Payload, D, Run, Scope>,
+  step: PlanStep<Payload>,
+): boolean {
+  return handlerOf(rules, step.payload).expiresStored(step.payload);
 }
 
 /** The native command text of a payload, by its kind's renderer. */

@@ -77,3 +77,14 @@ export function isInSync(plan: MigrationPlan): boolean {
 export interface ApplyResult {
   readonly applied: readonly PlanStep[];
 }
+
+/**
+ * A plan the plan gate has judged (StoreSession.review): apply() runs exactly the steps judged,
+ * without judging them again. A store may still refuse, before any step runs, on what it reads
+ * live when it applies (MongoDB's live indexes).
+ */
+export interface ReviewedPlan {
+  readonly store: string;
+  readonly steps: readonly PlanStep[];
+  apply(): Promise<ApplyResult>;
+}

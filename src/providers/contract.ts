@@ -1,7 +1,7 @@
 import type { EntityForecast, ForecastSpec } from '../core/forecast';
 import type { ExplainEntry } from '../explain/entry';
 import type { ReadOptions } from '../runtime/touch';
-import type { ApplyResult, MigrationPlan } from '../core/plan';
+import type { ApplyResult, MigrationPlan, ReviewedPlan } from '../core/plan';
 import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, Model } from '../model/types';
 import type { StoreName } from './registry';
@@ -242,6 +242,13 @@ export interface StoreSession {
   checkPlan(plan: MigrationPlan, options?: ApplyOptions): void;
   /** Runs the plan's steps after the plan gate passed them all (nothing runs when it refuses). */
   apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult>;
+  /**
+   * The plan gate's verdict, whose apply() runs what was judged without judging it again (the
+   * core's plan flow, src/core/plan-flow.ts): connect()'s apply() and `lifespan apply` judge a
+   * plan once through it. Absent on a session that does not judge plans by the gate; apply()
+   * then also refuses by the steps' labels.
+   */
+  review?(plan: MigrationPlan, options?: ApplyOptions): ReviewedPlan;
   repository<T>(target: EntityClass<T>): Repository<T>;
   unitOfWork(): UnitOfWork;
   /** Only stores that emulate expiry have a purge. */

@@ -16,7 +16,7 @@ function dropsData(payload: CassandraStepPayload): boolean {
 }
 
 /** Every Cassandra step is a list of CQL schema statements, each followed by a wait for schema agreement. */
-export async function runStatements(executor: Executor, step: PlanStep<CassandraStepPayload>): Promise<void> {
+async function runStatements(executor: Executor, step: PlanStep<CassandraStepPayload>): Promise<void> {
   const place = { entity: step.entity ?? undefined, store: STORE };
   for (const statement of step.payload.statements) await executor.ddl(statement, place);
 }
