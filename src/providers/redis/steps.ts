@@ -1,7 +1,5 @@
-import { checkPlan, refuse, runSteps, type CheckedStep, type StepRules } from '../../core/plan-gate';
+import { refuse, type StepRules } from '../../core/plan-gate';
 import { shorterTtl } from '../../core/plan-consent';
-import type { ApplyResult, MigrationPlan, PlanStep } from '../../core/plan';
-import type { ApplyOptions } from '../contract';
 import { call, type RedisClientLike } from './gateway';
 import { recordField, recordKey, renderSetDefault, type RedisStepPayload } from './plan';
 import { STORE } from './semantics';
@@ -50,27 +48,4 @@ export function redisSteps(prefix: string): StepRules<RedisStepPayload, 'kind', 
       },
     },
   };
-}
-
-/** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(
-  prefix: string,
-  plan: MigrationPlan,
-  options: ApplyOptions = {},
-): CheckedStep<RedisStepPayload>[] {
-  return checkPlan(redisSteps(prefix), plan, options, undefined);
-}
-
-/** Runs a plan's steps in order, once the plan gate has passed them all. */
-export function applyPlan(run: RedisRun, plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
-  return runSteps(redisSteps(run.prefix), checkedSteps(run.prefix, plan, options), run);
-}
-
-/** Runs steps the plan gate has already passed, adding each to `applied` as it runs. */
-export function runCheckedSteps(
-  run: RedisRun,
-  steps: readonly CheckedStep<RedisStepPayload>[],
-  applied: PlanStep[],
-): Promise<ApplyResult> {
-  return runSteps(redisSteps(run.prefix), steps, run, applied);
 }
