@@ -1,7 +1,5 @@
 import type { Database } from '@azure/cosmos';
-import { checkPlan, refuse, type CheckedStep, type StepRules } from '../../core/plan-gate';
-import type { MigrationPlan } from '../../core/plan';
-import type { ApplyOptions } from '../contract';
+import { refuse, type StepRules } from '../../core/plan-gate';
 import { createContainer, createDatabase, replaceDefaultTtl } from './apply';
 import { createCommand, createDatabaseCommand, replaceCommand } from './commands';
 import { canExpireSooner } from './item-expiry';
@@ -90,12 +88,3 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
     },
   },
 };
-
-/** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(
-  plan: MigrationPlan,
-  databaseId: string,
-  options: ApplyOptions = {},
-): CheckedStep<CosmosStepPayload>[] {
-  return checkPlan(COSMOS_STEPS, plan, options, databaseId);
-}
