@@ -32,15 +32,6 @@ export type MongoStepPayload =
 
 export type MongoPlanStep = PlanStep<MongoStepPayload>;
 
-/**
- * True when the step can make documents already stored eligible for deletion at once: exactly the
- * steps that carry a count of those documents (a shortening, a repair, a TTL index created on an
- * existing collection or converted); a lengthening or a new collection carries none.
- */
-export function expiresStoredDocuments(step: MongoPlanStep): boolean {
-  return step.payload.op === 'command' && step.payload.count !== null;
-}
-
 export interface PlanContext {
   readonly allowDestructive: boolean;
 }
