@@ -100,7 +100,7 @@ describe('cosmos: plan commands come from the step table', () => {
   ];
 
   test('every step kind is covered', () => {
-    expect(new Set(steps.map((s) => s.payload.kind))).toEqual(new Set(Object.keys(COSMOS_STEPS.table)));
+    expect(new Set(steps.map((s) => s.payload.op))).toEqual(new Set(Object.keys(COSMOS_STEPS.table)));
   });
 
   test.each(steps.map((s) => [s.action, s] as const))('%s: command = render(payload)', (_action, step) => {
@@ -108,7 +108,7 @@ describe('cosmos: plan commands come from the step table', () => {
   });
 
   test('a partition key conflict says what to do, as before', () => {
-    const conflict = steps.find((s) => s.payload.kind === 'conflict');
+    const conflict = steps.find((s) => s.payload.op === 'conflict');
     expect(conflict?.command).toBe(
       "// not run: create a new container with partitionKey { paths: ['/userId'] }, copy the items of 'sessions' into it, then map the entities to it",
     );

@@ -7,16 +7,16 @@ import { COSMOS_STEPS } from './steps';
 import { RETROACTIVE_QUALIFIER, RETROACTIVITY_VERIFIED, SERVICE_QUALIFIER, TTL_ON_NO_DEFAULT } from './semantics';
 
 export type CosmosStepPayload =
-  | { readonly kind: 'create-database'; readonly id: string }
-  | { readonly kind: 'create-container'; readonly spec: ContainerSpec }
+  | { readonly op: 'create-database'; readonly id: string }
+  | { readonly op: 'create-container'; readonly spec: ContainerSpec }
   | {
-      readonly kind: 'set-default-ttl';
+      readonly op: 'set-default-ttl';
       readonly container: string;
       readonly from: ContainerTtl;
       readonly to: ContainerTtl;
     }
   | {
-      readonly kind: 'conflict';
+      readonly op: 'conflict';
       readonly container: string;
       /** Named in the command text: the partition key a new container needs. */
       readonly partitionKeyPath: string;
@@ -29,7 +29,7 @@ const commandOf = (payload: CosmosStepPayload): string => renderStep(COSMOS_STEP
 
 /** The step that creates a missing database (the parent of every container), run before the containers. */
 export function createDatabaseStep(id: string): CosmosStep {
-  const payload: CosmosStepPayload = { kind: 'create-database', id };
+  const payload: CosmosStepPayload = { op: 'create-database', id };
   return {
     entity: null,
     collection: id,
@@ -48,7 +48,7 @@ export function planSteps(specs: readonly ContainerSpec[], live: readonly LiveCo
     const current = live.find((c) => c.id === spec.id);
     const entity = spec.entities.length === 1 ? (spec.entities[0] ?? null) : null;
     if (!current?.exists) {
-      const payload: CosmosStepPayload = { kind: 'create-container', spec };
+      const payload: CosmosStepPayload = { op: 'create-container', spec };
       steps.push({
         entity,
         collection: spec.id,
@@ -65,7 +65,7 @@ export function planSteps(specs: readonly ContainerSpec[], live: readonly LiveCo
     const paths = current.partitionKeyPaths;
     if (paths.length !== 1 || paths[0] !== spec.partitionKeyPath) {
       const payload: CosmosStepPayload = {
-        kind: 'conflict',
+        op: 'conflict',
         container: spec.id,
         partitionKeyPath: spec.partitionKeyPath,
       };
@@ -88,7 +88,7 @@ export function planSteps(specs: readonly ContainerSpec[], live: readonly LiveCo
 
 function ttlStep(spec: ContainerSpec, entity: string | null, from: ContainerTtl): CosmosStep {
   const to = spec.defaultTtl;
-  const payload: CosmosStepPayload = { kind: 'set-default-ttl', container: spec.id, from, to };
+  const payload: CosmosStepPayload = { op: 'set-default-ttl', container: spec.id, from, to };
   const summary =
     to === null
       ? `container '${spec.id}': remove DefaultTimeToLive (was ${describeDefaultTtl(from)}): TTL off, items never expire and item ttl values stop applying`

@@ -23,7 +23,7 @@ import { labelUnexpiry, refuseUnexpiry } from './unexpiry';
 export class CosmosSession implements StoreSession {
   readonly store = STORE;
 
-  private readonly flow: PlanFlow<CosmosStepPayload, 'kind', Database, string, Database>;
+  private readonly flow: PlanFlow<CosmosStepPayload, 'op', Database, string, Database>;
 
   constructor(
     private readonly context: CosmosContext,
@@ -134,7 +134,7 @@ export class CosmosSession implements StoreSession {
   }
 
   private async counted(step: CosmosStep, now: number): Promise<CosmosStep> {
-    if (step.payload.kind !== 'set-default-ttl') return step;
+    if (step.payload.op !== 'set-default-ttl') return step;
     const container = this.context.database.container(step.payload.container);
     const affected = await countExpiringAtOnce(container, step.payload.from, step.payload.to, now);
     return this.withForecast(withAffectedCount(step, affected, now), now);
@@ -143,7 +143,7 @@ export class CosmosSession implements StoreSession {
   /** The forecast of the step's entity under the DefaultTimeToLive before and after it (forecast.ts). */
   private async withForecast(step: CosmosStep, now: number): Promise<CosmosStep> {
     const entity = this.context.model.entities.find((e) => e.name === step.entity);
-    if (!entity || step.payload.kind !== 'set-default-ttl') return step;
+    if (!entity || step.payload.op !== 'set-default-ttl') return step;
     const access = this.context.access(entity.target);
     const spec = forecastSpec(undefined, STORE);
     const { before, after } = await forecastAround(access, step.payload, now, spec);

@@ -7,7 +7,7 @@ import type { CosmosStepPayload } from './plan';
 import { STORE } from './semantics';
 import { canExpireLater } from './unexpiry';
 
-type PayloadOf<K extends CosmosStepPayload['kind']> = Extract<CosmosStepPayload, { readonly kind: K }>;
+type PayloadOf<K extends CosmosStepPayload['op']> = Extract<CosmosStepPayload, { readonly op: K }>;
 
 function isTtl(value: unknown): value is number | null {
   return value === null || (typeof value === 'number' && Number.isInteger(value));
@@ -17,9 +17,10 @@ function isTtl(value: unknown): value is number | null {
  * Cosmos plans hold no destructive operation: a payload of any other kind or shape (a drop, a
  * recreate, a step edited by hand) is refused before any step runs. Scope: the database id.
  */
-export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string> = {
+export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'op', Database, string> = {
   store: STORE,
-  discriminant: 'kind',
+  discriminant: 'op',
+  legacyDiscriminant: 'kind',
   expiresSooner: canExpireSooner,
   conflictHint:
     'a partition key change needs a new container and a copy of the items; lifespan never drops a container, allowDestructive or not',

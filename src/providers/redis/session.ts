@@ -21,7 +21,7 @@ import { forecastKeyspace } from './forecast';
 export class RedisSession implements StoreSession {
   readonly store = STORE;
   private readonly mappingOf: (target: unknown) => KeyspaceMapping;
-  private readonly flow: PlanFlow<RedisStepPayload, 'kind', RedisRun, undefined, RedisRun>;
+  private readonly flow: PlanFlow<RedisStepPayload, 'op', RedisRun, undefined, RedisRun>;
 
   constructor(
     private readonly client: RedisRouter,

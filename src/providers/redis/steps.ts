@@ -13,10 +13,11 @@ export interface RedisRun {
 const isSeconds = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 
 /** The plan gate's rules for Redis plans (one step kind); the command text names the prefix. */
-export function redisSteps(prefix: string): StepRules<RedisStepPayload, 'kind', RedisRun> {
+export function redisSteps(prefix: string): StepRules<RedisStepPayload, 'op', RedisRun> {
   return {
     store: STORE,
-    discriminant: 'kind',
+    discriminant: 'op',
+    legacyDiscriminant: 'kind',
     conflictHint: 'Redis plans have no conflicts: re-run plan()',
     expiresSooner: shorterTtl,
     table: {
@@ -26,7 +27,7 @@ export function redisSteps(prefix: string): StepRules<RedisStepPayload, 'kind', 
           if (typeof collection !== 'string') return refuse('names no collection');
           if (!(isSeconds(to) || to === 'none')) return refuse(`sets ${JSON.stringify(to)}, not seconds or 'none'`);
           if (!(isSeconds(from) || from === 'none' || from === 'unrecorded')) return refuse('has no recorded default');
-          return { kind: 'set-default-ttl', collection, from, to };
+          return { op: 'set-default-ttl', collection, from, to };
         },
         blocks: () => false,
         destroys: () => false,
