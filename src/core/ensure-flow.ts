@@ -2,7 +2,7 @@ import type { EnsureOptions } from '../providers/contract';
 import { optionsArgument } from '../runtime/arguments';
 import { ensureCollections, ensureNeedsReview } from '../runtime/ensure-collections';
 import type { ApplyResult, PlanStep } from './plan';
-import type { PlanFlowRules } from './plan-flow-rules';
+import { runContextOf, type PlanFlowRules } from './plan-flow-rules';
 import { checkPlan, expiresStoredBy, runStep, type CheckedStep } from './plan-gate';
 
 /**
@@ -41,7 +41,7 @@ export async function ensureThroughTable<Payload, D extends keyof Payload & stri
         apply: async (steps, applied) => {
           raced = undefined;
           const picked = rules.ensure.pick ? rules.ensure.pick(steps) : steps;
-          const run = rules.runContext ? await rules.runContext(picked, consent, held) : (held as unknown as Run);
+          const run = await runContextOf(rules, picked, consent, held);
           for (const step of picked) {
             try {
               if (await runStep(rules.steps, step, run)) applied.push(step);

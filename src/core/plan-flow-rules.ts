@@ -68,3 +68,14 @@ export interface EnsureRules<Payload, Held> {
    */
   readonly afterLostRace: 'stop' | 'finish';
 }
+
+/** The appliers' run context: the store's runContext(), or what is held when the store has none. */
+export function runContextOf<Payload, D extends keyof Payload & string, Run, Scope, Held>(
+  rules: PlanFlowRules<Payload, D, Run, Scope, Held>,
+  steps: readonly CheckedStep<Payload>[],
+  consent: RunConsent,
+  held: Held,
+): Promise<Run> {
+  // Without a runContext() a store runs its steps with what it holds (its Held is its Run).
+  return rules.runContext ? rules.runContext(steps, consent, held) : Promise.resolve(held as unknown as Run);
+}

@@ -2,7 +2,7 @@ import { optionsArgument, planOptions } from '../runtime/arguments';
 import type { ApplyOptions, EnsureOptions, PlanOptions } from '../providers/contract';
 import { ensureThroughTable } from './ensure-flow';
 import type { ApplyResult, MigrationPlan, ReviewedPlan } from './plan';
-import type { PlanFlowRules, RunConsent } from './plan-flow-rules';
+import { runContextOf, type PlanFlowRules, type RunConsent } from './plan-flow-rules';
 import { checkPlan, runSteps, type CheckedStep, type PlanConsent } from './plan-gate';
 
 /**
@@ -50,8 +50,7 @@ export class PlanFlow<Payload, D extends keyof Payload & string, Run, Scope, Hel
 
   private async run(steps: readonly CheckedStep<Payload>[], consent: RunConsent): Promise<ApplyResult> {
     const result = await this.rules.hold(async (held) => {
-      const run = this.rules.runContext ? await this.rules.runContext(steps, consent, held) : (held as unknown as Run);
-      return runSteps(this.rules.steps, steps, run);
+      return runSteps(this.rules.steps, steps, await runContextOf(this.rules, steps, consent, held));
     });
     await this.rules.afterRun?.();
     return result;

@@ -237,7 +237,7 @@ export interface StoreSession {
   plan(options?: PlanOptions): Promise<MigrationPlan>;
   /**
    * Judges a plan as apply() would, touching nothing: throws the refusal apply() would throw
-   * (the plan gate, src/core/plan-gate.ts), so the CLI can check every store before applying any.
+   * (the plan gate, src/core/plan-gate.ts).
    */
   checkPlan(plan: MigrationPlan, options?: ApplyOptions): void;
   /** Runs the plan's steps after the plan gate passed them all (nothing runs when it refuses). */
