@@ -34,6 +34,7 @@ const CASE_STORES = {
   iterate: ['sqlite', 'postgres', 'none'],
   'expiry-instant': ['sqlite', 'postgres', 'cassandra', 'none'],
   forecast: ['sqlite', 'postgres'],
+  scale: ['sqlite', 'postgres'],
 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
@@ -106,6 +107,7 @@ function meta(options, servers, seconds, code) {
     `model ${options.modelSizes.join('/')} entities`,
     `plan ${options.planTables.join('/')} tables`,
     `iterate SQLite ${options.iterateSqlite} / PostgreSQL ${options.iteratePostgres} / Redis ${options.iterateRedis} rows, pages of ${options.pageSize}`,
+    `scale (×10): purge SQLite ${options.scaleSqlite} / PostgreSQL ${options.scalePostgres} rows, iterate SQLite ${options.scaleIterateSqlite} / PostgreSQL ${options.scaleIteratePostgres} rows, ${options.scaleRuns} rounds`,
   ].join('; ');
   return {
     date: new Date().toISOString(),

@@ -1,5 +1,6 @@
 import { LifespanError } from './errors';
 import { mappingConnectionErrors } from './providers/connection-errors';
+import { CONNECTION_ERRORS } from './providers/registry';
 import {
   labelledRetroactive,
   labelledUnexpiry,
@@ -124,7 +125,7 @@ export class StoreContext {
 
   /** A connection failure in a call that talks to the store, as a typed StoreError. */
   private talking<T>(call: () => Promise<T>): Promise<T> {
-    return mappingConnectionErrors(this.session.store, this.target, call);
+    return mappingConnectionErrors(this.session.store, this.target, call, CONNECTION_ERRORS);
   }
 
   /** The store's repository of an entity; get/getMany take read options (sliding expiry on read). */
@@ -182,6 +183,11 @@ export class StoreContext {
 export async function connect(model: Model, store: Store): Promise<StoreContext> {
   assertModel(model, 'connect()');
   assertStore(store);
-  const session = await mappingConnectionErrors(store.name, store.describe(), () => store.open(model));
+  const session = await mappingConnectionErrors(
+    store.name,
+    store.describe(),
+    () => store.open(model),
+    CONNECTION_ERRORS,
+  );
   return new StoreContext(model, session, store.describe());
 }

@@ -15,17 +15,9 @@ import { COSMOS_CODES } from './error-codes/cosmos';
 import { MONGODB_CODES } from './error-codes/mongodb';
 import { REDIS_CODES } from './error-codes/redis';
 import { RELATIONAL_CODES } from './error-codes/relational';
+import type { ErrorCodeSpec, ErrorFamily } from './error-codes/code-spec';
 
-/** The LifespanError subclass that carries a code; `ModelError` means a problem of a ModelError. */
-export type ErrorFamily = 'LifespanError' | 'ModelError' | 'TtlError' | 'UnsupportedTtlError' | 'StoreError';
-
-/** What a CLI run that ends with the code tells a script (see EXIT_CODE_HELP); `internal`: a defect in lifespan. */
-export type ExitFamily = 'usage' | 'model' | 'store' | 'user-code' | 'internal';
-
-export interface ErrorCodeSpec {
-  readonly family: ErrorFamily;
-  readonly exit: ExitFamily;
-}
+export type { ErrorCodeSpec, ErrorFamily, ExitFamily } from './error-codes/code-spec';
 
 export const ERROR_CODE_TABLE = {
   ...SHARED_CODES,

@@ -85,4 +85,4 @@ export type {
   ForecastCost,
   ForecastMethod,
 } from './core/forecast';
-export type { ReadOptions } from './runtime/touch';
+export type { ReadOptions } from './providers/contract';

@@ -70,6 +70,215 @@ function importsMatching(files: readonly string[], pattern: RegExp): string[] {
   );
 }
 
+/** A src file's relative imports that are src files (type imports included), resolved as Node resolves them. */
+function srcImportsOf(file: string, srcFiles: ReadonlySet<string>): string[] {
+  const targets = importsOf(file)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => path.resolve(path.dirname(file), spec))
+    .map((base) => [`${base}.ts`, path.join(base, 'index.ts'), base].find((candidate) => srcFiles.has(candidate)))
+    .filter((target): target is string => target !== undefined);
+  return [...new Set(targets)];
+}
+
+/** The import graph of src: every file and the src files it imports. */
+function importGraph(): Map<string, string[]> {
+  const files = tsFiles(SRC);
+  const known = new Set(files);
+  return new Map(files.map((file) => [file, srcImportsOf(file, known)]));
+}
+
+/** The strongly connected components of `graph` that hold a cycle (Tarjan's algorithm). */
+function cyclicComponents(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node)!, index.get(next)!));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || (graph.get(node) ?? []).includes(node)) components.push(component.sort());
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return components;
+}
+
+/** One shortest cycle through the first file of `component`, as `a → b → a` (breadth first, inside it). */
+function cycleThrough(component: readonly string[], graph: ReadonlyMap<string, readonly string[]>): string {
+  const start = component[0]!;
+  const inside = new Set(component);
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift()!;
+    for (const next of graph.get(node) ?? []) {
+      if (next === start) {
+        const route = [node];
+        while (route[0] !== start) route.unshift(cameFrom.get(route[0]!)!);
+        return [...route, start].map((file) => path.relative(SRC, file)).join(' → ');
+      }
+      if (inside.has(next) && !cameFrom.has(next)) {
+        cameFrom.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return component.map((file) => path.relative(SRC, file)).join(', ');
+}
+
+/**
+ * src's layers, lowest first: a file imports its own layer and earlier ones, never a later one.
+ * A layer is folders and files under src; a file belongs to the layer of its longest listed path,
+ * so the plan and forecast data in core/ sit below the core's flow, and the contract below the
+ * rest of providers/.
+ */
+const LAYERS: ReadonlyArray<{ readonly layer: string; readonly paths: readonly string[]; readonly why: string }> = [
+  {
+    layer: 'errors',
+    paths: ['errors.ts', 'error-codes.ts', 'error-codes', 'secrets.ts', 'package-version.ts'],
+    why: 'the one code table and the leaf helpers every layer raises or uses',
+  },
+  { layer: 'model', paths: ['model'], why: 'the entity model and its TTL declarations, in no store’s terms' },
+  { layer: 'decorators', paths: ['decorators'], why: 'write into the model; the model never reads them back' },
+  {
+    layer: 'plan data',
+    paths: ['core/plan.ts', 'core/forecast.ts'],
+    why: 'plans, steps and forecasts as plain data: what the contract returns and explain renders',
+  },
+  {
+    layer: 'explain',
+    paths: ['explain'],
+    why: 'the explain vocabulary (Mechanism included) and the renderers of entries, plans, forecasts',
+  },
+  {
+    layer: 'contract',
+    paths: ['providers/contract.ts'],
+    why: 'what a store implements and a caller passes, in the terms of the layers above',
+  },
+  {
+    layer: 'runtime',
+    paths: ['runtime'],
+    why: 'argument checks and shells stores build the contract’s repositories from',
+  },
+  {
+    layer: 'core',
+    paths: ['core'],
+    why: 'the plan flow (gate, consent, refusals) and value checks every store runs, on the contract and runtime',
+  },
+  {
+    layer: 'store kit',
+    paths: [
+      'providers/store-descriptor.ts',
+      'providers/connection-target.ts',
+      'providers/connection-errors.ts',
+      'providers/connection-patterns.ts',
+    ],
+    why: 'the shared shapes a store folder declares itself with',
+  },
+  {
+    layer: 'stores',
+    paths: PROVIDERS.map((provider) => `providers/${provider}`),
+    why: 'one folder per store, none importing another',
+  },
+  {
+    layer: 'registry',
+    paths: ['providers/registry.ts', 'providers/stores.ts', 'providers/url-openers.ts'],
+    why: 'lists the stores, so it is the one place above all of them',
+  },
+  {
+    layer: 'entry points',
+    paths: ['connect.ts', 'explain-model.ts', 'config.ts', 'index.ts'],
+    why: 'the public API, joining a model to the listed stores',
+  },
+  { layer: 'demo', paths: ['demo'], why: 'an example application on the public API' },
+  { layer: 'cli', paths: ['cli'], why: 'the command line, on top of everything (it runs the demo)' },
+];
+
+/** The position in LAYERS of the layer `file` belongs to, or -1 when no layer lists it. */
+function layerOf(file: string): number {
+  const relative = path.relative(SRC, file).split(path.sep).join('/');
+  let best = { at: -1, length: -1 };
+  LAYERS.forEach(({ paths }, at) => {
+    for (const listed of paths) {
+      const covers = relative === listed || relative.startsWith(`${listed}/`);
+      if (covers && listed.length > best.length) best = { at, length: listed.length };
+    }
+  });
+  return best.at;
+}
+
+describe('import graph', () => {
+  const graph = importGraph();
+
+  test('src has no import cycle (type-only imports included)', () => {
+    const cycles = cyclicComponents(graph).map((component) => {
+      const members =
+        component.length > 2
+          ? ` (${component.length} files: ${component.map((file) => path.relative(SRC, file)).join(', ')})`
+          : '';
+      return `${cycleThrough(component, graph)}${members}`;
+    });
+    expect(cycles).toEqual([]);
+  });
+
+  test('every src file belongs to a layer of LAYERS', () => {
+    const unplaced = [...graph.keys()].filter((file) => layerOf(file) === -1).map((file) => path.relative(SRC, file));
+    expect(unplaced).toEqual([]);
+  });
+
+  test('no src file imports a later layer than its own', () => {
+    const wrongWay = [...graph].flatMap(([file, targets]) =>
+      targets
+        .filter((target) => layerOf(target) > layerOf(file))
+        .map(
+          (target) =>
+            `${path.relative(SRC, file)} (${LAYERS[layerOf(file)]?.layer}) imports ` +
+            `${path.relative(SRC, target)} (${LAYERS[layerOf(target)]?.layer})`,
+        ),
+    );
+    expect(wrongWay).toEqual([]);
+  });
+
+  test('the checks see the files they guard', () => {
+    expect(graph.size).toBeGreaterThan(200);
+    expect(graph.get(path.join(PROVIDERS_DIR, 'stores.ts'))).toContain(
+      path.join(PROVIDERS_DIR, 'cosmos', 'descriptor.ts'),
+    );
+    expect(graph.get(path.join(SRC, 'explain', 'index.ts'))).toContain(path.join(SRC, 'explain', 'entry.ts'));
+    expect(
+      cyclicComponents(
+        new Map([
+          ['a', ['b']],
+          ['b', ['a']],
+          ['c', ['c']],
+          ['d', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b'], ['c']]);
+    expect(layerOf(path.join(PROVIDERS_DIR, 'contract.ts'))).toBeLessThan(
+      layerOf(path.join(SRC, 'runtime', 'touch.ts')),
+    );
+  });
+});
+
 describe('layering', () => {
   test.each(STORE_NEUTRAL)('src/%s names no store', (folder) => {
     expect(linesMatching(tsFiles(path.join(SRC, folder)), STORE_WORDS)).toEqual([]);

@@ -336,4 +336,7 @@ if (require.main === module) {
 module.exports = {
   title: 'pages and streams (iterate memory, findPage against the raw paging)',
   run: { sqlite: (ctx) => relational(ctx, 'sqlite'), postgres: (ctx) => relational(ctx, 'postgres'), none: redis },
+  // Shared with the scale case (bench/cases/scale.js).
+  FILL,
+  rawPager,
 };

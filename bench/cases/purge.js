@@ -107,27 +107,7 @@ async function sqliteCase(ctx, total, keyExpr, name) {
   const run = path.join(info.dir, `${name}-run.db`);
   const { RelationalStore } = lifespan.relational();
   const model = benchModel();
-  {
-    // The template: lifespan's own schema (table and expires_at index), then the rows.
-    const knex = conn.sqliteKnex(info, 'purge', template);
-    const db = await lifespan.connect(model, new RelationalStore({ knex, ttl: 'emulate' }));
-    await db.ensureCollections();
-    const handle = await conn.sqliteHandle(knex);
-    const started = performance.now();
-    handle
-      .prepare(
-        `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
-         INSERT INTO "bench_purge" ("id", "owner", "hits", "expires_at")
-         SELECT ${keyExpr}, 'o' || (i % 1000), i,
-           CASE WHEN i % 2 = 0 THEN ${SQL.sqlite.now} - 1000 - (i % 3600000) ELSE ${SQL.sqlite.now} + 86400000 END
-         FROM n`,
-      )
-      .run(total);
-    handle.pragma('wal_checkpoint(TRUNCATE)');
-    ctx.log(`template of ${total} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    await db.close();
-    await knex.destroy();
-  }
+  await sqlitePurgeTemplate(ctx, template, total, keyExpr);
   let open = null;
   const closeOpen = async () => {
     if (!open) return;
@@ -165,6 +145,43 @@ async function sqliteCase(ctx, total, keyExpr, name) {
   return purgeRows('sqlite', measured, options, total, name === 'purge-small' ? 'random 32-hex keys' : undefined);
 }
 
+/**
+ * A SQLite file holding lifespan's own schema for the purge table (table and expires_at index) and
+ * `total` rows, every other one expired: the state every purge run starts from (a copy of it).
+ */
+async function sqlitePurgeTemplate(ctx, template, total, keyExpr = "'r' || i") {
+  const { RelationalStore } = lifespan.relational();
+  const knex = conn.sqliteKnex(ctx.info, 'purge', template);
+  const db = await lifespan.connect(benchModel(), new RelationalStore({ knex, ttl: 'emulate' }));
+  await db.ensureCollections();
+  const handle = await conn.sqliteHandle(knex);
+  const started = performance.now();
+  handle
+    .prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
+       INSERT INTO "bench_purge" ("id", "owner", "hits", "expires_at")
+       SELECT ${keyExpr}, 'o' || (i % 1000), i,
+         CASE WHEN i % 2 = 0 THEN ${SQL.sqlite.now} - 1000 - (i % 3600000) ELSE ${SQL.sqlite.now} + 86400000 END
+       FROM n`,
+    )
+    .run(total);
+  handle.pragma('wal_checkpoint(TRUNCATE)');
+  ctx.log(`template of ${total} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  await db.close();
+  await knex.destroy();
+}
+
+/** Fills a PostgreSQL table shaped like bench_purge with `total` rows, every other one expired. */
+async function fillPostgresPurge(client, table, total) {
+  await client.query(
+    `INSERT INTO "${table}" ("id", "owner", "hits", "expires_at")
+     SELECT 'r' || i, 'o' || (i % 1000), i,
+       CASE WHEN i % 2 = 0 THEN now() - interval '1 second' - (i % 3600) * interval '1 second' ELSE now() + interval '1 day' END
+     FROM generate_series(0, $1 - 1) AS i`,
+    [total],
+  );
+}
+
 async function postgres(ctx) {
   const { options, info } = ctx;
   const total = options.purgePostgres;
@@ -178,13 +195,7 @@ async function postgres(ctx) {
   // Autovacuum off on this table: a vacuum started by the previous run's deletes would land on a random side.
   await client.query('ALTER TABLE "bench_purge" SET (autovacuum_enabled = false)');
   await client.query('CREATE TABLE "bench_purge_template" (LIKE "bench_purge")');
-  await client.query(
-    `INSERT INTO "bench_purge_template" ("id", "owner", "hits", "expires_at")
-     SELECT 'r' || i, 'o' || (i % 1000), i,
-       CASE WHEN i % 2 = 0 THEN now() - interval '1 second' - (i % 3600) * interval '1 second' ELSE now() + interval '1 day' END
-     FROM generate_series(0, $1 - 1) AS i`,
-    [total],
-  );
+  await fillPostgresPurge(client, 'bench_purge_template', total);
   const measured = await interleave({
     ...timing(options),
     log: ctx.log,
@@ -211,4 +222,12 @@ function checkSameWork(measured) {
   if (counts.size > 1) throw new Error(`the sides deleted different numbers of rows: ${[...counts].join(', ')}`);
 }
 
-module.exports = { title: 'purge of expired rows', run: { sqlite, postgres } };
+module.exports = {
+  title: 'purge of expired rows',
+  run: { sqlite, postgres },
+  // Shared with the scale case (bench/cases/scale.js).
+  lifespanPurge,
+  sqlitePurgeTemplate,
+  fillPostgresPurge,
+  checkSameWork,
+};

@@ -21,6 +21,7 @@ const CASES = {
   iterate: () => require('../cases/iterate'),
   'expiry-instant': () => require('../cases/expiry-instant'),
   forecast: () => require('../cases/forecast'),
+  scale: () => require('../cases/scale'),
 };
 
 async function runJob({ caseName, store, options, info }) {

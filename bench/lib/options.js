@@ -6,7 +6,7 @@
 
 const STORES = ['sqlite', 'postgres', 'mariadb', 'cassandra'];
 const CASES = [
-  'write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory', 'redis', 'versions', 'iterate', 'expiry-instant', 'forecast', 'redis-cluster',
+  'write', 'reads', 'purge', 'model', 'plan', 'peers', 'cosmos', 'memory', 'redis', 'versions', 'iterate', 'expiry-instant', 'forecast', 'redis-cluster', 'scale',
 ];
 
 /** name → [default, quick, help] */
@@ -30,6 +30,11 @@ const SIZES = {
   pageSize: [1000, 500, 'rows per page of iterate() and findPage() (case 10)'],
   pagesPerWalk: [50, 8, 'findPage() pages per timed walk (case 10)'],
   forecastRows: [200000, 5000, 'rows in the forecast table (case 13)'],
+  scaleSqlite: [2000000, 20000, 'rows of the smaller SQLite purge of the scale case; the larger has 10× (case 14)'],
+  scalePostgres: [400000, 4000, 'rows of the smaller PostgreSQL purge of the scale case; the larger has 10× (case 14)'],
+  scaleIterateSqlite: [200000, 2000, 'rows of the smaller SQLite iterate() walk; the larger has 10× (case 14)'],
+  scaleIteratePostgres: [40000, 1000, 'rows of the smaller PostgreSQL iterate() walk; the larger has 10× (case 14)'],
+  scaleRuns: [3, 3, 'timed rounds per size of the scale case (case 14)'],
   runs: [5, 5, 'timed rounds per comparison (at least 5)'],
   roundBudget: [4000, 0, 'ms a fast comparison keeps adding rounds for (up to 25 rounds)'],
   warmup: [1, 1, 'untimed runs per side before timing'],

@@ -20,7 +20,7 @@ import { INIT_STORES } from './init/store-templates';
 import { fromInvocation, startInvocation } from './invocation';
 import type { Io } from './io';
 import { isModelError } from './load-module';
-import { maskingIo } from './mask';
+import { maskingIo } from './masking-io';
 import { packageVersion } from '../package-version';
 import { STORE_NAMES } from '../providers/registry';
 import { urlExamples } from '../providers/url-openers';

@@ -1,5 +1,4 @@
 import { maskUrlCredentials } from '../secrets';
-import type { Io } from './io';
 
 export { displayUrl, maskUrlCredentials } from '../secrets';
 
@@ -41,14 +40,4 @@ export class SecretMasker {
     }
     return masked;
   }
-}
-
-/**
- * The Io with every line passed through the masker (made here when the Io has none). An Io that
- * already carries a masker is already masking, so it is returned as it is, not wrapped twice.
- */
-export function maskingIo(io: Io): Io & { readonly masker: SecretMasker } {
-  if (io.masker) return io as Io & { readonly masker: SecretMasker };
-  const masker = new SecretMasker();
-  return { ...io, masker, out: (t) => io.out(masker.mask(t)), err: (t) => io.err(masker.mask(t)) };
 }

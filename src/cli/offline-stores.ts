@@ -3,7 +3,7 @@ import { LifespanError, ModelError } from '../errors';
 import { explain } from '../explain-model';
 import type { ExplainReport } from '../explain/report';
 import type { Model } from '../model/types';
-import { STORE_NAMES, type StoreName } from '../providers/registry';
+import { isStoreName, STORE_NAMES, type StoreName } from '../providers/registry';
 import { dialectLabel, type RelationalTtlWord, type SqlDialect } from './review/sql-vocabulary';
 import { toOpenedStore } from './config';
 import { parseStores } from './options';
@@ -88,6 +88,8 @@ async function learnStores(
     opened.secrets.forEach((s) => masker?.add(s));
     try {
       const kind = opened.store.name;
+      // A store written outside lifespan has no driver-free explainer to compile for offline.
+      if (!isStoreName(kind)) continue;
       if (kind !== 'relational') learned.push({ name, kind });
       else {
         const told = (

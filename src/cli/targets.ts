@@ -3,6 +3,7 @@ import { LifespanError, StoreError } from '../errors';
 import type { Model } from '../model/types';
 import { connectFailure, connectionError } from '../providers/connection-errors';
 import type { OpenedStore } from '../providers/connection-target';
+import { CONNECTION_ERRORS } from '../providers/registry';
 import { openerFor, storeOfUrl } from '../providers/url-openers';
 import { loadProjectConfig, toOpenedStore, type LifespanConfig } from './config';
 import type { Io } from './io';
@@ -130,8 +131,8 @@ async function openUrl(url: string): Promise<OpenedStore> {
     const store = storeOfUrl(url);
     const target = displayUrl(url);
     throw (
-      connectionError(error, store, target) ??
-      connectFailure(error, store, target, 'check the URL and that the server is running')
+      connectionError(error, store, target, CONNECTION_ERRORS) ??
+      connectFailure(error, store, target, 'check the URL and that the server is running', CONNECTION_ERRORS)
     );
   }
 }
@@ -151,7 +152,7 @@ export async function runFactory(
   } catch (error) {
     if (error instanceof LifespanError) throw error;
     throw (
-      connectionError(error, name, `store '${name}'`) ??
+      connectionError(error, name, `store '${name}'`, CONNECTION_ERRORS) ??
       new LifespanError('CLI_FACTORY_FAILED', `the factory of store '${name}' threw: ${firstLine(error)}`, {
         hint: 'fix the store factory in the config (run with --verbose for the stack)',
         cause: error,

@@ -1,8 +1,23 @@
 import type { WriteTtlKind } from '../model/per-write-ttl';
-import type { Mechanism } from '../providers/registry';
 
-/** What a store natively does with a TTL declaration: the union of what each store's descriptor lists. */
-export type { Mechanism };
+/**
+ * How a store makes an entity's records expire, as its explain entries report it. The explain
+ * vocabulary owns the words: a store's descriptor lists the ones it reports, and the type checker
+ * holds that list to this union (`mechanisms` of StoreDescriptor).
+ */
+export type Mechanism =
+  /** One TTL on the whole container, each item's own `ttl` overriding it. */
+  | 'container-ttl'
+  /** A table's default TTL, each write's USING TTL overriding it. */
+  | 'table-default-ttl'
+  /** An index that deletes a document once a date member (or stored expiry) is past. */
+  | 'ttl-index'
+  /** Each key's own expiry, set with the write. */
+  | 'key-expiry'
+  /** No native expiry: lifespan stores the expiry, hides what is due and purges it. */
+  | 'emulated'
+  /** Nothing expires. */
+  | 'none';
 
 /** Whether changing the declared TTL re-judges stored data or only affects later writes. */
 export type ChangeEffectKind = 'retroactive' | 'new-writes-only' | 'none';

@@ -9,17 +9,28 @@ import { parseDuration, showValue, type DurationInput } from './duration';
 export type PerWriteTtl =
   DurationInput | 'default' | 'never' | 'keep' | { readonly extend: DurationInput } | { readonly at: Date };
 
-export type ResolvedWriteTtl =
+/** The per-write kinds, in the order explain() lists them: the one list the kind union is derived from. */
+const KINDS = ['duration', 'default', 'never', 'keep', 'extend', 'at'] as const;
+
+export type WriteTtlKind = (typeof KINDS)[number];
+
+export const WRITE_TTL_KINDS: readonly WriteTtlKind[] = KINDS;
+
+/**
+ * The union itself when it has one member for each kind of KINDS, and `never` otherwise: a member
+ * whose kind is not listed fails the constraint, and a listed kind without a member turns every
+ * ResolvedWriteTtl into `never`, so resolveWriteTtl() no longer compiles.
+ */
+type OneMemberPerKind<T extends { readonly kind: WriteTtlKind }> = [WriteTtlKind] extends [T['kind']] ? T : never;
+
+export type ResolvedWriteTtl = OneMemberPerKind<
   | { readonly kind: 'duration'; readonly seconds: number }
   | { readonly kind: 'default' }
   | { readonly kind: 'never' }
   | { readonly kind: 'keep' }
   | { readonly kind: 'extend'; readonly seconds: number }
-  | { readonly kind: 'at'; readonly at: Date; readonly member?: string };
-
-export type WriteTtlKind = ResolvedWriteTtl['kind'];
-
-export const WRITE_TTL_KINDS: readonly WriteTtlKind[] = ['duration', 'default', 'never', 'keep', 'extend', 'at'];
+  | { readonly kind: 'at'; readonly at: Date; readonly member?: string }
+>;
 
 /** Resolves a per-write value; `undefined` means "not given", which is the entity default. */
 export function resolveWriteTtl(value: PerWriteTtl | undefined): ResolvedWriteTtl {

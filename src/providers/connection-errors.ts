@@ -1,18 +1,9 @@
 import { type CodeOf, ErrorCodes } from '../error-codes';
 import { LifespanError, StoreError } from '../errors';
+import type { ConnectionErrorPatterns, DriverFailure, FailurePattern } from './connection-patterns';
 
-/** Fields the drivers put on their errors (pg, mysql2, better-sqlite3, cassandra-driver, mongodb, @azure/cosmos). */
-interface DriverFailure {
-  readonly name?: unknown;
-  readonly code?: unknown;
-  readonly errno?: unknown;
-  readonly message?: unknown;
-  readonly cause?: unknown;
-  readonly errors?: unknown;
-  readonly innerErrors?: unknown;
-}
-
-const UNREACHABLE_CODES = new Set([
+/** Node's own network failures, whatever the driver: the host is not there or does not answer. */
+const UNREACHABLE_CODES = new Set<unknown>([
   'ECONNREFUSED',
   'ENOTFOUND',
   'EAI_AGAIN',
@@ -20,10 +11,6 @@ const UNREACHABLE_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
-/** pg 28P01/28000, mysql2 1045/1044, MongoDB 18, Cosmos DB HTTP 401. */
-const AUTH_CODES = new Set<unknown>(['28P01', '28000', 'ER_ACCESS_DENIED_ERROR', 'ER_DBACCESS_DENIED_ERROR', 18, 401]);
-/** pg 3D000 (database does not exist), mysql2 ER_BAD_DB_ERROR (1049). */
-const MISSING_DATABASE_CODES = new Set<unknown>(['3D000', 'ER_BAD_DB_ERROR']);
 
 /** The error and everything it wraps: `cause`, AggregateError's `errors`, cassandra-driver's `innerErrors`. */
 function* chain(error: unknown, depth = 0): Generator<DriverFailure> {
@@ -55,8 +42,14 @@ export function missingPackage(error: unknown): string | undefined {
 /**
  * A driver's connection failure as a typed StoreError with a stable code and a hint that says
  * what to check; undefined when the error is something else (then the caller keeps its own wrapping).
+ * `patterns`: the stores' own (their descriptors' connectionErrors) the error is matched against.
  */
-export function connectionError(error: unknown, store: string, target: string): StoreError | undefined {
+export function connectionError(
+  error: unknown,
+  store: string,
+  target: string,
+  patterns: readonly ConnectionErrorPatterns[],
+): StoreError | undefined {
   const pkg = missingPackage(error);
   if (pkg) {
     return new StoreError(ErrorCodes.STORE_DRIVER_MISSING, `the driver package '${pkg}' is not installed`, {
@@ -68,12 +61,12 @@ export function connectionError(error: unknown, store: string, target: string): 
   // Category by category over the whole chain, most specific first: cassandra-driver wraps an
   // AuthenticationError in a NoHostAvailableError, which alone would read as "unreachable".
   const errors = [...chain(error)];
-  for (const category of CATEGORIES) {
-    const e = errors.find(category.matches);
+  for (const category of categoriesOf(patterns)) {
+    const e = errors.find((failure) => category.matches(failure));
     if (e) {
       return new StoreError(category.code, category.message(target, text(e) || String(e.code)), {
         store,
-        hint: category.hint,
+        hint: category.hint(e),
         cause: error,
       });
     }
@@ -85,55 +78,75 @@ interface Category {
   readonly code: CodeOf<'StoreError'>;
   matches(e: DriverFailure): boolean;
   message(target: string, detail: string): string;
-  readonly hint: string;
+  hint(e: DriverFailure): string;
 }
 
-const CATEGORIES: readonly Category[] = [
-  {
-    code: ErrorCodes.STORE_AUTH_FAILED,
-    matches: (e) =>
-      AUTH_CODES.has(e.code) ||
-      e.errno === 1045 ||
-      e.name === 'AuthenticationError' ||
-      /authentication failed|^WRONGPASS|^NOAUTH/i.test(text(e)),
-    message: (target, detail) => `${target} refused the credentials: ${detail}`,
-    hint: 'check the user name and password (or key) of the connection, and that the user may log in from this host',
-  },
-  {
-    code: ErrorCodes.STORE_DATABASE_MISSING,
-    // Redis answers SELECT of a database past its `databases` setting with this error.
-    matches: (e) =>
-      MISSING_DATABASE_CODES.has(e.code) || e.errno === 1049 || /^ERR DB index is out of range/.test(text(e)),
-    message: (target, detail) => `the database of ${target} does not exist: ${detail}`,
-    hint: "create the database first, or check its name in the connection URL (Redis: a number below the server's `databases` setting)",
-  },
-  {
-    code: ErrorCodes.STORE_SQLITE_FOLDER_MISSING,
-    matches: (e) => /directory does not exist/i.test(text(e)) || e.code === 'SQLITE_CANTOPEN',
-    message: (target, detail) => `cannot open the SQLite file of ${target}: ${detail}`,
-    hint: 'create the folder first: SQLite creates the database file, but never its folder',
-  },
-  {
-    code: ErrorCodes.STORE_UNREACHABLE,
-    matches: (e) =>
-      UNREACHABLE_CODES.has(e.code as string) ||
-      e.name === 'NoHostAvailableError' ||
-      e.name === 'MongoServerSelectionError' ||
-      e.name === 'KnexTimeoutError',
-    message: (target, detail) => `cannot reach ${target}: ${detail}`,
-    hint: 'check the host and port, that the server is running, and that no firewall is in the way',
-  },
-];
+function matchesPattern(e: DriverFailure, pattern: FailurePattern | undefined): boolean {
+  if (!pattern) return false;
+  const line = text(e);
+  return (
+    (pattern.codes ?? []).some((code) => code === e.code) ||
+    (pattern.errnos ?? []).some((errno) => errno === e.errno) ||
+    (pattern.names ?? []).some((name) => name === e.name) ||
+    (pattern.messages ?? []).some((message) => message.test(line))
+  );
+}
+
+/**
+ * The categories, most specific first: a refused login, a missing database, the stores' own
+ * failures, and last an unreachable server (the most generic reading of a chain).
+ */
+function categoriesOf(patterns: readonly ConnectionErrorPatterns[]): Category[] {
+  const matching = (pick: (p: ConnectionErrorPatterns) => FailurePattern | undefined) => (e: DriverFailure) =>
+    patterns.some((p) => matchesPattern(e, pick(p)));
+  return [
+    {
+      code: ErrorCodes.STORE_AUTH_FAILED,
+      matches: matching((p) => p.authFailed),
+      message: (target, detail) => `${target} refused the credentials: ${detail}`,
+      hint: () =>
+        'check the user name and password (or key) of the connection, and that the user may log in from this host',
+    },
+    {
+      code: ErrorCodes.STORE_DATABASE_MISSING,
+      matches: matching((p) => p.databaseMissing),
+      message: (target, detail) => `the database of ${target} does not exist: ${detail}`,
+      hint: (e) =>
+        patterns.find((p) => matchesPattern(e, p.databaseMissing))?.databaseMissing?.hint ??
+        'create the database first, or check its name in the connection URL',
+    },
+    ...patterns.flatMap((p) =>
+      (p.own ?? []).map((own) => ({
+        code: own.code,
+        matches: (e: DriverFailure) => matchesPattern(e, own),
+        message: own.message,
+        hint: () => own.hint,
+      })),
+    ),
+    {
+      code: ErrorCodes.STORE_UNREACHABLE,
+      matches: (e) => UNREACHABLE_CODES.has(e.code) || patterns.some((p) => matchesPattern(e, p.unreachable)),
+      message: (target, detail) => `cannot reach ${target}: ${detail}`,
+      hint: () => 'check the host and port, that the server is running, and that no firewall is in the way',
+    },
+  ];
+}
 
 /**
  * A failure to connect, typed whatever the driver threw: its category when it has one, else
  * STORE_CONNECT_FAILED with the store and the driver's first line (a CLI run never ends in a raw
  * driver error, exit 70, because a driver failed in a way no category names).
  */
-export function connectFailure(error: unknown, store: string, target: string, hint: string): LifespanError {
+export function connectFailure(
+  error: unknown,
+  store: string,
+  target: string,
+  hint: string,
+  patterns: readonly ConnectionErrorPatterns[],
+): LifespanError {
   if (error instanceof LifespanError) return error;
   return (
-    connectionError(error, store, target) ??
+    connectionError(error, store, target, patterns) ??
     new StoreError(
       ErrorCodes.STORE_CONNECT_FAILED,
       `cannot connect to ${target}: ${text(error as DriverFailure) || String(error)}`,
@@ -147,11 +160,16 @@ export function connectFailure(error: unknown, store: string, target: string, hi
 }
 
 /** Runs a call that talks to the store, turning a connection failure into its typed StoreError. */
-export async function mappingConnectionErrors<T>(store: string, target: string, call: () => Promise<T>): Promise<T> {
+export async function mappingConnectionErrors<T>(
+  store: string,
+  target: string,
+  call: () => Promise<T>,
+  patterns: readonly ConnectionErrorPatterns[],
+): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (error instanceof LifespanError && !(error.cause !== undefined && error instanceof StoreError)) throw error;
-    throw connectionError(error, store, target) ?? error;
+    throw connectionError(error, store, target, patterns) ?? error;
   }
 }

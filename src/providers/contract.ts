@@ -1,14 +1,14 @@
 import type { EntityForecast, ForecastSpec } from '../core/forecast';
 import type { ExplainEntry } from '../explain/entry';
-import type { ReadOptions } from '../runtime/touch';
 import type { ApplyResult, MigrationPlan, ReviewedPlan } from '../core/plan';
+import type { DurationInput } from '../model/duration';
 import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, Model } from '../model/types';
-import type { StoreName } from './registry';
 
 /** Driver-free: compiles a model to the store's native terms and explains it. */
 export interface StoreExplainer<Options = void> {
-  readonly store: StoreName;
+  /** The store it explains for: its descriptor's name (built in: one of STORE_NAMES). */
+  readonly store: string;
   /** Throws ModelError (listing every problem) when the model cannot be compiled for this store. */
   explain(model: Model, options?: Options): ExplainEntry[];
 }
@@ -18,6 +18,19 @@ export type KeyInput<T> = string | number | bigint | Date | Partial<T>;
 
 export interface WriteOptions {
   readonly ttl?: PerWriteTtl;
+}
+
+/**
+ * Sliding expiry on read (issue 25): `get(key, { touch, touchBelow })` extends the life of what it
+ * returns to at least now + touch, only when less than `touchBelow` × touch remains (default 1:
+ * whenever that extends it), so most reads of a hot record do not write (Aerospike's read-touch).
+ * A touch never shortens a life and never gives one to a record that does not expire.
+ */
+export interface ReadOptions {
+  /** Extend the life of each record read to at least now + this duration. */
+  readonly touch?: DurationInput;
+  /** Only touch when less than this fraction of `touch` remains (0 < touchBelow ≤ 1; default 1). */
+  readonly touchBelow?: number;
 }
 
 export interface FindOptions {
@@ -225,7 +238,7 @@ export interface PurgeResult {
 
 /** A model bound to a live store: everything that touches a driver. */
 export interface StoreSession {
-  readonly store: StoreName;
+  readonly store: string;
   explain(): ExplainEntry[];
   /**
    * Creates what is missing and applies in-place TTL settings; idempotent; never destructive.
@@ -269,7 +282,11 @@ export interface StoreSession {
 
 /** What a user constructs, e.g. `new RelationalStore({ knex })`. */
 export interface Store {
-  readonly name: StoreName;
+  /**
+   * The store's own name, in its entries, plans and errors: a built-in store's is one of
+   * STORE_NAMES, a store written outside lifespan names itself.
+   */
+  readonly name: string;
   /** Where it points, with secrets masked. */
   describe(): string;
   open(model: Model): Promise<StoreSession>;

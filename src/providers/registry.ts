@@ -1,17 +1,15 @@
+import type { ConnectionErrorPatterns } from './connection-patterns';
 import type { StoreDescriptor } from './store-descriptor';
 import { STORES } from './stores';
 
 /**
  * Everything that used to be a line per store in the shared code (store names, explainers, their
- * options, explain mechanisms) is derived here from the descriptors src/providers/stores.ts lists.
+ * options) is derived here from the descriptors src/providers/stores.ts lists.
  */
 type Listed = (typeof STORES)[number];
 
 /** The stores lifespan compiles to. */
 export type StoreName = Listed['name'];
-
-/** What a store's explain entry reports as its native mechanism, e.g. 'ttl-index' or 'emulated'. */
-export type Mechanism = Listed['mechanisms'][number];
 
 /** The listed descriptors, in the order of src/providers/stores.ts. */
 export const DESCRIPTORS: readonly Listed[] = STORES;
@@ -30,6 +28,11 @@ export function explainersOf<D extends StoreDescriptor>(
 
 export const STORE_NAMES: readonly StoreName[] = storeNamesOf(DESCRIPTORS);
 
+/** Whether `name` is a built-in store's (the Store contract also takes a store written outside lifespan). */
+export function isStoreName(name: string): name is StoreName {
+  return (STORE_NAMES as readonly string[]).includes(name);
+}
+
 /** The driver-free explainers by store name, for explain(model, { stores }) without a connection. */
 export const EXPLAINERS = explainersOf(DESCRIPTORS);
 
@@ -37,3 +40,11 @@ type OptionsOf<E> = E extends { explain(model: never, options?: infer O): unknow
 
 /** Per-store explain options, e.g. `{ relational: { ttl: 'emulate' } }`. */
 export type ExplainStoreOptions = { [K in StoreName]?: OptionsOf<Extract<Listed, { name: K }>['explainer']> };
+
+/** The connection-error patterns of `descriptors`, in their order (for the shared matching). */
+export function connectionErrorsOf(descriptors: readonly StoreDescriptor[]): ConnectionErrorPatterns[] {
+  return descriptors.map((d) => d.connectionErrors);
+}
+
+/** Every listed store's connection-error patterns: a failure is read whichever store's driver threw it. */
+export const CONNECTION_ERRORS: readonly ConnectionErrorPatterns[] = connectionErrorsOf(DESCRIPTORS);

@@ -1,4 +1,6 @@
+import type { Mechanism } from '../explain/entry';
 import type { UrlOpener } from './connection-target';
+import type { ConnectionErrorPatterns } from './connection-patterns';
 import type { StoreExplainer } from './contract';
 
 /** A URL scheme with its colon, as `new URL(…).protocol` spells it: 'redis:', 'mongodb+srv:'. */
@@ -7,15 +9,15 @@ export type UrlScheme = `${string}:`;
 /**
  * What the shared code knows of one store, declared once in its folder (`descriptor.ts`) and
  * listed in `src/providers/stores.ts`: its name, driver-free explainer, explain mechanisms and
- * URL schemes. Nothing here loads the store's driver.
+ * URL schemes, and the facts of StoreFacts. Nothing here loads the store's driver.
  */
-export interface StoreDescriptor<Name extends string = string> {
+export interface StoreDescriptor<Name extends string = string> extends StoreFacts {
   /** `explain(model, { stores: [name] })`, `--store name`, the `store` of its entries and errors. */
   readonly name: Name;
   /** Explains a model without a connection; its options are `explain(model, { [name]: options })`. */
   readonly explainer: StoreExplainer<never>;
-  /** Every `mechanism` its explain entries may report (the `Mechanism` type is their union). */
-  readonly mechanisms: readonly string[];
+  /** Every `mechanism` its explain entries may report: words of the explain vocabulary, checked by `satisfies`. */
+  readonly mechanisms: readonly Mechanism[];
   /**
    * lifespan's code stamps each record's expiry when it writes it (an emulated expires_at, an
    * expiry field, a key's EX), so a TTL change that reaches only new writes takes effect when the
@@ -31,4 +33,45 @@ export interface StoreDescriptor<Name extends string = string> {
    * store's driver.
    */
   loadUrlOpener(): UrlOpener;
+}
+
+/**
+ * What the contract suite (test/contract) holds the store to, as plain data: facts of the store
+ * itself, the same on every deployment of it (a cluster, a test server that never expires
+ * anything, a fake adds its own in the test).
+ */
+export interface StoreCapabilities {
+  /** Per-write 'keep' (leave the current expiry) is honoured; otherwise UnsupportedTtlError. */
+  readonly supportsKeep: boolean;
+  /** Per-write { extend } is honoured; otherwise UnsupportedTtlError. */
+  readonly supportsExtend: boolean;
+  /** A failing unit of work writes nothing; otherwise it reports exactly what was committed. */
+  readonly atomicUnitOfWork: boolean;
+  /** Expiry is emulated by lifespan (expired rows hidden at once, purgeExpired exists). */
+  readonly emulatesExpiry: boolean;
+  /** plan()/apply() change the store's schema in place (on Redis: the recorded default TTL). */
+  readonly hasSchemaPlan: boolean;
+  /** What a planned change of the default TTL does to stored data (step.effect.kind). */
+  readonly ttlChangeEffect: 'retroactive' | 'new-writes-only';
+  /** The explain entry's mechanism for an entity with a declared TTL: one of `mechanisms`. */
+  readonly ttlMechanism: Mechanism;
+  /** findPage() pages come in key order and are full but the last (a keyset walk); else short/unordered pages are allowed. */
+  readonly orderedPages: boolean;
+  /**
+   * How far expiresAt() may be from a `{ at }` instant written: 0 where the store keeps the instant
+   * itself, about 2 s where lifespan computes a whole-second TTL at write time.
+   */
+  readonly instantSlackMs: number;
+  /** The latest `{ at }` accepted is bounded by the store's largest TTL (a TTL computed at write time). */
+  readonly instantBoundedByTtl: boolean;
+}
+
+/** The store facts the shared code and the test suite read, besides those of StoreDescriptor itself. */
+export interface StoreFacts {
+  /** What the contract suite holds the store to. */
+  readonly capabilities: StoreCapabilities;
+  /** The npm packages the store loads (its optional peer dependencies), none of them at import. */
+  readonly driverPackages: readonly string[];
+  /** How its drivers report a failure to connect (its folder's connection-errors.ts). */
+  readonly connectionErrors: ConnectionErrorPatterns;
 }

@@ -1,21 +1,8 @@
 import { ErrorCodes } from '../error-codes';
 import { LifespanError } from '../errors';
-import { parseDuration, showValue, type DurationInput } from '../model/duration';
+import { parseDuration, showValue } from '../model/duration';
 import type { EntityModel } from '../model/types';
 import { writeTtlFor } from './write-ttl';
-
-/**
- * Sliding expiry on read (issue 25): `get(key, { touch, touchBelow })` extends the life of what it
- * returns to at least now + touch, only when less than `touchBelow` × touch remains (default 1:
- * whenever that extends it), so most reads of a hot record do not write (Aerospike's read-touch).
- * A touch never shortens a life and never gives one to a record that does not expire.
- */
-export interface ReadOptions {
-  /** Extend the life of each record read to at least now + this duration. */
-  readonly touch?: DurationInput;
-  /** Only touch when less than this fraction of `touch` remains (0 < touchBelow ≤ 1; default 1). */
-  readonly touchBelow?: number;
-}
 
 /** A checked touch: the duration, and the remaining seconds under which a read writes. */
 export interface CheckedTouch {

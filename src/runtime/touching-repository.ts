@@ -1,6 +1,6 @@
 import type { EntityModel } from '../model/types';
-import type { KeyInput, Repository } from '../providers/contract';
-import { readOptions, touchEach, type NativeTouch, type ReadOptions } from './touch';
+import type { KeyInput, ReadOptions, Repository } from '../providers/contract';
+import { readOptions, touchEach, type NativeTouch } from './touch';
 
 type Touchable<T> = Repository<T> & Partial<NativeTouch<KeyInput<T>, T>>;
 

@@ -14,7 +14,7 @@ const model = new ModelBuilder().entity(Lease, (e) => e.toCollection('leases').k
 /** A session that applies whatever it is given, and (plain JavaScript) has no checkPlan. */
 function thirdPartyStore(ran: MigrationPlan[]): Store {
   const session = {
-    store: 'mongodb',
+    store: 'lease-box',
     apply: async (plan: MigrationPlan) => {
       ran.push(plan);
       return { applied: [...plan.steps] };
@@ -22,14 +22,14 @@ function thirdPartyStore(ran: MigrationPlan[]): Store {
     close: async () => undefined,
   };
   return {
-    name: 'mongodb',
+    name: 'lease-box',
     describe: () => 'a third-party store',
     open: async () => session as unknown as StoreSession,
   };
 }
 
 const shortening: MigrationPlan = {
-  store: 'mongodb',
+  store: 'lease-box',
   target: 'a third-party store',
   steps: [
     {

@@ -6,6 +6,7 @@
  */
 import { LifespanError, ModelBuilder, StoreError, type MigrationPlan, type StoreContext } from '../../src';
 import { CONTRACT_STORES, type OpenedContract } from './stores';
+import { STORE_NAMES } from '../../src/providers/registry';
 
 const prefix = `cp${process.pid % 10000}`;
 
@@ -93,7 +94,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
       test('a plan made for another store: PLAN_WRONG_STORE', async () => {
         expect(opened?.sibling).toBeDefined();
         const plan = await back();
-        const other = store.can.storeName === 'cassandra' ? 'mongodb' : 'cassandra';
+        const other = STORE_NAMES.find((name) => name !== store.can.storeName) ?? 'another store';
         expect(await refusal(() => v1.apply({ ...plan, store: other }))).toEqual({
           code: 'PLAN_WRONG_STORE',
           cls: 'LifespanError',
@@ -212,7 +213,7 @@ for (const store of CONTRACT_STORES.filter((s) => s.can.hasSchemaPlan)) {
           return 'passes';
         };
         // Shortening 7200 → 3600 s: stored records expire sooner where the store re-judges them.
-        if (['cosmos', 'mongodb'].includes(store.can.storeName)) {
+        if (store.can.ttlChangeEffect === 'retroactive') {
           expect(judged(plan)).toBe('PLAN_RETROACTIVE_NOT_ALLOWED');
         }
         const relabelled: MigrationPlan = {

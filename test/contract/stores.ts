@@ -1,62 +1,26 @@
 /**
- * The store table of the contract suite: one entry per store, its capabilities declared once as
- * flags (as Kysely's dialect adapters do), and how to open a model on it. The suites assert the
- * documented behaviour where a flag is off (e.g. UnsupportedTtlError), so adding a store is one
- * entry here.
+ * The store table of the contract suite: one entry per deployment of a store, its capabilities
+ * as flags (as Kysely's dialect adapters do: the store's own from its descriptor, the deployment's
+ * here; ./capabilities.ts), and how to open a model on it. The suites assert the documented
+ * behaviour where a flag is off (e.g. UnsupportedTtlError).
  */
 import { MongoClient } from 'mongodb';
 import type { Client } from 'cassandra-driver';
 import type { Knex } from 'knex';
 import { connect, type Model, type Store, type StoreContext } from '../../src';
 import { CassandraStore } from '../../src/providers/cassandra';
-import type { Mechanism } from '../../src/explain/entry';
 import { CosmosStore } from '../../src/providers/cosmos';
 import { MongoStore, type MongoDbLike } from '../../src/providers/mongodb';
 import { RedisStore } from '../../src/providers/redis';
 import { RelationalStore } from '../../src/providers/relational';
 import { liveCosmosClient } from '../harness/cosmos';
-import { describeLive, describeStore, type LocalStoreName } from '../harness/stores';
+import { describeLive, describeStore, storeInfo, type LocalStoreName } from '../harness/stores';
+import { capabilitiesOf, type Capabilities, type DeploymentCapabilities } from './capabilities';
 import { knexFor } from '../harness/relational';
 import { MemoryDb } from '../mongodb/fake/memory-db';
 import { openStore, type OpenedStore } from '../harness/open-store';
 
-export interface Capabilities {
-  /** Per-write 'keep' (leave the current expiry) is honoured; otherwise UnsupportedTtlError. */
-  readonly supportsKeep: boolean;
-  /** Per-write { extend } is honoured; otherwise UnsupportedTtlError. */
-  readonly supportsExtend: boolean;
-  /** A failing unit of work writes nothing; otherwise it reports exactly what was committed. */
-  readonly atomicUnitOfWork: boolean;
-  /** Expiry is emulated by lifespan (expired rows hidden at once, purgeExpired exists). */
-  readonly emulatesExpiry: boolean;
-  /** plan()/apply() change the store's schema in place (on Redis: the recorded default TTL). */
-  readonly hasSchemaPlan: boolean;
-  /** What a planned change of the default TTL does to stored data (step.effect.kind). */
-  readonly ttlChangeEffect: 'retroactive' | 'new-writes-only';
-  /** The value the explain entry's `store` field and every error's `store` carry. */
-  readonly storeName: string;
-  /** The explain entry's mechanism for an entity with a declared TTL. */
-  readonly mechanism: Mechanism;
-  // findPage / iterate / deleteMany (issue 26)
-  /** findPage() pages come in key order and are full but the last (a keyset walk); else short/unordered pages are allowed. */
-  readonly orderedPages: boolean;
-  /** A record written with a 1 s TTL is gone for the store a few seconds later in this test bed (not the Cosmos server, not the fake). */
-  readonly realTimeExpiry: boolean;
-
-  // Expiry instants (issue 25).
-  /**
-   * How far expiresAt() may be from a `{ at }` instant written: 0 where the store keeps the instant
-   * itself (Redis PXAT, MongoDB date, relational expires_at), about 2 s where lifespan computes a
-   * whole-second TTL at write time (Cassandra USING TTL, Cosmos item ttl from `_ts`).
-   */
-  readonly instantSlackMs: number;
-  /** Who makes a due record vanish in the test bed: the server itself, a purge, a monitor pass (fake), or nobody. */
-  readonly expiryObservedBy: 'server' | 'purge' | 'monitor' | 'none';
-  /** The latest `{ at }` accepted is bounded by the store's largest TTL (a TTL computed at write time). */
-  readonly instantBoundedByTtl: boolean;
-  /** A unit of work runs within one partition only (Redis Cluster: one hash slot); one spanning more is refused, nothing written. */
-  readonly unitOfWorkInOnePartition?: boolean;
-}
+export type { Capabilities };
 
 export interface ContractStore {
   readonly name: string;
@@ -75,21 +39,8 @@ export interface OpenedContract {
   close(): Promise<void>;
 }
 
-const relational: Capabilities = {
-  supportsKeep: true,
-  supportsExtend: true,
-  atomicUnitOfWork: true,
-  emulatesExpiry: true,
-  hasSchemaPlan: true,
-  ttlChangeEffect: 'new-writes-only',
-  storeName: 'relational',
-  mechanism: 'emulated',
-  orderedPages: true,
-  realTimeExpiry: false,
-  instantSlackMs: 0,
-  expiryObservedBy: 'purge',
-  instantBoundedByTtl: false,
-};
+/** The relational store's deployments: a purge, not the server, removes what is due. */
+const relational: DeploymentCapabilities = { realTimeExpiry: false, expiryObservedBy: 'purge' };
 
 /**
  * An opened store whose siblings (other models on the same database) are opened with `store()` and
@@ -117,10 +68,11 @@ function withSiblings(
   };
 }
 
-function local(name: LocalStoreName, can: Capabilities): ContractStore {
+/** A deployment the test bed starts (test/harness/stores.ts), of the registry store it names. */
+function local(name: LocalStoreName, deployment: DeploymentCapabilities): ContractStore {
   return {
     name,
-    can,
+    can: capabilitiesOf(storeInfo(name).store, deployment),
     describe: (title, fn) => describeStore(name, `${title} [${name}]`, fn),
     async open(model, prefix) {
       const opened = await openStore(name, model, { prefix: `${prefix}_${name}` });
@@ -155,78 +107,25 @@ function sameDatabase(name: LocalStoreName, raw: OpenedStore['raw']): Store {
   }
 }
 
-const cosmos: Capabilities = {
-  supportsKeep: true,
-  supportsExtend: true,
-  atomicUnitOfWork: false,
-  emulatesExpiry: false,
-  hasSchemaPlan: true,
-  ttlChangeEffect: 'retroactive',
-  storeName: 'cosmos',
-  mechanism: 'container-ttl',
-  // The Cosmos protocol server never expires items (a real account does).
-  orderedPages: false,
+const cosmos = capabilitiesOf('cosmos', {
+  // The in-process protocol server stores ttl but never expires anything (docs/testing.md); a real account does.
   realTimeExpiry: false,
-  instantSlackMs: 2000,
-  // The in-process protocol server stores ttl but never expires anything (docs/testing.md).
   expiryObservedBy: 'none',
-  instantBoundedByTtl: true,
-};
+});
 
-const redis: Capabilities = {
-  supportsKeep: true,
-  supportsExtend: true,
-  atomicUnitOfWork: true,
-  emulatesExpiry: false,
-  // No schema: the plan records the default each collection's writes send (new writes only).
-  hasSchemaPlan: true,
-  ttlChangeEffect: 'new-writes-only',
-  storeName: 'redis',
-  mechanism: 'key-expiry',
-  orderedPages: false,
-  realTimeExpiry: true,
-  instantSlackMs: 0,
-  expiryObservedBy: 'server',
-  instantBoundedByTtl: false,
-};
+const redis: DeploymentCapabilities = { realTimeExpiry: true, expiryObservedBy: 'server' };
 
-const mongodb: Capabilities = {
-  supportsKeep: true,
-  supportsExtend: true,
-  atomicUnitOfWork: false,
-  emulatesExpiry: false,
-  hasSchemaPlan: true,
-  ttlChangeEffect: 'retroactive',
-  storeName: 'mongodb',
-  mechanism: 'ttl-index',
-  orderedPages: true,
+const mongodb = capabilitiesOf('mongodb', {
   // The fake's clock moves only when a test moves it (clocked stores below).
   realTimeExpiry: false,
-  instantSlackMs: 0,
   expiryObservedBy: 'monitor',
-  instantBoundedByTtl: false,
-};
+});
 
 export const CONTRACT_STORES: readonly ContractStore[] = [
   local('sqlite', relational),
   local('postgres', relational),
   local('mariadb', relational),
-  local('cassandra', {
-    supportsKeep: false,
-    supportsExtend: false,
-    // One logged batch; inserts checked in it (one partition) or looked up before it is sent.
-    atomicUnitOfWork: true,
-    emulatesExpiry: false,
-    hasSchemaPlan: true,
-    ttlChangeEffect: 'new-writes-only',
-    storeName: 'cassandra',
-    mechanism: 'table-default-ttl',
-    orderedPages: false,
-    realTimeExpiry: true,
-    instantSlackMs: 2000,
-    expiryObservedBy: 'server',
-    instantBoundedByTtl: true,
-  }),
+  local('cassandra', { realTimeExpiry: true, expiryObservedBy: 'server' }),
   local('cosmos', cosmos),
   local('redis', redis),
   // The same store on the test bed's Redis Cluster (3 primaries + 3 replicas).

@@ -16,6 +16,7 @@ import {
   exitCodeFor,
 } from '../../src/cli/exit-codes';
 import { LifespanError, ModelError, StoreError, TtlError, UnsupportedTtlError } from '../../src/errors';
+import { STORE_NAMES } from '../../src/providers/registry';
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
 const CODE_SHAPE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/;
@@ -113,7 +114,7 @@ describe('the one code table (src/error-codes.ts)', () => {
     const refusing = (factory: string) =>
       new Set(factoryCalls.filter((c) => c.factory === factory).map((c) => c.store));
     // Every store judges plans with the one plan gate, nowhere else.
-    expect(refusing('checkPlan')).toEqual(new Set(['cassandra', 'cosmos', 'mongodb', 'redis', 'relational']));
+    expect(refusing('checkPlan')).toEqual(new Set(STORE_NAMES));
     const gateCodes = ['PLAN_WRONG_STORE', 'PLAN_BAD_STEP', 'PLAN_CONFLICT', 'PLAN_DESTRUCTIVE_NOT_ALLOWED'];
     const ownCodes = thrown.filter((r) => gateCodes.includes(r.code));
     expect(new Set(ownCodes.map((r) => r.where))).toEqual(new Set([path.join('core', 'plan-refusals.ts')]));

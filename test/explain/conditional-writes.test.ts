@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import { Entity, explain, Field, Key, ModelBuilder, TimeToLive, Version, type Model } from '../../src';
 import { CONDITIONAL_WRITES, type ConditionalWriteRow } from '../../src/explain/entry';
+import { STORE_NAMES } from '../../src/providers/registry';
 
 @Entity('cw_explain')
 @TimeToLive({ ttl: 3600, perWrite: true })
@@ -37,7 +38,7 @@ class Counted {
   @Field({ type: 'counter' }) views = 0;
 }
 
-const STORES = ['relational', 'cassandra', 'cosmos', 'mongodb', 'redis'] as const;
+const STORES = STORE_NAMES;
 const model = new ModelBuilder().entity(Versioned).entity(Unversioned).build();
 const report = explain(model, { stores: [...STORES] });
 

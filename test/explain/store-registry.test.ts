@@ -15,6 +15,7 @@ import {
   type ExplainStoreOptions,
 } from '../../src/providers/registry';
 import type { StoreDescriptor } from '../../src/providers/store-descriptor';
+import { descriptor as sixth } from '../fixtures/sixth-store/descriptor';
 
 const fakeExplainer = { store: 'fake' as never, explain: (): ExplainEntry[] => [] };
 const fake = {
@@ -24,12 +25,16 @@ const fake = {
   expiryStampedOnWrite: false,
   urlSchemes: ['fake:'],
   urlExamples: ['fake://host/db'],
+  capabilities: { ...sixth.capabilities, ttlMechanism: 'none' },
+  driverPackages: [],
+  connectionErrors: {},
   loadUrlOpener: () => jest.fn(),
 } as const satisfies StoreDescriptor;
 
 describe('the store registry', () => {
   test('lists the stores in the order explain() reports them and the CLI lists them', () => {
-    expect(STORE_NAMES).toEqual(['cosmos', 'cassandra', 'mongodb', 'redis', 'relational']);
+    const reported = explain(model, { relational: { ttl: 'emulate' } }).entries.map((entry) => entry.store);
+    expect([...new Set(reported)]).toEqual([...STORE_NAMES]);
     expect(PUBLIC_STORE_NAMES).toBe(STORE_NAMES);
   });
 

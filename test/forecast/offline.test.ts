@@ -9,7 +9,7 @@ import { connect, CreatedAt, Entity, Field, Key, ModelBuilder, renderPlanText, T
 import { compareSnapshots } from '../../src/cli/review/compare';
 import { snapshotOf } from '../../src/cli/review/snapshot-file';
 import type { OfflineChoice } from '../../src/cli/offline-stores';
-import type { StoreName } from '../../src/providers/registry';
+import { DESCRIPTORS, STORE_NAMES, type StoreName } from '../../src/providers/registry';
 
 /** The offline review's choice of stores, as the --store / --emulate flags give it. */
 function offline(stores: readonly StoreName[], relationalTtl: 'ignore' | 'emulate'): OfflineChoice {
@@ -29,7 +29,7 @@ const at = (ttl: string) =>
   new ModelBuilder().entity(Session, (e) => e.toCollection('sessions').timeToLive(ttl)).build();
 
 describe('diff labels un-expiry offline', () => {
-  const stores = ['cosmos', 'mongodb', 'cassandra', 'redis', 'relational'] as const;
+  const stores = STORE_NAMES;
 
   test('a longer TTL: labelled on the retroactive stores only', () => {
     const plans = compareSnapshots(
@@ -38,7 +38,10 @@ describe('diff labels un-expiry offline', () => {
       'snapshot',
     );
     const labelled = Object.fromEntries(plans.map((p) => [p.store, p.steps.some((s) => s.effect?.unexpires === true)]));
-    expect(labelled).toEqual({ cosmos: true, mongodb: true, cassandra: false, redis: false, relational: false });
+    // Labelled where a changed default TTL re-judges stored data (each store's descriptor says where).
+    expect(labelled).toEqual(
+      Object.fromEntries(DESCRIPTORS.map((d) => [d.name, d.capabilities.ttlChangeEffect === 'retroactive'])),
+    );
     const cosmos = plans.find((p) => p.store === 'cosmos');
     expect(renderPlanText(cosmos!)).toContain(
       'un-expiry: due records become readable again; apply needs allowUnexpiry',

@@ -33,8 +33,6 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-export const ALL_LOCAL_STORES: readonly LocalStoreName[] = ['sqlite', 'postgres', 'mariadb', 'cassandra', 'cosmos'];
-
 export async function openStore(
   store: LocalStoreName,
   model: Model,

@@ -12,6 +12,8 @@
  * variables are set; otherwise their suite prints one line saying why it skipped.
  */
 
+import type { StoreName as RegisteredStoreName } from '../../src/providers/registry';
+
 export type LocalStoreName =
   | 'sqlite'
   | 'postgres'
@@ -28,6 +30,8 @@ export type StoreName = LocalStoreName | LiveStoreName;
 
 export interface StoreInfo {
   readonly name: StoreName;
+  /** The lifespan store it is a deployment of (a name of the registry, src/providers/stores.ts). */
+  readonly store: RegisteredStoreName;
   /** 'local': started by globalSetup on this machine; 'live': an external server named by env vars. */
   readonly kind: 'local' | 'live';
   readonly description: string;
@@ -42,6 +46,7 @@ export interface StoreInfo {
 export const STORES: readonly StoreInfo[] = [
   {
     name: 'sqlite',
+    store: 'relational',
     kind: 'local',
     description: 'SQLite through knex + better-sqlite3, in memory',
     reachedBy: "knexFor('sqlite') (test/harness/relational.ts)",
@@ -50,6 +55,7 @@ export const STORES: readonly StoreInfo[] = [
   },
   {
     name: 'postgres',
+    store: 'relational',
     kind: 'local',
     description: 'PostgreSQL server (Debian package, started/installed by globalSetup when absent)',
     reachedBy: "PG_URL (a fresh lifespan_test_* database per run); knexFor('postgres')",
@@ -58,6 +64,7 @@ export const STORES: readonly StoreInfo[] = [
   },
   {
     name: 'mariadb',
+    store: 'relational',
     kind: 'local',
     description: 'MariaDB server (Debian package, started/installed by globalSetup when absent)',
     reachedBy: "MYSQL_URL (a fresh lifespan_test_* database per run); knexFor('mariadb')",
@@ -66,6 +73,7 @@ export const STORES: readonly StoreInfo[] = [
   },
   {
     name: 'cassandra',
+    store: 'cassandra',
     kind: 'local',
     description: 'Apache Cassandra 5.0 node from Maven Central jars, one per run (test/servers/cassandra)',
     reachedBy: 'LIFESPAN_CASSANDRA_CONTACT (127.0.0.1:9042); cassandraClient() (test/harness/cassandra.ts)',
@@ -74,6 +82,7 @@ export const STORES: readonly StoreInfo[] = [
   },
   {
     name: 'cosmos',
+    store: 'cosmos',
     kind: 'local',
     description: '@vercel/cosmosdb-server, in-process per test file (stores TTL settings, never expires anything)',
     reachedBy: 'startCosmosServer() (test/harness/cosmos.ts)',
@@ -82,6 +91,7 @@ export const STORES: readonly StoreInfo[] = [
   },
   {
     name: 'redis',
+    store: 'redis',
     kind: 'local',
     description: 'Redis 7 server (found on 127.0.0.1:6379, or started by globalSetup with redis-server)',
     reachedBy: 'REDIS_URL + a per-run key prefix LIFESPAN_REDIS_PREFIX; redisClient() (test/harness/redis.ts)',
@@ -90,6 +100,7 @@ export const STORES: readonly StoreInfo[] = [
   },
   {
     name: 'cassandra-cluster',
+    store: 'cassandra',
     kind: 'local',
     description:
       'three Apache Cassandra 5.0 nodes on 127.0.0.2-127.0.0.4 (test/servers/cassandra/cluster.js), started in ' +
@@ -100,6 +111,7 @@ export const STORES: readonly StoreInfo[] = [
   },
   {
     name: 'redis-cluster',
+    store: 'redis',
     kind: 'local',
     description:
       'Redis Cluster of 3 primaries + 3 replicas (redis-server 7 on free 127.0.0.1 ports, started by globalSetup)',
@@ -109,6 +121,7 @@ export const STORES: readonly StoreInfo[] = [
   },
   {
     name: 'mongodb',
+    store: 'mongodb',
     kind: 'live',
     description: 'a real MongoDB server (none can run on the CI machine)',
     reachedBy: 'MONGODB_URI',
@@ -117,6 +130,7 @@ export const STORES: readonly StoreInfo[] = [
   },
   {
     name: 'cosmos-live',
+    store: 'cosmos',
     kind: 'live',
     description: 'a real Azure Cosmos DB account',
     reachedBy: 'COSMOS_ENDPOINT + COSMOS_KEY; liveCosmosClient() (test/harness/cosmos.ts)',
@@ -125,16 +139,10 @@ export const STORES: readonly StoreInfo[] = [
   },
 ];
 
-export const LOCAL_STORES: readonly LocalStoreName[] = [
-  'sqlite',
-  'postgres',
-  'mariadb',
-  'cassandra',
-  'cosmos',
-  'redis',
-  'cassandra-cluster',
-  'redis-cluster',
-];
+/** The local stores, in the order of STORES. */
+export const LOCAL_STORES: readonly LocalStoreName[] = STORES.filter((s) => s.kind === 'local').map(
+  (s) => s.name as LocalStoreName,
+);
 
 export function storeInfo(name: StoreName): StoreInfo {
   const info = STORES.find((s) => s.name === name);

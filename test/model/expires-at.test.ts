@@ -18,6 +18,7 @@ import {
 } from '../../src';
 import { resolveWriteTtl, WRITE_TTL_KINDS } from '../../src/model/per-write-ttl';
 import { thrown } from './thrown';
+import { STORE_NAMES } from '../../src/providers/registry';
 
 describe('{ at: Date } in the per-write grammar', () => {
   test('resolves to the instant, copied', () => {
@@ -137,7 +138,7 @@ describe('@ExpiresAt() and .expiresAt(x => x.m)', () => {
   test('explain() on every store: countsFrom instant:<member>, and the plain write uses the member', () => {
     const model = new ModelBuilder().entity(Invitation).build();
     const report = explain(model, {
-      stores: ['cosmos', 'cassandra', 'mongodb', 'redis', 'relational'],
+      stores: STORE_NAMES,
       relational: { ttl: 'emulate' },
     });
     for (const entry of report.entries) {

@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { DESCRIPTORS } from '../../src/providers/registry';
 import { PROVIDER_FOLDERS } from './exported-names';
 import { npm, packProject, readmeFiles, run, tarballFiles } from './packing';
 import { registrySkipReason } from './registry';
@@ -20,8 +21,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const CONSUMER = path.join(__dirname, 'consumer');
 const TSC = require.resolve('typescript/bin/tsc');
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-/** Drivers and types the consumers use, linked from this project instead of installed again. */
-const LINKED = ['knex', 'better-sqlite3', '@types/node', 'cassandra-driver', 'mongodb', '@azure/cosmos', 'redis'];
+/** Drivers (every store's driver packages) and types the consumers use, linked from this project instead of installed again. */
+const LINKED = ['@types/node', ...DESCRIPTORS.flatMap((d) => d.driverPackages)];
 /** Each store (a folder under src/providers) has its page, docs/stores/<store>.md. */
 const STORE_PAGES = PROVIDER_FOLDERS;
 

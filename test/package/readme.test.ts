@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readmeFiles } from './packing';
+import { STORE_NAMES } from '../../src/providers/registry';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -49,7 +50,7 @@ describe('README', () => {
     for (const page of ['docs/cli.md', 'docs/api/index.md', 'docs/errors.md', 'docs/troubleshooting.md']) {
       expect(README).toContain(`](${page})`);
     }
-    for (const store of ['relational', 'cassandra', 'mongodb', 'cosmos', 'redis']) {
+    for (const store of STORE_NAMES) {
       expect(README).toContain(`](docs/stores/${store}.md)`);
       const page = fs.readFileSync(path.join(ROOT, 'docs', 'stores', `${store}.md`), 'utf8');
       expect(sections(page)[0]).toBe('Getting started');

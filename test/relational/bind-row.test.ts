@@ -1,4 +1,4 @@
-import { bindRow, SqlWriter } from '../../src/providers/relational/statement';
+import { bindRow, SqlWriter } from '../../src/providers/relational/table/statement';
 
 /** Issue 29: an insert binds the row's encoded columns as its parameters, with no copy per row. */
 describe('bindRow', () => {

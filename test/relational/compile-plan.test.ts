@@ -3,15 +3,15 @@ import 'reflect-metadata';
 import { Entity, Field, Key, ModelBuilder, ModelError, PartitionKey, type Model } from '../../src';
 import { model } from '../../examples/models';
 import { compileSchema, type CompiledSchema, type TableSpec } from '../../src/providers/relational/compile';
-import type { RelationalDialect } from '../../src/providers/relational/dialect';
-import type { LiveTable } from '../../src/providers/relational/inspect';
+import type { RelationalDialect } from '../../src/providers/relational/families/dialects';
+import type { LiveTable } from '../../src/providers/relational/schema/live-table';
 import { planSteps, type PlanInput, type RelationalStep } from '../../src/providers/relational/plan';
 import { checkedSteps, isDestructive } from '../../src/providers/relational/steps';
-import { recordOf } from '../../src/providers/relational/ttl-record';
-import { TableSql } from '../../src/providers/relational/entity-table';
-import { findWhere, selectByKey, selectByKeys } from '../../src/providers/relational/sql-read';
-import { purgeBatch } from '../../src/providers/relational/sql-purge';
-import { insertRow, setExpiry, upsertRow } from '../../src/providers/relational/sql-write';
+import { recordOf } from '../../src/providers/relational/schema/ttl-record';
+import { TableSql } from '../../src/providers/relational/table/table-sql';
+import { findWhere, selectByKey, selectByKeys } from '../../src/providers/relational/read/read-sql';
+import { purgeBatch } from '../../src/providers/relational/purge/purge';
+import { insertRow, setExpiry, upsertRow } from '../../src/providers/relational/write/write-sql';
 
 function modelError(fn: () => unknown): ModelError {
   try {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { MYSQL_FAMILY } from '../../src/providers/relational/families/mysql';
+import { MYSQL_FAMILY } from '../../src/providers/relational/families/mysql/family';
 
 /** What reads did before DATETIME text was read by its fields: Date's own string parser. */
 const byStringParser = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);

@@ -3,7 +3,7 @@ import { LifespanError } from '../../src';
 import type { Knex } from 'knex';
 import { withLiterals } from '../../src/providers/relational/drivers/pg-literals';
 import { PgExecutor } from '../../src/providers/relational/drivers/pg-executor';
-import type { Statement } from '../../src/providers/relational/statement';
+import type { Statement } from '../../src/providers/relational/table/statement';
 
 /** The error withLiterals raises, or a failure when it raises none. */
 function refusal(sql: string, params: readonly unknown[]): LifespanError {

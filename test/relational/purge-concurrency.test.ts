@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import type { PurgeOptions } from '../../src/providers/contract';
 import type { RelationalSession } from '../../src/providers/relational';
 import { encodeInstant } from '../../src/providers/relational/codec';
-import { familyOf } from '../../src/providers/relational/dialect';
+import { familyOf } from '../../src/providers/relational/families/by-dialect';
 import {
   describeEngines,
   dropTables,

@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import { ModelBuilder, type StoreContext } from '../../src';
 import { encodeInstant } from '../../src/providers/relational/codec';
-import { familyOf } from '../../src/providers/relational/dialect';
+import { familyOf } from '../../src/providers/relational/families/by-dialect';
 import { connectRelational, describeEngines, dropTables, prefixFor, type RelationalEngine } from './support/engines';
 import { knexFor } from '../harness/relational';
 

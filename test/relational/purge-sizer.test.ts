@@ -1,5 +1,5 @@
 /** The purge's batch sizer: batches sized by a time budget (no database). */
-import { BatchSizer } from '../../src/providers/relational/purge-pacing';
+import { BatchSizer } from '../../src/providers/relational/purge/pacing';
 
 describe('purge batches sized by time', () => {
   test('a batch grows while full batches take under half the budget, never past the cap', () => {

@@ -6,18 +6,18 @@ import type { Knex } from 'knex';
 import { connect, type StoreContext } from '../../src';
 import type { PurgeBatchInfo } from '../../src/providers/contract';
 import { RelationalStore } from '../../src/providers/relational';
-import type { PurgeHooks } from '../../src/providers/relational/purge';
-import { PurgeInterruptedError } from '../../src/providers/relational/purge-pacing';
+import type { PurgeHooks } from '../../src/providers/relational/purge/purge';
+import { PurgeInterruptedError } from '../../src/providers/relational/purge/pacing';
 import { encodeInstant } from '../../src/providers/relational/codec';
 import { compileSchema, type TableSpec } from '../../src/providers/relational/compile';
-import { TableSql } from '../../src/providers/relational/entity-table';
-import { bind, type Statement } from '../../src/providers/relational/statement';
+import { TableSql } from '../../src/providers/relational/table/table-sql';
+import { bind, type Statement } from '../../src/providers/relational/table/statement';
 import {
-  mysqlDeleteKeys,
-  mysqlPickBatch,
-  pgBlocksBatch,
-  sqliteRangeBatch,
-} from '../../src/providers/relational/sql-purge';
+  deleteKeys as mysqlDeleteKeys,
+  pickBatch as mysqlPickBatch,
+} from '../../src/providers/relational/families/mysql/purge-sql';
+import { blocksBatch as pgBlocksBatch } from '../../src/providers/relational/families/postgres/purge-sql';
+import { rangeBatch as sqliteRangeBatch } from '../../src/providers/relational/families/sqlite/purge-sql';
 import { knexFor } from '../harness/relational';
 import {
   connectRelational,

@@ -5,8 +5,9 @@ import { FIELD_TYPES, type FieldType } from '../../src/model/types';
 import { instanceOf } from '../../src/runtime/entity-values';
 import { converterFor, decoderFor, encoderFor } from '../../src/providers/relational/codec';
 import type { ColumnSpec } from '../../src/providers/relational/compile';
-import { RELATIONAL_DIALECTS, sqlFamily, type RelationalDialect } from '../../src/providers/relational/dialect';
-import { compiledDecoder, compiledEncoder, rowToInstance } from '../../src/providers/relational/row-codec';
+import { sqlFamily } from '../../src/providers/relational/families/by-dialect';
+import { RELATIONAL_DIALECTS, type RelationalDialect } from '../../src/providers/relational/families/dialects';
+import { compiledDecoder, compiledEncoder, rowToInstance } from '../../src/providers/relational/table/row-codec';
 
 /**
  * The codecs compiled per entity (row-codec.ts) must accept, convert and refuse exactly what the

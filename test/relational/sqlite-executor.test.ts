@@ -5,7 +5,7 @@
  */
 import knexLib, { type Knex } from 'knex';
 import { SqliteExecutor } from '../../src/providers/relational/drivers/sqlite-executor';
-import type { Statement } from '../../src/providers/relational/statement';
+import type { Statement } from '../../src/providers/relational/table/statement';
 
 function statement(sql: string, reads: boolean): Statement {
   return { sql, reads, bigints: false, entity: 'T', name: sql, slots: [] } as unknown as Statement;

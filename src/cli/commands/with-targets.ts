@@ -1,5 +1,6 @@
 import type { Io } from '../io';
-import { maskingIo, type SecretMasker } from '../mask';
+import type { SecretMasker } from '../mask';
+import { maskingIo } from '../masking-io';
 import { resolveTargets, type TargetOptions, type Targets } from '../targets';
 
 /**

@@ -1,5 +1,6 @@
 import type { UrlOpener } from '../connection-target';
 import type { StoreDescriptor } from '../store-descriptor';
+import { connectionErrors } from './connection-errors';
 import { cassandraExplainer } from './explainer';
 import { STORE } from './semantics';
 
@@ -11,5 +12,21 @@ export const descriptor = {
   expiryStampedOnWrite: false,
   urlSchemes: ['cassandra:'],
   urlExamples: ['cassandra://host:9042/keyspace'],
+  capabilities: {
+    supportsKeep: false,
+    supportsExtend: false,
+    // One logged batch; inserts checked in it (one partition) or looked up before it is sent.
+    atomicUnitOfWork: true,
+    emulatesExpiry: false,
+    hasSchemaPlan: true,
+    ttlChangeEffect: 'new-writes-only',
+    ttlMechanism: 'table-default-ttl',
+    orderedPages: false,
+    // A whole-second USING TTL computed at write time.
+    instantSlackMs: 2000,
+    instantBoundedByTtl: true,
+  },
+  driverPackages: ['cassandra-driver'],
+  connectionErrors,
   loadUrlOpener: (): UrlOpener => (require('./from-url') as typeof import('./from-url')).openCassandraUrl,
 } as const satisfies StoreDescriptor;

@@ -4,6 +4,7 @@ import { badStoreUrl, parseStoreUrl, type StoreUrlForm, type UrlOptions } from '
 import { StoreError } from '../../errors';
 import { connectFailure } from '../connection-errors';
 import type { OpenedStore } from '../connection-target';
+import { connectionErrors } from './connection-errors';
 import { CassandraStore } from './store';
 
 const STORE = 'cassandra';
@@ -52,6 +53,7 @@ export async function openCassandraUrl(url: string): Promise<OpenedStore> {
       STORE,
       `Cassandra at ${hosts}`,
       'check the hosts, port, datacenter (?dc=) and credentials',
+      [connectionErrors],
     );
   }
   if (!client.metadata.keyspaces[keyspace]) {

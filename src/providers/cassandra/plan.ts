@@ -1,5 +1,5 @@
 import { renderStep } from '../../core/plan-gate';
-import type { PlanStep, StepEffect } from '../../core/plan';
+import type { StepEffect } from '../../core/plan';
 import { sameCqlType } from './column-types';
 import type { EntityMapping } from './compile';
 import { addColumn, createTable, dropTable, setDefaultTtl } from './ddl';
@@ -12,27 +12,9 @@ import {
   type TableSpec,
 } from './schema';
 import { CASSANDRA_STEPS } from './steps';
+import type { CassandraPlanStep, CassandraStepPayload } from './step-payload';
 
-/** What apply() runs for a step: schema statements in order, plus what to re-check after a race. */
-export type CassandraStepPayload =
-  | { readonly op: 'create-table'; readonly statements: readonly string[]; readonly table: string }
-  | {
-      readonly op: 'add-column';
-      readonly statements: readonly string[];
-      readonly table: string;
-      readonly column: ColumnSpec;
-    }
-  | { readonly op: 'set-default-ttl'; readonly statements: readonly string[]; readonly table: string }
-  | { readonly op: 'recreate-table'; readonly statements: readonly string[]; readonly table: string }
-  | {
-      readonly op: 'conflict';
-      readonly statements: readonly string[];
-      readonly table: string;
-      /** Named in the command text: the table to drop with plan({ allowDestructive: true }). */
-      readonly keyspace: string;
-    };
-
-export type CassandraPlanStep = PlanStep<CassandraStepPayload>;
+export type { CassandraPlanStep, CassandraStepPayload } from './step-payload';
 
 /** The command text people review is rendered from the payload apply() runs, by the step table. */
 const commandOf = (payload: CassandraStepPayload): string => renderStep(CASSANDRA_STEPS, payload);

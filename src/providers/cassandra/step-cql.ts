@@ -1,5 +1,5 @@
 import type { StatementShape } from '../../core/statement-shapes';
-import type { CassandraStepPayload } from './plan';
+import type { CassandraStepPayload } from './step-payload';
 
 /**
  * The CQL statements each Cassandra step op is made of (ddl.ts), as shapes: the plan gate runs a

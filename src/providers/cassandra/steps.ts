@@ -3,7 +3,7 @@ import { shorterTtl } from '../../core/plan-consent';
 import { destroysData, unlistedStatement } from '../../core/statement-shapes';
 import type { PlanStep } from '../../core/plan';
 import type { Executor } from './executor';
-import type { CassandraStepPayload } from './plan';
+import type { CassandraStepPayload } from './step-payload';
 import { STORE } from './semantics';
 import { STEP_CQL_SHAPES } from './step-cql';
 

@@ -1,5 +1,6 @@
 import type { UrlOpener } from '../connection-target';
 import type { StoreDescriptor } from '../store-descriptor';
+import { connectionErrors } from './connection-errors';
 import { cosmosExplainer } from './explainer';
 import { STORE } from './semantics';
 
@@ -11,5 +12,20 @@ export const descriptor = {
   expiryStampedOnWrite: false,
   urlSchemes: ['cosmos:'],
   urlExamples: ['cosmos:my_database'],
+  capabilities: {
+    supportsKeep: true,
+    supportsExtend: true,
+    atomicUnitOfWork: false,
+    emulatesExpiry: false,
+    hasSchemaPlan: true,
+    ttlChangeEffect: 'retroactive',
+    ttlMechanism: 'container-ttl',
+    orderedPages: false,
+    // A whole-second item ttl, counted from the server's `_ts`.
+    instantSlackMs: 2000,
+    instantBoundedByTtl: true,
+  },
+  driverPackages: ['@azure/cosmos'],
+  connectionErrors,
   loadUrlOpener: (): UrlOpener => (require('./from-url') as typeof import('./from-url')).openCosmosUrl,
 } as const satisfies StoreDescriptor;

@@ -1,28 +1,13 @@
 import { renderStep } from '../../core/plan-gate';
-import type { PlanStep, StepEffect } from '../../core/plan';
+import type { StepEffect } from '../../core/plan';
 import { describeDefaultTtl, type ContainerSpec } from './compile';
 import type { ContainerTtl } from './item-expiry';
 import type { LiveContainer } from './inspect';
 import { COSMOS_STEPS } from './steps';
 import { RETROACTIVE_QUALIFIER, RETROACTIVITY_VERIFIED, SERVICE_QUALIFIER, TTL_ON_NO_DEFAULT } from './semantics';
+import type { CosmosStep, CosmosStepPayload } from './step-payload';
 
-export type CosmosStepPayload =
-  | { readonly op: 'create-database'; readonly id: string }
-  | { readonly op: 'create-container'; readonly spec: ContainerSpec }
-  | {
-      readonly op: 'set-default-ttl';
-      readonly container: string;
-      readonly from: ContainerTtl;
-      readonly to: ContainerTtl;
-    }
-  | {
-      readonly op: 'conflict';
-      readonly container: string;
-      /** Named in the command text: the partition key a new container needs. */
-      readonly partitionKeyPath: string;
-    };
-
-export type CosmosStep = PlanStep<CosmosStepPayload>;
+export type { CosmosStep, CosmosStepPayload } from './step-payload';
 
 /** The command text people review is rendered from the payload apply() runs, by the step table. */
 const commandOf = (payload: CosmosStepPayload): string => renderStep(COSMOS_STEPS, payload);

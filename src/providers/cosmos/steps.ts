@@ -3,7 +3,7 @@ import { refuse, type StepRules } from '../../core/plan-gate';
 import { createContainer, createDatabase, replaceDefaultTtl } from './apply';
 import { createCommand, createDatabaseCommand, replaceCommand } from './commands';
 import { canExpireSooner } from './item-expiry';
-import type { CosmosStepPayload } from './plan';
+import type { CosmosStepPayload } from './step-payload';
 import { STORE } from './semantics';
 import { canExpireLater } from './unexpiry';
 

@@ -4,7 +4,7 @@ import { ensureUnexpiryNeedsReview } from '../../runtime/ensure-collections';
 import { countExpiringAtOnce } from './impact';
 import { holdsItems } from './inspect';
 import type { ContainerTtl } from './item-expiry';
-import type { CosmosStep } from './plan';
+import type { CosmosStep } from './step-payload';
 import { STORE, TTL_ON_NO_DEFAULT } from './semantics';
 
 /**

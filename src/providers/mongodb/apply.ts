@@ -4,7 +4,7 @@ import { showValue } from '../../model/duration';
 import { HELLO_COMMAND, shellCommand, ttlCommandOf, type Doc, type TtlCommand } from './commands';
 import { serverCode, serverMessage, type MongoDbLike } from './gateway';
 import { numeric } from './inspect';
-import type { CountSpec, MongoPlanStep } from './plan';
+import type { CountSpec, MongoPlanStep } from './step-payload';
 import { ERROR_CODES, EXPIRE_AFTER_SECONDS, STORE } from './semantics';
 import { MONGODB_STEPS } from './steps';
 import { lengthens } from './ttl-limits';

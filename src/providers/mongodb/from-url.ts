@@ -2,6 +2,7 @@ import { closestName } from '../../core/closest-name';
 import { badStoreUrl, decodedPart, isYes, knownOptions, parseStoreUrl, type StoreUrlForm } from '../../core/store-url';
 import { connectFailure } from '../connection-errors';
 import type { OpenedStore } from '../connection-target';
+import { connectionErrors } from './connection-errors';
 import { STORE } from './semantics';
 import { MongoStore } from './store';
 import { MONGO_URL_OPTIONS } from './url-options';
@@ -85,7 +86,9 @@ export async function openMongoUrl(url: string): Promise<OpenedStore> {
     };
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw connectFailure(error, STORE, 'MongoDB', 'check the host, port, credentials and that the server is running');
+    throw connectFailure(error, STORE, 'MongoDB', 'check the host, port, credentials and that the server is running', [
+      connectionErrors,
+    ]);
   }
 }
 

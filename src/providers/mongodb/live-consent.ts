@@ -5,7 +5,7 @@ import { showValue } from '../../model/duration';
 import { ttlCommandOf, type KeyPattern, type TtlCommand } from './commands';
 import type { MongoDbLike } from './gateway';
 import { holdsDocuments, inspectCollection, type LiveCollection } from './inspect';
-import type { MongoPlanStep, MongoStepPayload } from './plan';
+import type { MongoPlanStep, MongoStepPayload } from './step-payload';
 import { STORE } from './semantics';
 import { lengthens } from './ttl-limits';
 

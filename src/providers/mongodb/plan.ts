@@ -1,5 +1,5 @@
 import { renderStep } from '../../core/plan-gate';
-import type { PlanStep, StepEffect } from '../../core/plan';
+import type { StepEffect } from '../../core/plan';
 import { showValue } from '../../model/duration';
 import type { CollectionMapping, TtlIndexSpec } from './compile';
 import {
@@ -7,30 +7,15 @@ import {
   createCollectionCommand,
   createIndexesCommand,
   dropIndexCommand,
-  type Doc,
   type KeyPattern,
 } from './commands';
 import type { LiveCollection, LiveIndex, LiveSchema } from './inspect';
 import { MONGODB_STEPS } from './steps';
 import { isValidTtl, lengthens } from './ttl-limits';
 import { COLLMOD_CONVERT_MIN_VERSION, SAY, UNVERIFIED_NOTE, RETROACTIVITY_VERIFIED, versionAtLeast } from './semantics';
+import type { CountSpec, MongoPlanStep } from './step-payload';
 
-/**
- * Documents a step makes eligible for deletion at once: those whose `field` is at or before
- * now − `atOrBefore` seconds and (for a change of an existing TTL) after now − `after` seconds.
- */
-export interface CountSpec {
-  readonly field: string;
-  readonly atOrBefore: number;
-  readonly after: number | null;
-}
-
-/** What apply() runs for a step: the command document, built and guarded when the plan was made. */
-export type MongoStepPayload =
-  | { readonly op: 'command'; readonly command: Doc; readonly count: CountSpec | null }
-  | { readonly op: 'conflict'; readonly reason: string };
-
-export type MongoPlanStep = PlanStep<MongoStepPayload>;
+export type { CountSpec, MongoPlanStep, MongoStepPayload } from './step-payload';
 
 export interface PlanContext {
   readonly allowDestructive: boolean;

@@ -6,7 +6,7 @@ import type { ApplyOptions } from '../contract';
 import { runStep, type MongoStepRun } from './apply';
 import { shellCommand, ttlCommandOf, type Doc } from './commands';
 import { checkExpireAfterSeconds, checkTtlKey } from './ttl-limits';
-import type { MongoStepPayload } from './plan';
+import type { MongoStepPayload } from './step-payload';
 import { STORE } from './semantics';
 
 /**

@@ -5,7 +5,7 @@ import { countFilter, serverNow } from './apply';
 import { ttlCommandOf, type KeyPattern } from './commands';
 import { inspectCollection } from './inspect';
 import type { MongoDbLike } from './gateway';
-import type { CountSpec, MongoPlanStep, MongoStepPayload } from './plan';
+import type { CountSpec, MongoPlanStep, MongoStepPayload } from './step-payload';
 import { STORE } from './semantics';
 
 /** explain()'s sentence on un-expiry (issue 25). */

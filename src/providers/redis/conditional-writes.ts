@@ -18,7 +18,7 @@ import { COMPARE_AND_SET_SCRIPT, VERSIONED_DELETE_SCRIPT, VERSIONED_SET_SCRIPT }
 import { call } from './gateway';
 import { keyOf } from './keys';
 import { encodeEntity } from './records';
-import type { RedisContext } from './repository';
+import type { RedisContext } from './context';
 import { runScript } from './scripts';
 import { STORE } from './semantics';
 import { createdAtPattern, insertCommand, redisTtl, type RedisTtl } from './writes';

@@ -1,6 +1,7 @@
 import { badStoreUrl, checkWhatwgUrl, parseStoreUrl, type StoreUrlForm, type UrlOptions } from '../../core/store-url';
 import { connectFailure } from '../connection-errors';
 import type { OpenedStore } from '../connection-target';
+import { connectionErrors } from './connection-errors';
 import { STORE } from './semantics';
 import { RedisStore } from './store';
 
@@ -72,6 +73,7 @@ export async function openRedisUrl(url: string): Promise<OpenedStore> {
       STORE,
       'the Redis server',
       'check the host, port, password and that the server is running',
+      [connectionErrors],
     );
   }
 }

@@ -9,7 +9,7 @@ import { RedisConditionalWrites } from './conditional-writes';
 import { recordWriteTtl, refuseSetTtlOnMember } from '../../runtime/write-instant';
 import { decodeRecord, parseStored, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
-import { call, type RedisClientLike } from './gateway';
+import { call } from './gateway';
 import { readExpiryInstant } from './expiry-instant';
 import { keyOf, scanPattern } from './keys';
 import { encodeEntity, matches, whereForms } from './records';
@@ -31,11 +31,7 @@ import {
 } from './writes';
 import type { CheckedTouch } from '../../runtime/touch';
 import { readTouched } from './touch';
-
-export interface RedisContext {
-  readonly client: RedisClientLike;
-  readonly prefix: string;
-}
+import type { RedisContext } from './context';
 
 export class RedisRepository<T> implements Repository<T> {
   private readonly keepCreatedAt: string;

@@ -5,7 +5,7 @@ import { recordWriteTtl } from '../../runtime/write-instant';
 import type { KeyspaceMapping } from './compile';
 import { keyFromValues } from './keys';
 import { encodeEntity } from './records';
-import type { RedisContext } from './repository';
+import type { RedisContext } from './context';
 import { duplicateKeyIn } from './repository';
 import { RedisRouter } from './router';
 import { runScript, WRITE_SCRIPT } from './scripts';

@@ -1,7 +1,9 @@
 import { checkValue } from '../../core/values';
 import type { FieldType } from '../../model/types';
 import type { ColumnSpec } from './compile';
-import { SQL_FAMILIES, sqlFamily, type DialectFamily, type RelationalDialect, type SqlFamily } from './dialect';
+import { SQL_FAMILIES, sqlFamily } from './families/by-dialect';
+import type { RelationalDialect } from './families/dialects';
+import type { DialectFamily, SqlFamily } from './families/family';
 import { RELATIONAL_STORE } from './options';
 
 /**
@@ -27,7 +29,7 @@ export function encoderFor(dialect: RelationalDialect, column: ColumnSpec, place
   };
 }
 
-/** A checked value as the driver binds it (the compiled encoders of row-codec.ts share it). */
+/** A checked value as the driver binds it (the compiled encoders of table/row-codec.ts share it). */
 export type Converter = (value: unknown) => unknown;
 
 export function converterFor(family: SqlFamily, type: FieldType): Converter {

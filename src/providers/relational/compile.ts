@@ -3,17 +3,11 @@ import { ProblemList } from '../../errors';
 import { showValue } from '../../model/duration';
 import { IDENTIFIER_HINT, isPortableIdentifier } from '../../model/identifiers';
 import { keyMembers, type EntityModel, type FieldType, type Model, type SortOrder } from '../../model/types';
-import {
-  columnType,
-  EXPIRY_COLUMN,
-  expiryIndexName,
-  sqlFamily,
-  instantType,
-  type ColumnType,
-  type RelationalDialect,
-} from './dialect';
+import { sqlFamily } from './families/by-dialect';
+import type { RelationalDialect } from './families/dialects';
+import type { ColumnType } from './families/family';
 import { RELATIONAL_STORE, type RelationalTtlMode } from './options';
-import { TTL_RECORD_TABLE } from './ttl-record';
+import { EXPIRY_COLUMN, expiryIndexName, TTL_RECORD_TABLE } from './schema/names';
 
 /** One column of a desired table: plain data, printable and testable without a server. */
 export interface ColumnSpec {
@@ -93,7 +87,7 @@ function compileEntity(
       name: field.storedName,
       member: field.member,
       fieldType: field.type,
-      type: columnType(dialect, field.type, isKey),
+      type: sqlFamily(dialect).columnType(dialect, field.type, isKey),
       nullable: field.nullable && !isKey,
     };
   });
@@ -113,7 +107,7 @@ function compileEntity(
       name: EXPIRY_COLUMN,
       member: null,
       fieldType: 'date',
-      type: instantType(dialect),
+      type: sqlFamily(dialect).instantType,
       nullable: true,
     });
   }

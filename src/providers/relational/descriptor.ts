@@ -1,5 +1,6 @@
 import type { UrlOpener } from '../connection-target';
 import type { StoreDescriptor } from '../store-descriptor';
+import { connectionErrors } from './connection-errors';
 import { relationalExplainer } from './explainer';
 import { RELATIONAL_STORE } from './options';
 
@@ -11,5 +12,20 @@ export const descriptor = {
   expiryStampedOnWrite: true,
   urlSchemes: ['sqlite:', 'postgres:', 'postgresql:', 'mysql:', 'mariadb:'],
   urlExamples: ['sqlite:./dev.db', 'postgres://user@host/db', 'mysql://user@host/db'],
+  capabilities: {
+    supportsKeep: true,
+    supportsExtend: true,
+    atomicUnitOfWork: true,
+    emulatesExpiry: true,
+    hasSchemaPlan: true,
+    ttlChangeEffect: 'new-writes-only',
+    ttlMechanism: 'emulated',
+    orderedPages: true,
+    // expires_at keeps the instant itself.
+    instantSlackMs: 0,
+    instantBoundedByTtl: false,
+  },
+  driverPackages: ['knex', 'better-sqlite3', 'pg', 'mysql2'],
+  connectionErrors,
   loadUrlOpener: (): UrlOpener => (require('./from-url') as typeof import('./from-url')).openRelationalUrl,
 } as const satisfies StoreDescriptor;

@@ -1,10 +1,11 @@
 import type { ExplainEntry } from '../../explain/entry';
-import { relationalConditionalWrites } from './conditional-writes-explain';
+import { relationalConditionalWrites } from './explain/conditional-writes';
 import type { EntityModel, Model } from '../../model/types';
 import { countsFrom, type CompiledSchema, type TableSpec } from './compile';
-import { createTableCommands } from './ddl';
-import { dialectLabel, EXPIRY_COLUMN, type RelationalDialect } from './dialect';
-import { withMemberExpiry } from './expiry-instant';
+import { createTableCommands } from './schema/ddl-sql';
+import { dialectLabel, type RelationalDialect } from './families/dialects';
+import { EXPIRY_COLUMN } from './schema/names';
+import { withMemberExpiry } from './write/expiry-instant';
 import { RELATIONAL_STORE } from './options';
 import {
   anchorLimit,
@@ -16,7 +17,7 @@ import {
   perWriteRows,
   schedulerHint,
 } from './semantics';
-import { RELATIONAL_UNEXPIRY, RELATIONAL_TOUCH } from './unexpiry';
+import { RELATIONAL_UNEXPIRY, RELATIONAL_TOUCH } from './explain/unexpiry';
 
 /** One entry per entity; `injectedClock` when a session was given a clock instead of the database's. */
 export function explainSchema(model: Model, schema: CompiledSchema, injectedClock: boolean): ExplainEntry[] {

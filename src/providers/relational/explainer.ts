@@ -4,7 +4,7 @@ import { showValue } from '../../model/duration';
 import type { Model } from '../../model/types';
 import type { StoreExplainer } from '../contract';
 import { compileSchema } from './compile';
-import { RELATIONAL_DIALECTS, type RelationalDialect } from './dialect';
+import { RELATIONAL_DIALECTS, type RelationalDialect } from './families/dialects';
 import { explainSchema } from './explain-entry';
 import { checkTtlMode, RELATIONAL_STORE, type RelationalTtlMode } from './options';
 

@@ -1,9 +1,10 @@
 import { renderStep } from '../../core/plan-gate';
 import type { PlanStep, StepEffect } from '../../core/plan';
 import type { ColumnSpec, CompiledSchema, TableSpec } from './compile';
-import { addColumnSql, createIndexSql, createTableCommands, dropColumnSql, dropIndexSql } from './ddl';
-import { EXPIRY_COLUMN, type RelationalDialect } from './dialect';
-import type { LiveTable } from './inspect';
+import { addColumnSql, createIndexSql, createTableCommands, dropColumnSql, dropIndexSql } from './schema/ddl-sql';
+import type { RelationalDialect } from './families/dialects';
+import { EXPIRY_COLUMN } from './schema/names';
+import type { LiveTable } from './schema/live-table';
 import { RELATIONAL_STEPS } from './steps';
 import {
   createRecordTableSql,
@@ -12,7 +13,7 @@ import {
   sameRecord,
   upsertRecordSql,
   type TtlRecord,
-} from './ttl-record';
+} from './schema/ttl-record';
 
 /**
  * The operation of a step, as apply() judges it (the public `class` and `blocking` fields are

@@ -1,4 +1,4 @@
-import { readExpiryInstant } from './expiry-instant';
+import { readExpiryInstant } from './write/expiry-instant';
 import { ErrorCodes } from '../../error-codes';
 import { LifespanError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
@@ -7,17 +7,17 @@ import { conditionalWriteOptions } from '../../runtime/conditional-writes';
 import { adoptVersion, withInitialVersion, withUpsertVersion } from '../../runtime/versioned-writes';
 import { insertElseGet } from '../../runtime/get-or-insert';
 import type { DeleteOptions, FindOptions, GetOrInsertResult, KeyInput, Repository, WriteOptions } from '../contract';
-import { RelationalConditionalWrites } from './conditional-writes';
+import { RelationalConditionalWrites } from './write/conditional-writes';
 import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../contract';
 import { deleteManyRequest } from '../../runtime/delete-many';
 import { iteratePages } from '../../runtime/pages';
-import { relationalDeleteMany, relationalPage } from './pages';
+import { relationalDeleteMany, relationalPage } from './read/pages';
 import { keyText } from './codec';
-import type { EntityTable } from './entity-table';
+import type { EntityTable } from './table/entity-table';
 import type { BatchOp, Executor } from './drivers/executor';
 import { checkWriteOptions } from './arguments';
 import { RELATIONAL_STORE } from './options';
-import { runSetTtl, runTtl } from './ttl-ops';
+import { runSetTtl, runTtl } from './write/ttl-ops';
 import {
   countWhere,
   deleteWhere,
@@ -27,9 +27,9 @@ import {
   selectByKeys,
   filterShape as shapeOf,
   type Filter,
-} from './sql-read';
-import { bind, type Statement } from './statement';
-import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps } from './write-ops';
+} from './read/read-sql';
+import { bind, type Statement } from './table/statement';
+import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps } from './write/write-ops';
 
 /** getMany reads at most this many keys per statement, in a few fixed shapes padded to size. */
 const KEY_BUCKETS = [1, 4, 16, 64, 256] as const;
@@ -180,7 +180,7 @@ export class RelationalRepository<T> implements Repository<T> {
     return runTtl(this.t, this.executor, encodeKey(this.t, key));
   }
 
-  /** The stored expires_at of the live row (expiry-instant.ts); exact. */
+  /** The stored expires_at of the live row (write/expiry-instant.ts); exact. */
   async expiresAt(key: KeyInput<T>): Promise<Date | null | undefined> {
     return readExpiryInstant(this.t, this.executor, encodeKey(this.t, key), () => this.exists(key));
   }
@@ -192,7 +192,7 @@ export class RelationalRepository<T> implements Repository<T> {
     );
   }
 
-  // Conditional writes, get-or-insert and partial updates (conditional-writes.ts).
+  // Conditional writes, get-or-insert and partial updates (write/conditional-writes.ts).
   update(entity: T, options?: WriteOptions): Promise<void> {
     return this.conditional.update(entity as object, options);
   }
@@ -227,7 +227,7 @@ export class RelationalRepository<T> implements Repository<T> {
     return Object.fromEntries(this.t.keyMembers.map((m) => [m, values[m]])) as KeyInput<T>;
   }
 
-  // findPage / iterate / deleteMany (issue 26): ./pages.ts
+  // findPage / iterate / deleteMany (issue 26): ./read/pages.ts
   findPage(where?: Partial<T>, options?: PageOptions): Promise<Page<T>> {
     return relationalPage<T>(this.t, this.executor, where, options, (w) => this.filters(w, 'findPage()'));
   }

@@ -6,12 +6,14 @@
  * (each engine's manual): PostgreSQL now() is the start of the current transaction; MariaDB UTC_TIMESTAMP(3) is
  * the start of the statement; SQLite unixepoch('subsec') is stable within one statement step [U].
  */
-import { INSTANT_SAY } from './expiry-instant';
+import { INSTANT_SAY } from './write/expiry-instant';
 import type { PerWriteRow } from '../../explain/entry';
-import { WRITE_TTL_KINDS, type WriteTtlKind } from '../../model/per-write-ttl';
+import { perWriteRows as inKindOrder, type PerWriteHow } from '../../explain/per-write-rows';
 import type { EntityModel } from '../../model/types';
 import { perWriteDeclarationHint } from '../../runtime/write-ttl';
-import { clockName, dialectLabel, EXPIRY_COLUMN, sqlFamily, type RelationalDialect } from './dialect';
+import { sqlFamily } from './families/by-dialect';
+import { dialectLabel, type RelationalDialect } from './families/dialects';
+import { EXPIRY_COLUMN } from './schema/names';
 import type { RelationalTtlMode } from './options';
 
 export const NO_NATIVE_TTL = 'no native TTL; the declaration is ignored — schedule deletes yourself';
@@ -30,47 +32,50 @@ export function instantStorage(dialect: RelationalDialect): string {
  * a perWrite declaration only 'default' is accepted, as on every store (runtime/write-ttl.ts).
  */
 export function perWriteRows(entity: EntityModel, mode: RelationalTtlMode, dialect: RelationalDialect): PerWriteRow[] {
-  const now = clockName(dialect);
+  const now = sqlFamily(dialect).clockName;
   if (!entity.ttl?.perWrite) {
     const why = `per-write TTL is not declared: ${perWriteDeclarationHint(entity)}`;
-    const byDefault: RowSpec = !entity.ttl
-      ? ['native', 'plain write; the row never expires (no TTL declared)']
+    const byDefault: PerWriteHow = !entity.ttl
+      ? { support: 'native', how: 'plain write; the row never expires (no TTL declared)' }
       : mode === 'emulate'
-        ? ['emulated', defaultStamp(entity, now)]
-        : ['ignored', IGNORED_DEFAULT];
-    return rows({
-      duration: ['unsupported', why],
+        ? { support: 'emulated', how: defaultStamp(entity, now) }
+        : { support: 'ignored', how: IGNORED_DEFAULT };
+    return inKindOrder({
+      duration: { support: 'unsupported', how: why },
       default: byDefault,
-      never: ['unsupported', why],
-      keep: ['unsupported', why],
-      extend: ['unsupported', why],
-      at: ['unsupported', why],
+      never: { support: 'unsupported', how: why },
+      keep: { support: 'unsupported', how: why },
+      extend: { support: 'unsupported', how: why },
+      at: { support: 'unsupported', how: why },
     });
   }
   if (mode !== 'emulate') {
     const why = `ttl: '${mode}' keeps no expiry; choose ttl: 'emulate'`;
-    return rows({
-      duration: ['unsupported', why],
-      default: ['ignored', IGNORED_DEFAULT],
-      never: [
-        'ignored',
-        `accepted as a plain write; nothing expires here with ttl: '${mode}', so the row never expires anyway`,
-      ],
-      keep: [
-        'ignored',
-        `accepted as a plain write; rows carry no expiry with ttl: '${mode}', so there is none to keep`,
-      ],
-      extend: ['unsupported', why],
-      at: ['unsupported', why],
+    return inKindOrder({
+      duration: { support: 'unsupported', how: why },
+      default: { support: 'ignored', how: IGNORED_DEFAULT },
+      never: {
+        support: 'ignored',
+        how: `accepted as a plain write; nothing expires here with ttl: '${mode}', so the row never expires anyway`,
+      },
+      keep: {
+        support: 'ignored',
+        how: `accepted as a plain write; rows carry no expiry with ttl: '${mode}', so there is none to keep`,
+      },
+      extend: { support: 'unsupported', how: why },
+      at: { support: 'unsupported', how: why },
     });
   }
-  return rows({
-    duration: ['emulated', `${EXPIRY_COLUMN} = ${now} + n s`],
-    default: ['emulated', defaultStamp(entity, now)],
-    never: ['emulated', `${EXPIRY_COLUMN} = NULL`],
-    keep: ['emulated', `${EXPIRY_COLUMN} left as is (a new or expired row gets the default)`],
-    extend: ['emulated', `${EXPIRY_COLUMN} = max(${EXPIRY_COLUMN}, ${now} + n s); NULL (never) stays NULL`],
-    at: ['emulated', INSTANT_SAY.atHow],
+  return inKindOrder({
+    duration: { support: 'emulated', how: `${EXPIRY_COLUMN} = ${now} + n s` },
+    default: { support: 'emulated', how: defaultStamp(entity, now) },
+    never: { support: 'emulated', how: `${EXPIRY_COLUMN} = NULL` },
+    keep: { support: 'emulated', how: `${EXPIRY_COLUMN} left as is (a new or expired row gets the default)` },
+    extend: {
+      support: 'emulated',
+      how: `${EXPIRY_COLUMN} = max(${EXPIRY_COLUMN}, ${now} + n s); NULL (never) stays NULL`,
+    },
+    at: { support: 'emulated', how: INSTANT_SAY.atHow },
   });
 }
 
@@ -82,16 +87,6 @@ function defaultStamp(entity: EntityModel, now: string): string {
   return ttl.anchor?.source === 'explicit'
     ? `${EXPIRY_COLUMN} = ${ttl.anchor.member} + ${ttl.seconds}s`
     : `${EXPIRY_COLUMN} = ${now} + ${ttl.seconds}s`;
-}
-
-type RowSpec = [PerWriteRow['support'], string];
-
-function rows(spec: Record<WriteTtlKind, RowSpec>): PerWriteRow[] {
-  return WRITE_TTL_KINDS.map((value) => ({
-    value,
-    support: spec[value][0],
-    how: spec[value][1],
-  }));
 }
 
 /** A limit of TTLs anchored on a date member: what a write of an anchor already too old does. */
@@ -106,7 +101,7 @@ export function anchorLimit(member: string, seconds: number): string {
 export function emulatedClause(entity: EntityModel, dialect: RelationalDialect, injectedClock: boolean): string {
   const ttl = entity.ttl;
   if (!ttl) return '';
-  const now = injectedClock ? 'now (the injected clock)' : `${clockName(dialect)} (the database clock)`;
+  const now = injectedClock ? 'now (the injected clock)' : `${sqlFamily(dialect).clockName} (the database clock)`;
   if (ttl.instantMember) {
     return (
       `each row expires at the instant in ${ttl.instantMember} (@ExpiresAt): every write stamps ${EXPIRY_COLUMN} = ` +

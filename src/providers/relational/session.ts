@@ -18,22 +18,24 @@ import type {
 } from '../contract';
 import { checkEnsureOptions, optionsObject } from './arguments';
 import type { CompiledSchema } from './compile';
-import { EXPIRY_COLUMN, expirySql, quote, sqlFamily } from './dialect';
-import { EntityTable } from './entity-table';
+import { sqlFamily } from './families/by-dialect';
+import { EXPIRY_COLUMN, TTL_RECORD_TABLE } from './schema/names';
+import { EntityTable } from './table/entity-table';
 import type { Executor } from './drivers/executor';
 import { explainSchema, tablesByEntity } from './explain-entry';
-import { inspectTables } from './inspect';
+import { inspectTables } from './schema/inspect';
 import { RELATIONAL_STORE, type CheckedOptions } from './options';
 import { planSteps, type RelationalStep, type StepPayload } from './plan';
-import { readRecords, TTL_RECORD_TABLE } from './ttl-record';
-import { checkPurgeOptions, purgeTable, type PurgeHooks, type RelationalPurgeResult } from './purge';
+import { readRecords } from './schema/ttl-record';
+import { checkPurgeOptions, purgeTable, type PurgeHooks, type RelationalPurgeResult } from './purge/purge';
 import { RelationalRepository } from './repository';
-import { schemaRunnerFor, withSchemaLock, type SchemaRunner } from './drivers/schema-runner';
+import type { SchemaRunner } from './drivers/schema-runner';
+import { schemaRunnerFor, withSchemaLock } from './schema/schema-lock';
 import { isDestructive, RELATIONAL_STEPS } from './steps';
 import { NO_NATIVE_TTL } from './semantics';
 import { RelationalUnitOfWork } from './unit-of-work';
 import type { EntityForecast, ForecastSpec } from '../../core/forecast';
-import { forecastTable } from './forecast';
+import { forecastTable } from './schema/forecast';
 
 /** A model bound to a relational database through the caller's knex. */
 export class RelationalSession implements StoreSession {
@@ -171,13 +173,14 @@ export class RelationalSession implements StoreSession {
     const options = optionsObject<Pick<PurgeOptions, 'now'>>(given, 'countExpired()', '{ now: new Date() }');
     const { now } = checkPurgeOptions({ ...(options.now ? { now: options.now } : {}) });
     const { dialect } = this.schema;
-    const sql = expirySql(dialect);
-    const bound = now === undefined ? undefined : sqlFamily(dialect).encodeInstant(now);
+    const family = sqlFamily(dialect);
+    const sql = family.expiry;
+    const bound = now === undefined ? undefined : family.encodeInstant(now);
     const tables = this.schema.tables.filter((t) => t.expiry);
     if (tables.length === 0) return 0;
     const at = bound === undefined ? sql.dbNow : sql.nowParam('?');
     const counts = tables.map(
-      (t) => `(SELECT COUNT(*) FROM ${quote(dialect, t.table)} WHERE ${quote(dialect, EXPIRY_COLUMN)} <= ${at})`,
+      (t) => `(SELECT COUNT(*) FROM ${family.quote(t.table)} WHERE ${family.quote(EXPIRY_COLUMN)} <= ${at})`,
     );
     const bindings = bound === undefined ? [] : tables.map(() => bound);
     const [row] = await this.runner().rows(`SELECT ${counts.join(' + ')} AS due`, bindings);
@@ -233,13 +236,13 @@ export class RelationalSession implements StoreSession {
     live: Awaited<ReturnType<typeof inspectTables>>,
   ): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
-    const { dialect } = this.schema;
+    const family = sqlFamily(this.schema.dialect);
     for (const table of this.schema.tables) {
       const current = live.get(table.table);
       if (table.expiry || !current?.columns.some((c) => c.name.toLowerCase() === EXPIRY_COLUMN)) continue;
-      const now = expirySql(dialect).dbNow;
+      const now = family.expiry.dbNow;
       const [row] = await runner.rows(
-        `SELECT COUNT(*) AS due FROM ${quote(dialect, table.table)} WHERE ${quote(dialect, EXPIRY_COLUMN)} <= ${now}`,
+        `SELECT COUNT(*) AS due FROM ${family.quote(table.table)} WHERE ${family.quote(EXPIRY_COLUMN)} <= ${now}`,
       );
       counts.set(table.table, Number(row?.['due'] ?? 0));
     }

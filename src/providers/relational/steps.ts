@@ -15,7 +15,7 @@ import { isAlreadyThere } from './drivers/driver-errors';
 import { RELATIONAL_STORE } from './options';
 import type { RelationalStep, StepOp, StepPayload } from './plan';
 import type { SchemaRunner } from './drivers/schema-runner';
-import { STEP_SQL_SHAPES } from './step-sql';
+import { STEP_SQL_SHAPES } from './schema/step-sql';
 
 interface DdlKind {
   /** It creates something: a repeated or concurrent run may find it already there (counts as done). */

@@ -1,7 +1,7 @@
 import type { Model } from '../../model/types';
 import type { Store, StoreSession } from '../contract';
 import { compileSchema } from './compile';
-import type { RelationalDialect } from './dialect';
+import type { RelationalDialect } from './families/dialects';
 import { describeKnex, offlineDialect, offlineDialectGuessed, openExecutor } from './drivers/connection';
 import { checkStoreOptions, type CheckedOptions, type RelationalStoreOptions } from './options';
 import { RelationalSession } from './session';

@@ -3,10 +3,10 @@ import type { EntityClass } from '../../model/types';
 import { unitHoldsKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell } from '../../runtime/unit-of-work';
 import type { WriteOptions } from '../contract';
-import type { EntityTable } from './entity-table';
+import type { EntityTable } from './table/entity-table';
 import type { BatchOp, Executor } from './drivers/executor';
 import { RELATIONAL_STORE } from './options';
-import { deleteOp, encodeKeyValues, encodeRow, insertOps, upsertOps } from './write-ops';
+import { deleteOp, encodeKeyValues, encodeRow, insertOps, upsertOps } from './write/write-ops';
 
 type Pending =
   | {

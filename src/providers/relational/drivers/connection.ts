@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { StoreError } from '../../../errors';
-import type { RelationalDialect } from '../dialect';
+import type { RelationalDialect } from '../families/dialects';
 import type { Executor } from './executor';
 import { MysqlExecutor } from './mysql-executor';
 import { RELATIONAL_STORE } from '../options';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { RelationalDialect } from '../dialect';
-import type { Statement } from '../statement';
+import type { RelationalDialect } from '../families/dialects';
+import type { Statement } from '../table/statement';
 
 /** One statement of a transaction; `check` sees the affected row count and may throw to roll back. */
 export interface BatchOp {

@@ -7,7 +7,7 @@ import {
   type MysqlField,
   type MysqlReadSettings,
 } from './mysql-rows';
-import type { Statement } from '../statement';
+import type { Statement } from '../table/statement';
 
 type Callback = (error: unknown, result: unknown, fields?: readonly MysqlField[]) => void;
 
@@ -34,7 +34,7 @@ interface MysqlExecuteOptions {
  * sends the bound values. Every statement goes the positional way, `execute(sql, values, cb)`:
  * the options-object form copies the options with a second object spread, which gives each call's
  * options a hidden class of its own, ~15 µs of CPU per statement in mysql2 (docs/performance.md).
- * Reads select what they need as text and name columns by position (families/mysql.ts), so the
+ * Reads select what they need as text and name columns by position (families/mysql/family.ts), so the
  * connection's settings do not change the values read; the object form is kept for the settings
  * only it can override (nestTables, typeCast: false or a function: mysql-rows.ts).
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { withLiterals } from './pg-literals';
 import { PooledExecutor, type DriverResult, type TransactionCommand } from './pooled-executor';
-import type { Statement } from '../statement';
+import type { Statement } from '../table/statement';
 
 /** The part of a `pg` Client lifespan uses (pg ships no types). */
 interface PgClient {

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { RelationalDialect } from '../dialect';
+import type { RelationalDialect } from '../families/dialects';
 import { wrapDriverError } from './driver-errors';
 import { poolOf, type BatchOp, type Executor, type KnexPool, type TransactionRunner } from './executor';
-import type { Statement } from '../statement';
+import type { Statement } from '../table/statement';
 
 /** What one statement returned, in the form every caller needs. */
 export interface DriverResult {

@@ -4,7 +4,7 @@ import { StoreError } from '../../../errors';
 import { wrapDriverError } from './driver-errors';
 import { poolOf, type BatchOp, type Executor, type SyncExecutor, type TransactionRunner } from './executor';
 import { RELATIONAL_STORE } from '../options';
-import type { Statement } from '../statement';
+import type { Statement } from '../table/statement';
 
 /** SQLite needs 3.42 for unixepoch('subsec'), the database clock in milliseconds. */
 const MIN_SQLITE = [3, 42, 0];

@@ -1,10 +1,8 @@
-import type { RelationalDialect } from '../dialect';
+import type { RelationalDialect } from './dialects';
 import type { DialectFamily, SqlFamily } from './family';
-import { MYSQL_FAMILY } from './mysql';
-import { POSTGRES_FAMILY } from './postgres';
-import { SQLITE_FAMILY } from './sqlite';
-
-export type { ColumnType, DialectFamily, ExpirySql, SqlFamily } from './family';
+import { MYSQL_FAMILY } from './mysql/family';
+import { POSTGRES_FAMILY } from './postgres/family';
+import { SQLITE_FAMILY } from './sqlite/family';
 
 export const SQL_FAMILIES: Readonly<Record<DialectFamily, SqlFamily>> = {
   sqlite: SQLITE_FAMILY,
@@ -23,7 +21,7 @@ export function familyOf(dialect: RelationalDialect): DialectFamily {
   return FAMILY_OF_DIALECT[dialect];
 }
 
-/** The object holding everything the dialect's family does differently. */
+/** The object holding everything the dialect's family does differently in SQL text and values. */
 export function sqlFamily(dialect: RelationalDialect): SqlFamily {
   return SQL_FAMILIES[FAMILY_OF_DIALECT[dialect]];
 }

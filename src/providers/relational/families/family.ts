@@ -1,5 +1,5 @@
 import type { FieldType } from '../../../model/types';
-import type { RelationalDialect } from '../dialect';
+import type { RelationalDialect } from './dialects';
 
 /** The three SQL families: MariaDB and MySQL share the `mysql2` driver and almost all SQL. */
 export type DialectFamily = 'sqlite' | 'postgres' | 'mysql';
@@ -13,7 +13,31 @@ export interface ColumnType {
   readonly collation: string | null;
 }
 
-export type NonDateType = Exclude<FieldType, 'date'>;
+/** Fields the three drivers put on their errors. */
+export interface DriverError {
+  readonly code?: unknown;
+  readonly errno?: unknown;
+  readonly message?: unknown;
+  /** PostgreSQL: the constraint's name and "Key (columns)=(values) already exists." */
+  readonly constraint?: unknown;
+  readonly detail?: unknown;
+}
+
+/** How the family's driver words a key violation or an "already exists" answer. */
+export interface KeyViolations {
+  /** Any unique violation: the primary key or another unique index (hitsPrimaryKey tells which). */
+  isUnique(error: DriverError): boolean;
+  /** "already exists" answers to DDL the family cannot guard with IF NOT EXISTS. */
+  isAlreadyThere(error: DriverError): boolean;
+  /** Whether a unique violation is the table's primary key; silence is not the key. */
+  hitsPrimaryKey(error: DriverError, table: string, keyColumns: readonly string[]): boolean;
+}
+
+/** A column as deleteMany() selects it, and the test that the bound-back value is still the stored one. */
+export interface SelectedValue {
+  read(column: string, type: FieldType | null): string;
+  same(column: string, type: FieldType | null, param: string): string;
+}
 
 /**
  * SQL fragments of the expiry emulation. `now` is either the database clock or a bound parameter
@@ -56,9 +80,10 @@ export interface SqlFamily {
 
   /** The instant type of `date` members and of expires_at. */
   readonly instantType: ColumnType;
-  columnType(dialect: RelationalDialect, type: NonDateType, isKey: boolean): ColumnType;
-  /** A live column type (lower case) as the model's `live` type is written. */
-  normaliseLiveType(lower: string): string;
+  /** A member's column type (a `date` member's is the instant type). */
+  columnType(dialect: RelationalDialect, type: FieldType, isKey: boolean): ColumnType;
+  /** A live column type, as the catalog reports it, in the form the model's `live` type is written. */
+  normaliseLiveType(type: string): string;
   readonly integerCast: string;
   readonly keyWidthLimit: KeyWidthLimit | null;
   ddlGuards(dialect: RelationalDialect): DdlGuards;
@@ -109,4 +134,10 @@ export interface SqlFamily {
   readonly rawQueryOptions: Readonly<Record<string, unknown>> | null;
   /** The rows of a `knex.raw` result. */
   rowsOf(result: unknown): Record<string, unknown>[];
+
+  /** A compound key's "after the last key" (quoted columns, `arg(i)` the i-th key value), as the index range scan takes it. */
+  afterCompoundKey(columns: readonly string[], arg: (i: number) => string): string;
+  /** How deleteMany() reads a checked column so that binding the value back compares exactly. */
+  readonly selectedValue: SelectedValue;
+  readonly keyViolations: KeyViolations;
 }

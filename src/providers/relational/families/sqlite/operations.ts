@@ -1,0 +1,16 @@
+import { sqliteRunner } from '../../drivers/schema-runner';
+import type { SqliteExecutor } from '../../drivers/sqlite-executor';
+import type { FamilyOperations } from '../operations';
+import { inspectTables } from './inspect';
+import { purgeRunner } from './purge-runner';
+import { rangeBatch } from './purge-sql';
+import { lockedSchema } from './schema-lock';
+
+/** Schema work runs on the executor's own connection: knex could hand out a second one. */
+export const SQLITE_OPERATIONS: FamilyOperations = {
+  inspectTables: (runner, _dialect, tables) => inspectTables(runner, tables),
+  purgeRunner: async (c) => purgeRunner(c),
+  firstPurgeBatch: rangeBatch,
+  schemaRunner: (_knex, executor) => sqliteRunner((executor as SqliteExecutor).connection),
+  lockedSchema: (_knex, executor, fn) => lockedSchema(executor as SqliteExecutor, fn),
+};

@@ -1,0 +1,106 @@
+import { ErrorCodes } from '../../../error-codes';
+import { StoreError } from '../../../errors';
+import { RELATIONAL_STORE } from '../options';
+
+/**
+ * Sizes purge batches by time: the next batch grows while batches finish well under the budget
+ * and shrinks in proportion when one goes over it, so the locks a batch holds are held about
+ * `budgetMs`, whatever a row costs on this table, engine and machine. Sizes are powers of two
+ * (clamped to the cap), so a table needs only a handful of distinct statements.
+ */
+export class BatchSizer {
+  private current: number;
+  /**
+   * The smallest size that went over the budget: growth stops below it (cost per row is not
+   * linear), until CALM_BATCHES batches in a row kept to the budget (one slow batch — a cold cache,
+   * a WAL checkpoint — must not pin the size for the rest of the purge).
+   */
+  private ceiling = Infinity;
+  private calm = 0;
+
+  constructor(
+    private readonly budgetMs: number,
+    initial: number,
+    private readonly cap: number,
+  ) {
+    this.current = Math.min(initial, cap);
+  }
+
+  get size(): number {
+    return this.current;
+  }
+
+  /** A batch of the current size took `ms`; `full`: it had as much work as its size allowed. */
+  record(ms: number, full: boolean): void {
+    if (ms > this.budgetMs) {
+      this.ceiling = Math.min(this.ceiling, this.current);
+      this.calm = 0;
+      const fit = Math.floor((this.current * this.budgetMs) / ms);
+      this.current = Math.max(1, floorPow2(fit));
+      return;
+    }
+    if (++this.calm >= CALM_BATCHES) this.ceiling = Infinity;
+    if (full && ms < this.budgetMs / 2 && this.current * 2 < this.ceiling) {
+      // Grown toward half the budget, at most MAX_GROWTH times: one batch's timing is noisy, and
+      // overshooting holds locks too long. Doubling alone kept a small table's purge to many small
+      // batches, each paying its own commit and rewriting the same scattered index pages.
+      const room = floorPow2(this.budgetMs / 2 / Math.max(ms, Number.EPSILON));
+      const grown = this.current * Math.min(MAX_GROWTH, Math.max(2, room));
+      this.current = Math.min(this.cap, grown < this.ceiling ? grown : this.current * 2);
+    }
+  }
+}
+
+const CALM_BATCHES = 8;
+/** The most a batch grows from one batch to the next. */
+const MAX_GROWTH = 4;
+
+function floorPow2(n: number): number {
+  return n < 1 ? 1 : 2 ** Math.floor(Math.log2(n));
+}
+
+/** Retries after a deadlock or lock-wait timeout, and the pause before each. */
+export const PURGE_RETRIES = 6;
+
+export function backoffMs(attempt: number): number {
+  const base = 5 * 2 ** attempt;
+  return base + Math.random() * base;
+}
+
+/** Driver errors that mean "another transaction held a lock": retrying the batch is safe. */
+export function isLockConflict(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, errno } = e as { code?: unknown; errno?: unknown };
+    if (errno === 1213 || errno === 1205) return true; // ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT
+    if (code === '40P01' || code === '55P03' || code === '40001') return true; // deadlock, lock_timeout, serialization
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
+  }
+  return false;
+}
+
+/** A purge that stopped after its retries: what it did stays done, and the next run resumes. */
+export class PurgeInterruptedError extends StoreError {
+  constructor(
+    readonly table: string,
+    /** Rows this purge deleted (all tables) before it stopped; they stay deleted. */
+    readonly deleted: number,
+    readonly batches: number,
+    cause: unknown,
+  ) {
+    super(
+      ErrorCodes.PURGE_INTERRUPTED,
+      `the purge of table ${table} stopped: another transaction kept a lock it needed through ${PURGE_RETRIES} ` +
+        `retries (deadlock or lock wait timeout); ${deleted} expired row(s) were purged in ${batches} batch(es) ` +
+        'before that and stay deleted, the rest is still due',
+      {
+        store: RELATIONAL_STORE,
+        hint: 'run purgeExpired() again: it resumes with the rows still due (a purge is idempotent)',
+        cause,
+      },
+    );
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,92 @@
+import { isFiniteNumber, isSafeInteger, isValidDate, isWellFormed } from '../../../core/values';
+import type { EntityModel, FieldType } from '../../../model/types';
+import type { Converter, Decoder, Encoder } from '../codec';
+
+/**
+ * Codecs compiled once per entity mapping for the hot paths (insert, get): each member gets a
+ * function of its own type, so the checks of one column are one monomorphic test instead of the
+ * shared checkValue dispatch. Only the check is compiled: a value that passes its core test
+ * (src/core/values.ts) is converted by the generic encoder's own converter (codec.ts
+ * converterFor), and every other value (null, a value to widen, a value to refuse) goes to the
+ * generic encoder, so it accepts, converts and refuses exactly what the generic one does, with
+ * the same LifespanError (test/relational/row-codec.test.ts).
+ */
+export function compiledEncoder(type: FieldType, convert: Converter, generic: Encoder): Encoder {
+  switch (type) {
+    case 'string':
+      return (v) => (isWellFormed(v) ? convert(v) : generic(v));
+    case 'number':
+      return (v) => (isFiniteNumber(v) ? convert(v) : generic(v));
+    case 'integer':
+    case 'counter':
+      return (v) => (isSafeInteger(v) ? convert(v) : generic(v));
+    case 'boolean':
+      return (v) => (typeof v === 'boolean' ? convert(v) : generic(v));
+    case 'date':
+      return (v) => (isValidDate(v) ? convert(v) : generic(v));
+    case 'uuid':
+    case 'bigint':
+    case 'json':
+    case 'binary':
+      // Checked by pattern, range or walk: the generic encoder is the whole work.
+      return generic;
+  }
+}
+
+/**
+ * A decoder for the value drivers usually return for the type, falling back to the generic decoder
+ * (NULL, another representation) for anything else.
+ */
+export function compiledDecoder(type: FieldType, generic: Decoder): Decoder {
+  switch (type) {
+    case 'string':
+    case 'uuid':
+      return (r) => (typeof r === 'string' ? r : generic(r));
+    case 'number':
+    case 'integer':
+    case 'counter':
+      return (r) => (typeof r === 'number' ? r : generic(r));
+    case 'date':
+      // Epoch milliseconds (SQLite's instant) as the generic decoder reads a number; text or a Date goes to it.
+      return (r) => (typeof r === 'number' ? new Date(r) : generic(r));
+    case 'bigint':
+    case 'boolean':
+    case 'json':
+    case 'binary':
+      return generic;
+  }
+}
+
+/** Encodes a row's member values in column order with the compiled encoders. */
+export function rowEncoder(
+  members: readonly string[],
+  encoders: readonly Encoder[],
+): (values: Record<string, unknown>) => unknown[] {
+  const n = members.length;
+  return (values) => {
+    const cols = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) cols[i] = (encoders[i] as Encoder)(values[members[i] as string]);
+    return cols;
+  };
+}
+
+/**
+ * A row read back (select-list order) as an instance of the entity class, decoded straight onto it:
+ * members in the entity's field order (the order instanceOf gives), no object of values in between.
+ */
+export function rowToInstance(
+  entity: EntityModel,
+  members: readonly string[],
+  decoders: readonly Decoder[],
+): (row: readonly unknown[]) => object {
+  const order = entity.fields.map((f) => members.indexOf(f.member)).filter((i) => i >= 0);
+  const names = order.map((i) => members[i] as string);
+  const decode = order.map((i) => decoders[i] as Decoder);
+  const proto = entity.target.prototype as object;
+  const n = order.length;
+  return (row) => {
+    const instance = Object.create(proto) as Record<string, unknown>;
+    for (let j = 0; j < n; j++) instance[names[j] as string] = (decode[j] as Decoder)(row[order[j] as number]);
+    return instance;
+  };
+}
