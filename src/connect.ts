@@ -13,7 +13,7 @@ import { ExplainReport } from './explain/report';
 import { forecastSpec, type ExpiryForecastOptions } from './core/forecast';
 import { ExpiryForecastReport } from './explain/forecast-report';
 import { withReadTouch } from './runtime/touching-repository';
-import type { ApplyResult, MigrationPlan } from './explain/plan';
+import type { ApplyResult, MigrationPlan, ReviewedPlan } from './core/plan';
 import type { EntityClass, Model } from './model/types';
 import type {
   ApplyOptions,
@@ -63,26 +63,28 @@ export class StoreContext {
    */
   apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
     return this.talking(async () => {
-      // The session's own judgement first (the plan gate: its refusals in their order), then a
-      // second guard for a store session that does not judge plans by the gate: the labels alone.
+      // The plan gate judges the plan once (the store's review), and its verdict is what runs.
+      if (typeof this.session.review === 'function') return this.session.review(plan, options).apply();
       if (typeof this.session.checkPlan === 'function') this.session.checkPlan(plan, options);
-      const consent = optionsArgument<ApplyOptions>(
-        options,
-        'apply()',
-        { store: this.session.store },
-        '{ allowRetroactive: true }',
-      );
-      if (typeof plan === 'object' && plan !== null && Array.isArray(plan.steps)) {
-        const labelled = labelledRetroactive(plan.steps, shorterTtl);
-        refuseUnconsentedRetroactive(this.session.store, labelled, consent.allowRetroactive);
-        refuseUnconsentedUnexpiry(this.session.store, labelledUnexpiry(plan.steps), consent.allowUnexpiry);
-      }
-      return this.session.apply(plan, options);
+      return this.applyUnreviewed(plan, options);
     });
   }
 
   /** Throws what apply(plan, options) would refuse the plan with, without touching the store. */
   checkPlan(plan: MigrationPlan, options?: ApplyOptions): void {
+    this.review(plan, options);
+  }
+
+  /**
+   * The plan judged as apply(plan, options) would judge it (throws its refusal), touching nothing;
+   * apply() of the result runs what was judged, without judging it again (`lifespan apply`
+   * reviews every store's plan before it applies any).
+   */
+  review(plan: MigrationPlan, options?: ApplyOptions): ReviewedPlan {
+    if (typeof this.session.review === 'function') {
+      const reviewed = this.session.review(plan, options);
+      return { ...reviewed, apply: () => this.talking(() => reviewed.apply()) };
+    }
     // A store written for an older contract (plain JavaScript) may lack it: a typed refusal, not a TypeError.
     if (typeof this.session.checkPlan !== 'function') {
       throw new LifespanError(
@@ -95,6 +97,30 @@ export class StoreContext {
       );
     }
     this.session.checkPlan(plan, options);
+    return {
+      store: this.session.store,
+      steps: plan.steps,
+      apply: () => this.talking(() => this.applyUnreviewed(plan, options)),
+    };
+  }
+
+  /**
+   * A session that does not judge plans by the gate (no review()): the steps' labels are judged
+   * here before it runs anything, as a guard.
+   */
+  private applyUnreviewed(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
+    const consent = optionsArgument<ApplyOptions>(
+      options,
+      'apply()',
+      { store: this.session.store },
+      '{ allowRetroactive: true }',
+    );
+    if (typeof plan === 'object' && plan !== null && Array.isArray(plan.steps)) {
+      const labelled = labelledRetroactive(plan.steps, shorterTtl);
+      refuseUnconsentedRetroactive(this.session.store, labelled, consent.allowRetroactive);
+      refuseUnconsentedUnexpiry(this.session.store, labelledUnexpiry(plan.steps), consent.allowUnexpiry);
+    }
+    return this.session.apply(plan, options);
   }
 
   /** A connection failure in a call that talks to the store, as a typed StoreError. */

@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../error-codes';
 import { LifespanError, TtlError } from '../errors';
-import type { ForecastCounts, PlanStep } from '../explain/plan';
+import type { ForecastCounts, PlanStep } from './plan';
 import { formatDuration, parseDuration, showValue, type DurationInput } from '../model/duration';
 
 /**

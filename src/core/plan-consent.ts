@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../error-codes';
 import { LifespanError } from '../errors';
-import type { PlanStep } from '../explain/plan';
+import type { PlanStep } from './plan';
 
 /** Whether a TTL change from → to can make stored records expire sooner, as the store counts TTL values. */
 export type ExpiresSooner = (from: number | null, to: number | null) => boolean;

@@ -1,4 +1,4 @@
-import type { ApplyResult, MigrationPlan, PlanStep } from '../explain/plan';
+import type { ApplyResult, MigrationPlan, PlanStep } from './plan';
 import { optionsArgument } from '../runtime/arguments';
 import {
   labelledRetroactive,
@@ -87,8 +87,13 @@ export type CheckedStep<P> = PlanStep<P> & { readonly [checkedByTheGate]: true }
 export interface StepRules<Payload, D extends keyof Payload & string, Run, Scope = undefined> {
   /** The store name plans carry (MigrationPlan.store). */
   readonly store: string;
-  /** The payload field that names its kind. */
+  /** The payload field that names its kind: `op` on every store (issue 28: one step tag). */
   readonly discriminant: D;
+  /**
+   * The field plans saved by an earlier version named the kind by (Cosmos DB and Redis: `kind`):
+   * a payload without the discriminant is read by it, so a saved plan still applies.
+   */
+  readonly legacyDiscriminant?: string;
   readonly table: StepTable<Payload, D, Run, Scope>;
   /** What to do about a blocking conflict on this store. */
   readonly conflictHint: string;
@@ -160,9 +165,26 @@ export async function runSteps<Payload, D extends keyof Payload & string, Run, S
   applied: PlanStep[] = [],
 ): Promise<ApplyResult> {
   for (const step of steps) {
-    if (await handlerOf(rules, step.payload).apply(step.payload, step, run)) applied.push(step);
+    if (await runStep(rules, step, run)) applied.push(step);
   }
   return { applied };
+}
+
+/** Runs one checked step by its kind's applier: false when its outcome already held. */
+export function runStep<Payload, D extends keyof Payload & string, Run, Scope>(
+  rules: StepRules<Payload, D, Run, Scope>,
+  step: CheckedStep<Payload>,
+  run: Run,
+): Promise<boolean> {
+  return handlerOf(rules, step.payload).apply(step.payload, step, run);
+}
+
+/** Whether running a step can make records already stored expire sooner, by what its payload runs. */
+export function expiresStoredBy<Payload, D extends keyof Payload & string, Run, Scope>(
+  rules: StepRules<Payload, D, Run, Scope>,
+  step: PlanStep<Payload>,
+): boolean {
+  return handlerOf(rules, step.payload).expiresStored(step.payload);
 }
 
 /** The native command text of a payload, by its kind's renderer. */
@@ -190,7 +212,7 @@ function parseStep<Payload, D extends keyof Payload & string, Run, Scope>(
 ): CheckedStep<Payload> {
   const given = frozenCopy(rules.store, step);
   const name = `step '${String(given.summary)}'`;
-  const payload = given.payload;
+  const payload = withCurrentTag(rules, given.payload);
   if (typeof payload !== 'object' || payload === null) {
     throw badPlanStep(rules.store, `${name} carries no ${rules.store} payload`, given.entity);
   }
@@ -208,8 +230,21 @@ function parseStep<Payload, D extends keyof Payload & string, Run, Scope>(
   }
   const parsed = handler.parse(payload as Record<string, unknown>, scope);
   if (isRefusal(parsed)) throw badPlanStep(rules.store, `${name} ${parsed.refused}`, given.entity);
-  const checked = parsed === payload ? given : { ...given, payload: parsed };
+  const checked = parsed === given.payload ? given : { ...given, payload: parsed };
   return deepFreeze(checked) as CheckedStep<Payload>;
+}
+
+/** A payload that names its kind by the store's legacy field, read with the current one. */
+function withCurrentTag<Payload, D extends keyof Payload & string, Run, Scope>(
+  rules: StepRules<Payload, D, Run, Scope>,
+  payload: unknown,
+): unknown {
+  const legacy = rules.legacyDiscriminant;
+  if (legacy === undefined || typeof payload !== 'object' || payload === null) return payload;
+  const fields = payload as Record<string, unknown>;
+  if (Object.hasOwn(fields, rules.discriminant) || typeof fields[legacy] !== 'string') return payload;
+  const { [legacy]: kind, ...rest } = fields;
+  return { ...rest, [rules.discriminant]: kind };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { LifespanError } from '../errors';
-import type { PlanStep } from '../explain/plan';
+import type { PlanStep } from './plan';
 
 /**
  * The refusals of the plan gate, worded once, so a plan refused on one store reads (and is caught)

@@ -1,5 +1,5 @@
 export type { ExplainEntry, Mechanism, ChangeEffectKind, PerWriteRow } from './entry';
 export { ExplainReport, type ReportFormat } from './report';
-export type { MigrationPlan, PlanStep, StepClass, StepEffect, ApplyResult } from './plan';
-export { isInSync } from './plan';
+export type { MigrationPlan, PlanStep, StepClass, StepEffect, ApplyResult } from '../core/plan';
+export { isInSync } from '../core/plan';
 export { renderPlans, renderPlanText, renderPlanMarkdown } from './render-plan';

@@ -1,5 +1,5 @@
 import { formatDuration } from '../model/duration';
-import type { MigrationPlan, PlanStep } from './plan';
+import type { MigrationPlan, PlanStep } from '../core/plan';
 import { cell } from './render-markdown';
 import type { ReportFormat } from './report';
 

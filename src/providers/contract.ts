@@ -1,6 +1,6 @@
 import type { EntityForecast, ForecastSpec } from '../core/forecast';
 import type { ExplainEntry } from '../explain/entry';
-import type { ApplyResult, MigrationPlan } from '../explain/plan';
+import type { ApplyResult, MigrationPlan, ReviewedPlan } from '../core/plan';
 import type { DurationInput } from '../model/duration';
 import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, Model } from '../model/types';
@@ -250,11 +250,18 @@ export interface StoreSession {
   plan(options?: PlanOptions): Promise<MigrationPlan>;
   /**
    * Judges a plan as apply() would, touching nothing: throws the refusal apply() would throw
-   * (the plan gate, src/core/plan-gate.ts), so the CLI can check every store before applying any.
+   * (the plan gate, src/core/plan-gate.ts).
    */
   checkPlan(plan: MigrationPlan, options?: ApplyOptions): void;
   /** Runs the plan's steps after the plan gate passed them all (nothing runs when it refuses). */
   apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult>;
+  /**
+   * The plan gate's verdict, whose apply() runs what was judged without judging it again (the
+   * core's plan flow, src/core/plan-flow.ts): connect()'s apply() and `lifespan apply` judge a
+   * plan once through it. Absent on a session that does not judge plans by the gate; apply()
+   * then also refuses by the steps' labels.
+   */
+  review?(plan: MigrationPlan, options?: ApplyOptions): ReviewedPlan;
   repository<T>(target: EntityClass<T>): Repository<T>;
   unitOfWork(): UnitOfWork;
   /** Only stores that emulate expiry have a purge. */

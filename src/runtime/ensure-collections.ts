@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../error-codes';
 import { LifespanError, type ErrorPlace } from '../errors';
-import type { ApplyResult, PlanStep } from '../explain/plan';
+import type { ApplyResult, PlanStep } from '../core/plan';
 import type { EnsureOptions } from '../providers/contract';
 import { optionsArgument } from './arguments';
 

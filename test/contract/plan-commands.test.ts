@@ -10,7 +10,7 @@ import 'reflect-metadata';
 import { ClusteringKey, Entity, Field, Key, ModelBuilder, PartitionKey, TimeToLive } from '../../src';
 import type { Database } from '@azure/cosmos';
 import { checkPlan, runSteps, type StepRules } from '../../src/core/plan-gate';
-import type { PlanStep } from '../../src/explain/plan';
+import type { PlanStep } from '../../src/core/plan';
 import { compileModel } from '../../src/providers/cassandra/compile';
 import { Executor, type CqlClient } from '../../src/providers/cassandra/executor';
 import { diffSchema } from '../../src/providers/cassandra/plan';
@@ -144,7 +144,7 @@ describe('cosmos: plan commands come from the step table', () => {
   ];
 
   test('every step kind is covered', () => {
-    expect(new Set(steps.map((s) => s.payload.kind))).toEqual(new Set(Object.keys(COSMOS_STEPS.table)));
+    expect(new Set(steps.map((s) => s.payload.op))).toEqual(new Set(Object.keys(COSMOS_STEPS.table)));
   });
 
   interface Sent {
@@ -209,25 +209,25 @@ describe('cosmos: plan commands come from the step table', () => {
     },
   };
 
-  const runnable = steps.filter((s) => s.payload.kind !== 'conflict');
+  const runnable = steps.filter((s) => s.payload.op !== 'conflict');
 
   test('every runnable step kind has its pinned run', () => {
-    expect(runnable.map((s) => s.payload.kind).sort()).toEqual(Object.keys(RUNS).sort());
+    expect(runnable.map((s) => s.payload.op).sort()).toEqual(Object.keys(RUNS).sort());
   });
 
   test.each(runnable.map((s) => [s.action, s] as const))('%s: command and the call apply() makes', async (_a, step) => {
-    const pinned = RUNS[step.payload.kind];
+    const pinned = RUNS[step.payload.op];
     expect({ command: step.command, sent: await callsOf(step) }).toEqual(pinned);
   });
 
   test('a conflict is refused before the SDK is called', async () => {
-    const conflict = steps.find((s) => s.payload.kind === 'conflict');
+    const conflict = steps.find((s) => s.payload.op === 'conflict');
     if (!conflict) throw new Error('no conflict step');
     await expect(callsOf(conflict)).rejects.toMatchObject({ code: 'PLAN_CONFLICT' });
   });
 
   test('a partition key conflict says what to do, as before', () => {
-    const conflict = steps.find((s) => s.payload.kind === 'conflict');
+    const conflict = steps.find((s) => s.payload.op === 'conflict');
     expect(conflict?.command).toBe(
       "// not run: create a new container with partitionKey { paths: ['/userId'] }, copy the items of 'sessions' into it, then map the entities to it",
     );

@@ -6,7 +6,7 @@
 import type { StepRules, StepTable } from '../../src/core/plan-gate';
 import { checkPlan, refuse, runSteps } from '../../src/core/plan-gate';
 import { shorterTtl } from '../../src/core/plan-consent';
-import type { PlanStep } from '../../src/explain/plan';
+import type { PlanStep } from '../../src/core/plan';
 
 type Payload = { readonly op: 'create'; readonly name: string } | { readonly op: 'drop'; readonly name: string };
 

@@ -46,7 +46,7 @@ describe('cosmos plan (pure diff)', () => {
       class: 'in-place',
       ttl: { from: 3600, to: 60 },
       effect: { kind: 'retroactive', verified: false },
-      payload: { kind: 'set-default-ttl', container: 'sessions', from: 3600, to: 60 },
+      payload: { op: 'set-default-ttl', container: 'sessions', from: 3600, to: 60 },
     });
     expect(step?.effect?.text).toContain('items last written more than 60s ago expire at once');
     expect(step?.effect?.text).toContain('per the Azure Cosmos DB documentation');
@@ -81,7 +81,7 @@ describe('cosmos plan (pure diff)', () => {
       entity: null,
       collection: 'app',
       command: "client.databases.createIfNotExists({ id: 'app' })",
-      payload: { kind: 'create-database', id: 'app' },
+      payload: { op: 'create-database', id: 'app' },
     });
   });
 

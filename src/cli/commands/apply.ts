@@ -1,6 +1,6 @@
 import { connect, type StoreContext } from '../../connect';
 import { LifespanError } from '../../errors';
-import type { MigrationPlan } from '../../explain/plan';
+import type { MigrationPlan, ReviewedPlan } from '../../core/plan';
 import { renderPlanText } from '../../explain/render-plan';
 import { paintPlanText } from '../colour';
 import { EXIT_OK } from '../exit-codes';
@@ -51,12 +51,13 @@ export async function applyCommand(options: ApplyCommandOptions, io: Io): Promis
           out.err(`note: ${target.name}: ${leftover.summary} (left as is; does not block the other steps)\n`);
         }
       }
-      // The plan gate each store's apply() runs, run for every store before any is applied.
-      for (const { target, db, plan } of pending) {
+      // The plan gate judges every store's plan once, before any is applied; what runs is its verdict.
+      const reviewed = new Map<Planned, ReviewedPlan>();
+      for (const entry of pending) {
         try {
-          db.checkPlan(plan, { allowDestructive, allowRetroactive, allowUnexpiry });
+          reviewed.set(entry, entry.db.review(entry.plan, { allowDestructive, allowRetroactive, allowUnexpiry }));
         } catch (error) {
-          out.err(`not applied to any store: ${target.name} refuses its plan\n`);
+          out.err(`not applied to any store: ${entry.target.name} refuses its plan\n`);
           throw error;
         }
       }
@@ -78,9 +79,9 @@ export async function applyCommand(options: ApplyCommandOptions, io: Io): Promis
         }
         go.push(entry);
       }
-      for (const { target, db, plan } of go) {
-        const result = await db.apply(plan, { allowDestructive, allowRetroactive, allowUnexpiry });
-        out.out(`applied ${result.applied.length} step(s) to ${target.name}\n`);
+      for (const entry of go) {
+        const result = await (reviewed.get(entry) as ReviewedPlan).apply();
+        out.out(`applied ${result.applied.length} step(s) to ${entry.target.name}\n`);
       }
       // Every run ends with its outcome for every store, also when there was nothing to run.
       for (const { target, plan } of planned.filter((p) => !pending.includes(p))) {

@@ -1,7 +1,7 @@
 import { connect } from '../../connect';
 import { ExplainReport } from '../../explain/report';
 import type { ExplainEntry } from '../../explain/entry';
-import type { MigrationPlan } from '../../explain/plan';
+import type { MigrationPlan } from '../../core/plan';
 import { renderMarkdown } from '../../explain/render-markdown';
 import { PLAN_JSON_VERSION, renderPlans } from '../../explain/render-plan';
 import type { Io } from '../io';

@@ -1,5 +1,5 @@
 import { connect } from '../../connect';
-import type { MigrationPlan } from '../../explain/plan';
+import type { MigrationPlan } from '../../core/plan';
 import { renderPlans } from '../../explain/render-plan';
 import { paintPlanText } from '../colour';
 import { EXIT_DRIFT, EXIT_OK } from '../exit-codes';

@@ -1,4 +1,4 @@
-import type { MigrationPlan, PlanStep, StepClass } from '../../explain/plan';
+import type { MigrationPlan, PlanStep, StepClass } from '../../core/plan';
 import { longerTtl, withUnexpiry } from '../../core/plan-consent';
 import { DESCRIPTORS } from '../../providers/registry';
 import type { Snapshot, SnapshotEntry } from './snapshot-file';

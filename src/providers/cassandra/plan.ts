@@ -1,5 +1,5 @@
 import { renderStep } from '../../core/plan-gate';
-import type { StepEffect } from '../../explain/plan';
+import type { StepEffect } from '../../core/plan';
 import { sameCqlType } from './column-types';
 import type { EntityMapping } from './compile';
 import { addColumn, createTable, dropTable, setDefaultTtl } from './ddl';

@@ -1,18 +1,17 @@
 import { StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
+import type { ApplyResult, MigrationPlan, ReviewedPlan } from '../../core/plan';
+import { PlanFlow } from '../../core/plan-flow';
+import type { PlanDemand } from '../../core/plan-flow-rules';
 import type { EntityClass } from '../../model/types';
-import { planOptions } from '../../runtime/arguments';
-import { ensureCollections } from '../../runtime/ensure-collections';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
-import { applyPlan, checkedSteps } from './apply';
 import type { SessionContext } from './context';
 import { explainMapping } from './explain-entry';
 import { inspectKeyspace } from './inspect';
-import type { CheckedStep } from '../../core/plan-gate';
+import type { Executor } from './executor';
 import { diffSchema, type CassandraPlanStep, type CassandraStepPayload } from './plan';
 import { CassandraRepository } from './repository';
-import { runStatements } from './steps';
+import { CASSANDRA_STEPS } from './steps';
 import type { KeyspaceSchema } from './schema';
 import { STORE } from './semantics';
 import { readClusterSettings, type ClusterSettings } from './cluster-settings';
@@ -26,12 +25,30 @@ export class CassandraSession implements StoreSession {
   readonly store = 'cassandra' as const;
   private settings: ClusterSettings | null = null;
 
+  private readonly flow: PlanFlow<CassandraStepPayload, 'op', Executor, undefined, Executor>;
+
   constructor(
     private readonly ctx: SessionContext,
-    private readonly target: string,
+    target: string,
     private readonly consistency: CassandraConsistency = {},
     private readonly clientDefaults: ClientLevels = {},
-  ) {}
+  ) {
+    this.flow = new PlanFlow({
+      steps: CASSANDRA_STEPS,
+      target,
+      scope: undefined,
+      hold: (work) => work(this.ctx.executor),
+      desired: (demand) => this.desired(demand),
+      // ensureCollections() and apply() may create tables: explain() shows their settings.
+      afterRun: () => this.refreshClusterSettings(),
+      ensure: {
+        // A failed ADD of a column another process added first: the other steps still run, then the
+        // keyspace is inspected again (the column is found there, or the failure was real).
+        lostRace: (error, step) => step.payload.op === 'add-column' && error instanceof StoreError,
+        afterLostRace: 'finish',
+      },
+    });
+  }
 
   explain(): ExplainEntry[] {
     const explainCtx = {
@@ -72,64 +89,24 @@ export class CassandraSession implements StoreSession {
    * so no step ensureCollections() runs (a new table or column, a new default_time_to_live) can make
    * a row already stored expire sooner.
    */
-  async ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
-    const result = await this.ensure(options);
-    await this.refreshClusterSettings();
-    return result;
+  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+    return this.flow.ensureCollections(options);
   }
 
-  private ensure(options?: EnsureOptions): Promise<ApplyResult> {
-    // A failed ADD of a column another process added first: the other steps still run, then the
-    // keyspace is inspected again (the column is found there, or the failure was real).
-    const races = new WeakSet<object>();
-    return ensureCollections<CassandraPlanStep, CheckedStep<CassandraStepPayload>>(
-      {
-        store: STORE,
-        plan: async () => diffSchema(this.ctx.compiled.mappings, await this.inspect()),
-        // The plan gate parses every step and refuses a conflict before anything runs; no step
-        // ensureCollections() makes can make a stored row expire sooner (expiry is stamped at write).
-        refuseConflicts: (steps) =>
-          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true, allowUnexpiry: true }),
-        apply: async (steps, applied: PlanStep[]) => {
-          let race: StoreError | undefined;
-          for (const step of steps) {
-            try {
-              await runStatements(this.ctx.executor, step);
-              applied.push(step);
-            } catch (error) {
-              if (step.payload.op !== 'add-column' || !(error instanceof StoreError)) throw error;
-              races.add(error);
-              race = error;
-            }
-          }
-          if (race) throw race;
-        },
-        lostRace: (error) => error instanceof StoreError && races.has(error),
-      },
-      options,
-    );
+  plan(given?: PlanOptions): Promise<MigrationPlan> {
+    return this.flow.plan(given);
   }
 
-  async plan(given?: PlanOptions): Promise<MigrationPlan> {
-    const options = planOptions(given, STORE);
-    const live = await this.inspect();
-    const diffOptions = { allowDestructive: options.allowDestructive ?? false };
-    let steps = diffSchema(this.ctx.compiled.mappings, live, diffOptions);
-    if (options.counts) {
-      const rowCounts = await this.countRows(steps);
-      steps = diffSchema(this.ctx.compiled.mappings, live, { ...diffOptions, rowCounts });
-    }
-    return { store: STORE, target: this.target, steps };
+  checkPlan(plan: MigrationPlan, options?: ApplyOptions): void {
+    this.flow.review(plan, options);
   }
 
-  checkPlan(plan: MigrationPlan, options: ApplyOptions = {}): void {
-    checkedSteps(plan, options);
+  review(plan: MigrationPlan, options?: ApplyOptions): ReviewedPlan {
+    return this.flow.review(plan, options);
   }
 
-  async apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
-    const result = await applyPlan(this.ctx.executor, plan, options);
-    await this.refreshClusterSettings();
-    return result;
+  apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
+    return this.flow.apply(plan, options);
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {
@@ -155,6 +132,16 @@ export class CassandraSession implements StoreSession {
   private inspect(): Promise<KeyspaceSchema> {
     const names = this.ctx.compiled.mappings.map((m) => m.table.name);
     return inspectKeyspace(this.ctx.executor, this.ctx.keyspace, names);
+  }
+
+  /** The steps from the live keyspace to the model; with counts, re-diffed with each table's row count. */
+  private async desired(demand: PlanDemand): Promise<CassandraPlanStep[]> {
+    const live = await this.inspect();
+    const diffOptions = { allowDestructive: demand.allowDestructive };
+    const steps = diffSchema(this.ctx.compiled.mappings, live, diffOptions);
+    if (!demand.counts) return steps;
+    const rowCounts = await this.countRows(steps);
+    return diffSchema(this.ctx.compiled.mappings, live, { ...diffOptions, rowCounts });
   }
 
   /** COUNT(*) of each existing table a step changes: a full scan, which is why it is opt-in. */

@@ -1,7 +1,7 @@
 import { refuse, type StepHandler, type StepRefusal, type StepRules } from '../../core/plan-gate';
 import { shorterTtl } from '../../core/plan-consent';
 import { destroysData, unlistedStatement } from '../../core/statement-shapes';
-import type { PlanStep } from '../../explain/plan';
+import type { PlanStep } from '../../core/plan';
 import type { Executor } from './executor';
 import type { CassandraStepPayload } from './step-payload';
 import { STORE } from './semantics';
@@ -16,7 +16,7 @@ function dropsData(payload: CassandraStepPayload): boolean {
 }
 
 /** Every Cassandra step is a list of CQL schema statements, each followed by a wait for schema agreement. */
-export async function runStatements(executor: Executor, step: PlanStep<CassandraStepPayload>): Promise<void> {
+async function runStatements(executor: Executor, step: PlanStep<CassandraStepPayload>): Promise<void> {
   const place = { entity: step.entity ?? undefined, store: STORE };
   for (const statement of step.payload.statements) await executor.ddl(statement, place);
 }

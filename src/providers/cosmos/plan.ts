@@ -1,5 +1,5 @@
 import { renderStep } from '../../core/plan-gate';
-import type { StepEffect } from '../../explain/plan';
+import type { StepEffect } from '../../core/plan';
 import { describeDefaultTtl, type ContainerSpec } from './compile';
 import type { ContainerTtl } from './item-expiry';
 import type { LiveContainer } from './inspect';
@@ -14,7 +14,7 @@ const commandOf = (payload: CosmosStepPayload): string => renderStep(COSMOS_STEP
 
 /** The step that creates a missing database (the parent of every container), run before the containers. */
 export function createDatabaseStep(id: string): CosmosStep {
-  const payload: CosmosStepPayload = { kind: 'create-database', id };
+  const payload: CosmosStepPayload = { op: 'create-database', id };
   return {
     entity: null,
     collection: id,
@@ -33,7 +33,7 @@ export function planSteps(specs: readonly ContainerSpec[], live: readonly LiveCo
     const current = live.find((c) => c.id === spec.id);
     const entity = spec.entities.length === 1 ? (spec.entities[0] ?? null) : null;
     if (!current?.exists) {
-      const payload: CosmosStepPayload = { kind: 'create-container', spec };
+      const payload: CosmosStepPayload = { op: 'create-container', spec };
       steps.push({
         entity,
         collection: spec.id,
@@ -50,7 +50,7 @@ export function planSteps(specs: readonly ContainerSpec[], live: readonly LiveCo
     const paths = current.partitionKeyPaths;
     if (paths.length !== 1 || paths[0] !== spec.partitionKeyPath) {
       const payload: CosmosStepPayload = {
-        kind: 'conflict',
+        op: 'conflict',
         container: spec.id,
         partitionKeyPath: spec.partitionKeyPath,
       };
@@ -73,7 +73,7 @@ export function planSteps(specs: readonly ContainerSpec[], live: readonly LiveCo
 
 function ttlStep(spec: ContainerSpec, entity: string | null, from: ContainerTtl): CosmosStep {
   const to = spec.defaultTtl;
-  const payload: CosmosStepPayload = { kind: 'set-default-ttl', container: spec.id, from, to };
+  const payload: CosmosStepPayload = { op: 'set-default-ttl', container: spec.id, from, to };
   const summary =
     to === null
       ? `container '${spec.id}': remove DefaultTimeToLive (was ${describeDefaultTtl(from)}): TTL off, items never expire and item ttl values stop applying`

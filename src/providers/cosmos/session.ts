@@ -1,20 +1,20 @@
-import { runSteps, type CheckedStep } from '../../core/plan-gate';
+import type { Database } from '@azure/cosmos';
+import { PlanFlow } from '../../core/plan-flow';
+import type { PlanDemand } from '../../core/plan-flow-rules';
 import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
+import type { ApplyResult, MigrationPlan, ReviewedPlan } from '../../core/plan';
 import type { EntityClass } from '../../model/types';
-import { planOptions } from '../../runtime/arguments';
-import { ensureCollections, ensureNeedsReview } from '../../runtime/ensure-collections';
+import { ensureNeedsReview } from '../../runtime/ensure-collections';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import type { CosmosContext } from './context';
-import { canExpireSooner } from './item-expiry';
 import { cosmosExplainer } from './explainer';
 import { countExpiringAtOnce } from './impact';
 import { databaseExists, holdsItems, inspectContainers, type LiveContainer } from './inspect';
 import { createDatabaseStep, planSteps, withAffectedCount, type CosmosStep, type CosmosStepPayload } from './plan';
 import { CosmosRepository } from './repository';
 import { STORE } from './semantics';
-import { checkedSteps, COSMOS_STEPS } from './steps';
+import { COSMOS_STEPS } from './steps';
 import { CosmosUnitOfWork } from './unit-of-work';
 import { forecastSpec, withForecast, type EntityForecast, type ForecastSpec } from '../../core/forecast';
 import { forecastAround, forecastContainer } from './forecast';
@@ -23,17 +23,71 @@ import { labelUnexpiry, refuseUnexpiry } from './unexpiry';
 export class CosmosSession implements StoreSession {
   readonly store = STORE;
 
+  private readonly flow: PlanFlow<CosmosStepPayload, 'op', Database, string, Database>;
+
   constructor(
     private readonly context: CosmosContext,
-    private readonly target: string,
-  ) {}
+    target: string,
+  ) {
+    this.flow = new PlanFlow({
+      steps: COSMOS_STEPS,
+      target,
+      scope: context.database.id,
+      hold: async (work) => {
+        try {
+          return await work(this.context.database);
+        } finally {
+          this.context.forgetContainerSettings();
+        }
+      },
+      desired: (demand) => this.desired(demand),
+      ensure: {
+        holdsRecords: (step, database) => holdsItems(database, step.collection),
+        needsReview: ([step]) =>
+          ensureNeedsReview(
+            `the step "${step?.summary ?? ''}" can make items already stored in ` +
+              `container '${step?.collection ?? ''}' expire at once (${step?.effect?.text ?? 'retroactive'})`,
+            { store: STORE, entity: step?.entity ?? undefined },
+          ),
+        refuseUnexpiry: (steps, database) => refuseUnexpiry(database, steps),
+        // A concurrent creator or replacer changed a container between plan and apply.
+        lostRace: (error) => error instanceof LifespanError && error.code === 'COSMOS_PLAN_STALE',
+        afterLostRace: 'stop',
+      },
+    });
+  }
 
   explain(): ExplainEntry[] {
     return cosmosExplainer.explain(this.context.model, { hideExpired: this.context.hideExpired });
   }
 
-  async plan(given?: PlanOptions): Promise<MigrationPlan> {
-    const options = planOptions(given, STORE);
+  plan(given?: PlanOptions): Promise<MigrationPlan> {
+    return this.flow.plan(given);
+  }
+
+  checkPlan(plan: MigrationPlan, options?: ApplyOptions): void {
+    this.flow.review(plan, options);
+  }
+
+  review(plan: MigrationPlan, options?: ApplyOptions): ReviewedPlan {
+    return this.flow.review(plan, options);
+  }
+
+  apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
+    return this.flow.apply(plan, options);
+  }
+
+  /**
+   * Creates what is missing and sets DefaultTimeToLive in place; never drops or recreates. A change
+   * that can make stored items expire sooner is applied only to an empty container, or with
+   * allowRetroactive; otherwise nothing of the plan is applied (ENSURE_NEEDS_REVIEW).
+   */
+  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+    return this.flow.ensureCollections(options);
+  }
+
+  /** The database and containers from what is live to the model; with counts, the items each step reaches. */
+  private async desired(demand: PlanDemand): Promise<CosmosStep[]> {
     const { database, schema, clock } = this.context;
     const live = await inspectContainers(
       database,
@@ -43,57 +97,9 @@ export class CosmosSession implements StoreSession {
     // A container read answers 404 for a missing database too: only then is the database read.
     const databaseMissing = live.some((c) => !c.exists) && !(await databaseExists(database));
     let steps = [...(databaseMissing ? [createDatabaseStep(database.id)] : []), ...planSteps(schema.containers, live)];
-    const now = options.counts ? await this.serverNow(live) : undefined;
+    const now = demand.counts ? await this.serverNow(live) : undefined;
     if (now !== undefined) steps = await Promise.all(steps.map((step) => this.counted(step, now)));
-    steps = await Promise.all(steps.map((step) => labelUnexpiry(step, database, now)));
-    return { store: STORE, target: this.target, steps };
-  }
-
-  checkPlan(plan: MigrationPlan, options: ApplyOptions = {}): void {
-    checkedSteps(plan, this.context.database.id, options);
-  }
-
-  async apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
-    const steps = checkedSteps(plan, this.context.database.id, options);
-    try {
-      return await runSteps(COSMOS_STEPS, steps, this.context.database);
-    } finally {
-      this.context.forgetContainerSettings();
-    }
-  }
-
-  /**
-   * Creates what is missing and sets DefaultTimeToLive in place; never drops or recreates. A change
-   * that can make stored items expire sooner is applied only to an empty container, or with
-   * allowRetroactive; otherwise nothing of the plan is applied (ENSURE_NEEDS_REVIEW).
-   */
-  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
-    const databaseId = this.context.database.id;
-    return ensureCollections<CosmosStep, CheckedStep<CosmosStepPayload>>(
-      {
-        store: STORE,
-        plan: async () => (await this.plan()).steps as readonly CosmosStep[],
-        // The plan gate parses every step and refuses a conflict; steps over stored items are
-        // judged by ensureCollections' own rule (refuseRetroactive), not the gate's.
-        refuseConflicts: (steps) =>
-          checkedSteps({ store: STORE, target: this.target, steps }, databaseId, {
-            allowRetroactive: true,
-            allowUnexpiry: true,
-          }),
-        refuseRetroactive: (steps) => this.refuseRetroactive(steps),
-        refuseUnexpiry: (steps) => refuseUnexpiry(this.context.database, steps),
-        apply: async (steps, applied: PlanStep[]) => {
-          try {
-            await runSteps(COSMOS_STEPS, steps, this.context.database, applied);
-          } finally {
-            this.context.forgetContainerSettings();
-          }
-        },
-        // A concurrent creator or replacer changed a container between plan and apply.
-        lostRace: (error) => error instanceof LifespanError && error.code === 'COSMOS_PLAN_STALE',
-      },
-      options,
-    );
+    return Promise.all(steps.map((step) => labelUnexpiry(step, database, now)));
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {
@@ -127,21 +133,8 @@ export class CosmosSession implements StoreSession {
     return this.context.serverNowSeconds(live[0]?.id ?? '');
   }
 
-  private async refuseRetroactive(steps: readonly CosmosStep[]): Promise<void> {
-    for (const step of steps) {
-      const payload = step.payload;
-      if (payload.kind !== 'set-default-ttl' || !canExpireSooner(payload.from, payload.to)) continue;
-      if (!(await holdsItems(this.context.database, payload.container))) continue;
-      throw ensureNeedsReview(
-        `the step "${step.summary}" can make items already stored in ` +
-          `container '${payload.container}' expire at once (${step.effect?.text ?? 'retroactive'})`,
-        { store: STORE, entity: step.entity ?? undefined },
-      );
-    }
-  }
-
   private async counted(step: CosmosStep, now: number): Promise<CosmosStep> {
-    if (step.payload.kind !== 'set-default-ttl') return step;
+    if (step.payload.op !== 'set-default-ttl') return step;
     const container = this.context.database.container(step.payload.container);
     const affected = await countExpiringAtOnce(container, step.payload.from, step.payload.to, now);
     return this.withForecast(withAffectedCount(step, affected, now), now);
@@ -150,7 +143,7 @@ export class CosmosSession implements StoreSession {
   /** The forecast of the step's entity under the DefaultTimeToLive before and after it (forecast.ts). */
   private async withForecast(step: CosmosStep, now: number): Promise<CosmosStep> {
     const entity = this.context.model.entities.find((e) => e.name === step.entity);
-    if (!entity || step.payload.kind !== 'set-default-ttl') return step;
+    if (!entity || step.payload.op !== 'set-default-ttl') return step;
     const access = this.context.access(entity.target);
     const spec = forecastSpec(undefined, STORE);
     const { before, after } = await forecastAround(access, step.payload, now, spec);

@@ -1,7 +1,5 @@
 import type { Database } from '@azure/cosmos';
-import { checkPlan, refuse, type CheckedStep, type StepRules } from '../../core/plan-gate';
-import type { MigrationPlan } from '../../explain/plan';
-import type { ApplyOptions } from '../contract';
+import { refuse, type StepRules } from '../../core/plan-gate';
 import { createContainer, createDatabase, replaceDefaultTtl } from './apply';
 import { createCommand, createDatabaseCommand, replaceCommand } from './commands';
 import { canExpireSooner } from './item-expiry';
@@ -9,7 +7,7 @@ import type { CosmosStepPayload } from './step-payload';
 import { STORE } from './semantics';
 import { canExpireLater } from './unexpiry';
 
-type PayloadOf<K extends CosmosStepPayload['kind']> = Extract<CosmosStepPayload, { readonly kind: K }>;
+type PayloadOf<K extends CosmosStepPayload['op']> = Extract<CosmosStepPayload, { readonly op: K }>;
 
 function isTtl(value: unknown): value is number | null {
   return value === null || (typeof value === 'number' && Number.isInteger(value));
@@ -19,9 +17,10 @@ function isTtl(value: unknown): value is number | null {
  * Cosmos plans hold no destructive operation: a payload of any other kind or shape (a drop, a
  * recreate, a step edited by hand) is refused before any step runs. Scope: the database id.
  */
-export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string> = {
+export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'op', Database, string> = {
   store: STORE,
-  discriminant: 'kind',
+  discriminant: 'op',
+  legacyDiscriminant: 'kind',
   expiresSooner: canExpireSooner,
   conflictHint:
     'a partition key change needs a new container and a copy of the items; lifespan never drops a container, allowDestructive or not',
@@ -90,12 +89,3 @@ export const COSMOS_STEPS: StepRules<CosmosStepPayload, 'kind', Database, string
     },
   },
 };
-
-/** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(
-  plan: MigrationPlan,
-  databaseId: string,
-  options: ApplyOptions = {},
-): CheckedStep<CosmosStepPayload>[] {
-  return checkPlan(COSMOS_STEPS, plan, options, databaseId);
-}

@@ -39,7 +39,7 @@ export async function labelUnexpiry(
   now: number | undefined,
 ): Promise<CosmosStep> {
   const payload = step.payload;
-  if (payload.kind !== 'set-default-ttl' || !canExpireLater(payload.from, payload.to)) return step;
+  if (payload.op !== 'set-default-ttl' || !canExpireLater(payload.from, payload.to)) return step;
   const back =
     now === undefined
       ? undefined
@@ -55,7 +55,7 @@ export async function labelUnexpiry(
 export async function refuseUnexpiry(database: Database, steps: readonly CosmosStep[]): Promise<void> {
   for (const step of steps) {
     const payload = step.payload;
-    if (payload.kind !== 'set-default-ttl' || !canExpireLater(payload.from, payload.to)) continue;
+    if (payload.op !== 'set-default-ttl' || !canExpireLater(payload.from, payload.to)) continue;
     if (!(await holdsItems(database, payload.container))) continue;
     throw ensureUnexpiryNeedsReview(
       `the step "${step.summary}" can make items of container '${payload.container}' that expired but are not yet deleted readable again`,

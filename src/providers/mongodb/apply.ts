@@ -1,3 +1,4 @@
+import { expiresStoredBy } from '../../core/plan-gate';
 import { StoreError } from '../../errors';
 import { showValue } from '../../model/duration';
 import { HELLO_COMMAND, shellCommand, ttlCommandOf, type Doc, type TtlCommand } from './commands';
@@ -5,6 +6,7 @@ import { serverCode, serverMessage, type MongoDbLike } from './gateway';
 import { numeric } from './inspect';
 import type { CountSpec, MongoPlanStep } from './step-payload';
 import { ERROR_CODES, EXPIRE_AFTER_SECONDS, STORE } from './semantics';
+import { MONGODB_STEPS } from './steps';
 import { lengthens } from './ttl-limits';
 
 /** What the steps of one apply() or ensureCollections() run with. */
@@ -116,11 +118,13 @@ function changedMeanwhile(step: MongoPlanStep, sent: CollMod, judged: number, wa
 
 /** Counts, per step, the stored documents it makes eligible for deletion at once (server clock). */
 export async function countAffected(db: MongoDbLike, steps: readonly MongoPlanStep[]): Promise<MongoPlanStep[]> {
-  const needed = steps.some((s) => s.payload.op === 'command' && s.payload.count !== null);
-  const now = needed ? await serverNow(db) : null;
+  // Which steps make stored documents eligible is the step table's judgement; the payload holds what to count.
+  const countOf = (step: MongoPlanStep) =>
+    expiresStoredBy(MONGODB_STEPS, step) && step.payload.op === 'command' ? step.payload.count : null;
+  const now = steps.some((s) => countOf(s) !== null) ? await serverNow(db) : null;
   const counted: MongoPlanStep[] = [];
   for (const step of steps) {
-    const spec = step.payload.op === 'command' ? step.payload.count : null;
+    const spec = countOf(step);
     if (!step.effect || step.effect.kind !== 'retroactive') {
       counted.push(step);
     } else if (spec === null) {

@@ -1,6 +1,6 @@
 import type { CheckedStep } from '../../core/plan-gate';
 import { refuseUnconsentedRetroactive } from '../../core/plan-consent';
-import type { PlanStep } from '../../explain/plan';
+import type { PlanStep } from '../../core/plan';
 import { showValue } from '../../model/duration';
 import { ttlCommandOf, type KeyPattern, type TtlCommand } from './commands';
 import type { MongoDbLike } from './gateway';

@@ -1,5 +1,5 @@
 import { renderStep } from '../../core/plan-gate';
-import type { StepEffect } from '../../explain/plan';
+import type { StepEffect } from '../../core/plan';
 import { showValue } from '../../model/duration';
 import type { CollectionMapping, TtlIndexSpec } from './compile';
 import {
@@ -16,15 +16,6 @@ import { COLLMOD_CONVERT_MIN_VERSION, SAY, UNVERIFIED_NOTE, RETROACTIVITY_VERIFI
 import type { CountSpec, MongoPlanStep } from './step-payload';
 
 export type { CountSpec, MongoPlanStep, MongoStepPayload } from './step-payload';
-
-/**
- * True when the step can make documents already stored eligible for deletion at once: exactly the
- * steps that carry a count of those documents (a shortening, a repair, a TTL index created on an
- * existing collection or converted); a lengthening or a new collection carries none.
- */
-export function expiresStoredDocuments(step: MongoPlanStep): boolean {
-  return step.payload.op === 'command' && step.payload.count !== null;
-}
 
 export interface PlanContext {
   readonly allowDestructive: boolean;

@@ -1,26 +1,27 @@
-import { runSteps, type CheckedStep } from '../../core/plan-gate';
+import type { CheckedStep } from '../../core/plan-gate';
+import { PlanFlow } from '../../core/plan-flow';
+import type { PlanDemand, RunConsent } from '../../core/plan-flow-rules';
 import { StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
+import type { ApplyResult, MigrationPlan, ReviewedPlan } from '../../core/plan';
 import type { EntityClass } from '../../model/types';
-import { planOptions } from '../../runtime/arguments';
-import { ensureCollections, ensureNeedsReview } from '../../runtime/ensure-collections';
+import { ensureNeedsReview } from '../../runtime/ensure-collections';
 import { lookupByEntity } from '../../runtime/entity-lookup';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
-import { countAffected } from './apply';
+import { countAffected, type MongoStepRun } from './apply';
 import type { CollectionMapping, CompiledModel } from './compile';
 import { explainMapping } from './explain-entry';
 import type { MongoDbLike } from './gateway';
 import { holdsDocuments, inspectSchema } from './inspect';
-import { plannedLengthenings, type JudgedFrom } from './live-consent';
-import { expiresStoredDocuments, planSchema, type MongoPlanStep, type MongoStepPayload } from './plan';
+import { plannedLengthenings, refuseLiveRetroactive } from './live-consent';
+import { planSchema, type MongoPlanStep, type MongoStepPayload } from './plan';
 import { MongoRepository } from './repository';
 import { STORE } from './semantics';
-import { applyPlan, checkedSteps, MONGODB_STEPS } from './steps';
+import { MONGODB_STEPS } from './steps';
 import { MongoUnitOfWork } from './unit-of-work';
 import type { EntityForecast, ForecastSpec } from '../../core/forecast';
 import { forecastCollection, withForecastAround } from './forecast';
-import { labelUnexpiry, refuseUnexpiry } from './unexpiry';
+import { labelUnexpiry, refuseLiveUnexpiry, refuseUnexpiry } from './unexpiry';
 
 /** Codes that mean the collection changed between plan and apply; ensureCollections plans again. */
 const REPLAN_CODES = new Set(['MONGO_INDEX_OPTIONS_CONFLICT', 'MONGO_INDEX_NAME_CONFLICT', 'MONGO_INDEX_GONE']);
@@ -28,94 +29,92 @@ const REPLAN_CODES = new Set(['MONGO_INDEX_OPTIONS_CONFLICT', 'MONGO_INDEX_NAME_
 export class MongoSession implements StoreSession {
   readonly store = STORE;
   private readonly mappingOf: (target: unknown) => CollectionMapping;
+  private readonly flow: PlanFlow<MongoStepPayload, 'op', MongoStepRun, undefined, MongoDbLike>;
 
   constructor(
     private readonly db: MongoDbLike,
     private readonly compiled: CompiledModel,
     private readonly hideExpired: boolean,
-    private readonly target: string,
+    target: string,
   ) {
     this.mappingOf = lookupByEntity(STORE, compiled.mappings);
+    this.flow = new PlanFlow({
+      steps: MONGODB_STEPS,
+      target,
+      scope: undefined,
+      hold: (work) => work(this.db),
+      desired: (demand) => this.desired(demand),
+      runContext: (steps, consent) => this.runContext(steps, consent),
+      ensure: {
+        holdsRecords: (step, db) => holdsDocuments(db, step.collection, step.entity ?? undefined),
+        needsReview: (review) =>
+          ensureNeedsReview(
+            review
+              .map((s) => `${s.entity ?? s.collection}: ${s.summary} would make documents already stored expire`)
+              .join('; '),
+            { store: STORE, entity: review[0]?.entity ?? undefined },
+          ),
+        refuseUnexpiry: (steps, db) => refuseUnexpiry(db, steps),
+        // The collection changed between plan and apply: ensureCollections plans again.
+        lostRace: (error) => error instanceof StoreError && REPLAN_CODES.has(error.code),
+        afterLostRace: 'stop',
+      },
+    });
   }
 
   explain(): ExplainEntry[] {
     return this.compiled.mappings.map((m) => explainMapping(m, { hideExpired: this.hideExpired }));
   }
 
-  async plan(given?: PlanOptions): Promise<MigrationPlan> {
-    const options = planOptions(given, STORE);
-    const planned = await this.planSteps(options.allowDestructive ?? false);
-    const steps = await labelUnexpiry(this.db, planned, options.counts === true);
-    if (!options.counts) return { store: STORE, target: this.target, steps };
-    const counted = await withForecastAround(this.db, this.compiled.mappings, await countAffected(this.db, steps));
-    return { store: STORE, target: this.target, steps: counted };
+  plan(given?: PlanOptions): Promise<MigrationPlan> {
+    return this.flow.plan(given);
   }
 
-  private async planSteps(allowDestructive: boolean): Promise<MongoPlanStep[]> {
-    const live = await inspectSchema(
-      this.db,
-      this.compiled.mappings.map((m) => m.collection),
-    );
-    return planSchema(this.compiled.mappings, live, { allowDestructive });
+  checkPlan(plan: MigrationPlan, options?: ApplyOptions): void {
+    this.flow.review(plan, options);
   }
 
-  checkPlan(plan: MigrationPlan, options: ApplyOptions = {}): void {
-    checkedSteps(plan, options);
+  review(plan: MigrationPlan, options?: ApplyOptions): ReviewedPlan {
+    return this.flow.review(plan, options);
   }
 
-  apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
-    return applyPlan(this.db, plan, options);
+  apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
+    return this.flow.apply(plan, options);
   }
 
   /** Checks the whole plan first (conflicts, steps over stored documents), then applies it. */
   ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
-    // Judged again each round; with allowRetroactive nothing is judged, every step has consent.
-    let judgedFrom: JudgedFrom = new Map();
-    return ensureCollections<MongoPlanStep, CheckedStep<MongoStepPayload>>(
-      {
-        store: STORE,
-        plan: () => this.planSteps(false),
-        // The gate refuses conflicts; steps over stored documents are judged by ensureCollections' own rule.
-        refuseConflicts: (steps) =>
-          checkedSteps({ store: STORE, target: this.target, steps }, { allowRetroactive: true, allowUnexpiry: true }),
-        refuseRetroactive: async (steps) => {
-          await this.refuseRetroactive(steps);
-          judgedFrom = plannedLengthenings(steps);
-        },
-        refuseUnexpiry: (steps) => refuseUnexpiry(this.db, steps),
-        apply: async (steps, applied: PlanStep[]) => {
-          await runSteps(MONGODB_STEPS, steps, { db: this.db, judgedFrom }, applied);
-        },
-        lostRace: (error) => error instanceof StoreError && REPLAN_CODES.has(error.code),
-      },
-      options,
+    return this.flow.ensureCollections(options);
+  }
+
+  /** The TTL indexes from what is live to the model, labelled; with counts, the documents each step reaches. */
+  private async desired(demand: PlanDemand): Promise<MongoPlanStep[]> {
+    const live = await inspectSchema(
+      this.db,
+      this.compiled.mappings.map((m) => m.collection),
     );
+    const planned = planSchema(this.compiled.mappings, live, { allowDestructive: demand.allowDestructive });
+    const steps = await labelUnexpiry(this.db, planned, demand.counts);
+    if (!demand.counts) return steps;
+    return withForecastAround(this.db, this.compiled.mappings, await countAffected(this.db, steps));
   }
 
   /**
-   * A step that makes stored documents eligible for deletion at once (a shortening, a TTL index
-   * created or converted over documents) is left to a reviewed plan, unless its collection is empty.
+   * What the steps run with. apply() judges a plan's collMod and createIndexes steps against the
+   * live indexes (a payload is editable and a collMod carries only the new value); the steps
+   * ensureCollections() runs come from its own inspection, judged then.
    */
-  private async refuseRetroactive(steps: readonly MongoPlanStep[]): Promise<void> {
-    // A collection this plan creates holds nothing yet; any other is asked once, for one document.
-    const holds = new Map<string, boolean>(
-      steps.filter((s) => s.action === 'create-collection').map((s) => [s.collection, false]),
-    );
-    const review: MongoPlanStep[] = [];
-    for (const step of steps) {
-      if (!expiresStoredDocuments(step)) continue;
-      if (!holds.has(step.collection)) {
-        holds.set(step.collection, await holdsDocuments(this.db, step.collection, step.entity ?? undefined));
-      }
-      if (holds.get(step.collection)) review.push(step);
+  private async runContext(
+    steps: readonly CheckedStep<MongoStepPayload>[],
+    consent: RunConsent,
+  ): Promise<MongoStepRun> {
+    if (consent.by === 'ensureCollections') {
+      // With allowRetroactive nothing is judged: every step has consent.
+      return { db: this.db, judgedFrom: consent.allowRetroactive ? new Map() : plannedLengthenings(steps) };
     }
-    if (review.length === 0) return;
-    throw ensureNeedsReview(
-      review
-        .map((s) => `${s.entity ?? s.collection}: ${s.summary} would make documents already stored expire`)
-        .join('; '),
-      { store: STORE, entity: review[0]?.entity ?? undefined },
-    );
+    const judgedFrom = await refuseLiveRetroactive(this.db, steps, consent.allowRetroactive);
+    await refuseLiveUnexpiry(this.db, steps, consent.allowUnexpiry);
+    return { db: this.db, judgedFrom };
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {

@@ -1,4 +1,4 @@
-import type { PlanStep } from '../../explain/plan';
+import type { PlanStep } from '../../core/plan';
 import type { Doc } from './commands';
 
 // What plan.ts decides and steps.ts runs, apart from both so neither imports the other for it.

@@ -1,13 +1,10 @@
 import { shorterTtl } from '../../core/plan-consent';
-import { checkPlan, refuse, runSteps, type CheckedStep, type StepRules } from '../../core/plan-gate';
+import { checkPlan, refuse, type CheckedStep, type StepRules } from '../../core/plan-gate';
 import { LifespanError } from '../../errors';
-import type { ApplyResult, MigrationPlan } from '../../explain/plan';
+import type { MigrationPlan } from '../../core/plan';
 import type { ApplyOptions } from '../contract';
 import { runStep, type MongoStepRun } from './apply';
 import { shellCommand, ttlCommandOf, type Doc } from './commands';
-import type { MongoDbLike } from './gateway';
-import { refuseLiveRetroactive } from './live-consent';
-import { refuseLiveUnexpiry } from './unexpiry';
 import { checkExpireAfterSeconds, checkTtlKey } from './ttl-limits';
 import type { MongoStepPayload } from './step-payload';
 import { STORE } from './semantics';
@@ -108,19 +105,4 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoStepRun> = {
 /** The plan's steps once the plan gate has passed them all (nothing has run). */
 export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): CheckedStep<MongoStepPayload>[] {
   return checkPlan(MONGODB_STEPS, plan, options, undefined);
-}
-
-/**
- * Runs a plan's steps in order, once the plan gate has passed them all and the live indexes say no
- * step makes stored documents expire without allowRetroactive.
- */
-export async function applyPlan(
-  db: MongoDbLike,
-  plan: MigrationPlan,
-  options: ApplyOptions = {},
-): Promise<ApplyResult> {
-  const steps = checkedSteps(plan, options);
-  const judgedFrom = await refuseLiveRetroactive(db, steps, options.allowRetroactive);
-  await refuseLiveUnexpiry(db, steps, options.allowUnexpiry);
-  return runSteps(MONGODB_STEPS, steps, { db, judgedFrom });
 }

@@ -1,4 +1,4 @@
-import type { PlanStep } from '../../explain/plan';
+import type { PlanStep } from '../../core/plan';
 import type { KeyspaceMapping } from './compile';
 import { call, type RedisClientLike } from './gateway';
 import { escapePart } from './keys';
@@ -12,7 +12,7 @@ import { SAY } from './semantics';
  * new writes only.
  */
 export type RedisStepPayload = {
-  readonly kind: 'set-default-ttl';
+  readonly op: 'set-default-ttl';
   readonly collection: string;
   /** The recorded default: seconds, 'none', or 'unrecorded' (no plan applied yet). */
   readonly from: number | 'none' | 'unrecorded';
@@ -54,7 +54,7 @@ export function planSteps(
     const from = recorded[i] ?? 'unrecorded';
     const to = mapping.defaultSeconds ?? 'none';
     if (from === to) return [];
-    const payload: RedisStepPayload = { kind: 'set-default-ttl', collection: mapping.collection, from, to };
+    const payload: RedisStepPayload = { op: 'set-default-ttl', collection: mapping.collection, from, to };
     const shown = (v: number | 'none') => (v === 'none' ? 'no default TTL' : `EX ${v}`);
     return [
       {

@@ -1,9 +1,8 @@
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
-import type { CheckedStep } from '../../core/plan-gate';
+import type { ApplyResult, MigrationPlan, PlanStep, ReviewedPlan } from '../../core/plan';
+import { PlanFlow } from '../../core/plan-flow';
+import type { PlanDemand } from '../../core/plan-flow-rules';
 import type { EntityClass } from '../../model/types';
-import { planOptions } from '../../runtime/arguments';
-import { ensureCollections } from '../../runtime/ensure-collections';
 import { lookupByEntity } from '../../runtime/entity-lookup';
 import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import type { CompiledModel, KeyspaceMapping } from './compile';
@@ -14,7 +13,7 @@ import { inspectDefaults, planSteps, type RedisStepPayload } from './plan';
 import { RedisRepository } from './repository';
 import type { RedisRouter } from './router';
 import { STORE } from './semantics';
-import { applyPlan, checkedSteps, runCheckedSteps } from './steps';
+import { redisSteps, type RedisRun } from './steps';
 import { RedisUnitOfWork } from './unit-of-work';
 import type { EntityForecast, ForecastSpec } from '../../core/forecast';
 import { forecastKeyspace } from './forecast';
@@ -22,14 +21,28 @@ import { forecastKeyspace } from './forecast';
 export class RedisSession implements StoreSession {
   readonly store = STORE;
   private readonly mappingOf: (target: unknown) => KeyspaceMapping;
+  private readonly flow: PlanFlow<RedisStepPayload, 'op', RedisRun, undefined, RedisRun>;
 
   constructor(
     private readonly client: RedisRouter,
     private readonly prefix: string,
     private readonly compiled: CompiledModel,
-    private readonly target: string,
+    target: string,
   ) {
     this.mappingOf = lookupByEntity(STORE, compiled.mappings);
+    const run: RedisRun = { client, prefix };
+    this.flow = new PlanFlow({
+      steps: redisSteps(prefix),
+      target,
+      scope: undefined,
+      hold: (work) => work(run),
+      desired: (demand) => this.desired(demand),
+      ensure: {
+        // One HSET per default: nothing another process can make fail between plan and apply.
+        lostRace: () => false,
+        afterLostRace: 'stop',
+      },
+    });
   }
 
   explain(): ExplainEntry[] {
@@ -48,45 +61,32 @@ export class RedisSession implements StoreSession {
     }));
   }
 
-  async plan(given?: PlanOptions): Promise<MigrationPlan> {
-    const options = planOptions(given, STORE);
-    const { mappings } = this.compiled;
-    const steps = planSteps(this.prefix, mappings, await inspectDefaults(this.client, this.prefix, mappings));
-    return {
-      store: STORE,
-      target: this.target,
-      steps: options.counts ? await countLonger(this.client, this.prefix, mappings, steps) : steps,
-    };
+  plan(given?: PlanOptions): Promise<MigrationPlan> {
+    return this.flow.plan(given);
   }
 
-  checkPlan(plan: MigrationPlan, options: ApplyOptions = {}): void {
-    checkedSteps(this.prefix, plan, options);
+  checkPlan(plan: MigrationPlan, options?: ApplyOptions): void {
+    this.flow.review(plan, options);
   }
 
-  apply(plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
-    return applyPlan({ client: this.client, prefix: this.prefix }, plan, options);
+  review(plan: MigrationPlan, options?: ApplyOptions): ReviewedPlan {
+    return this.flow.review(plan, options);
+  }
+
+  apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
+    return this.flow.apply(plan, options);
   }
 
   /** Records the defaults; never retroactive on Redis (stored keys keep their expiry). */
   ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
-    return ensureCollections<PlanStep, CheckedStep<RedisStepPayload>>(
-      {
-        store: STORE,
-        plan: async () => (await this.plan()).steps,
-        refuseConflicts: (steps) =>
-          checkedSteps(
-            this.prefix,
-            { store: STORE, target: this.target, steps },
-            { allowRetroactive: true, allowUnexpiry: true },
-          ),
-        apply: async (steps, applied: PlanStep[]) => {
-          await runCheckedSteps({ client: this.client, prefix: this.prefix }, steps, applied);
-        },
-        // One HSET per default: nothing another process can make fail between plan and apply.
-        lostRace: () => false,
-      },
-      options,
-    );
+    return this.flow.ensureCollections(options);
+  }
+
+  /** The defaults recorded against the model's; with counts, the keys a longer default reaches. */
+  private async desired(demand: PlanDemand): Promise<PlanStep<RedisStepPayload>[]> {
+    const { mappings } = this.compiled;
+    const steps = planSteps(this.prefix, mappings, await inspectDefaults(this.client, this.prefix, mappings));
+    return demand.counts ? countLonger(this.client, this.prefix, mappings, steps) : steps;
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {

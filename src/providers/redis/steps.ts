@@ -1,7 +1,5 @@
-import { checkPlan, refuse, runSteps, type CheckedStep, type StepRules } from '../../core/plan-gate';
+import { refuse, type StepRules } from '../../core/plan-gate';
 import { shorterTtl } from '../../core/plan-consent';
-import type { ApplyResult, MigrationPlan, PlanStep } from '../../explain/plan';
-import type { ApplyOptions } from '../contract';
 import { call, type RedisClientLike } from './gateway';
 import { recordField, recordKey, renderSetDefault, type RedisStepPayload } from './plan';
 import { STORE } from './semantics';
@@ -15,10 +13,11 @@ export interface RedisRun {
 const isSeconds = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 
 /** The plan gate's rules for Redis plans (one step kind); the command text names the prefix. */
-export function redisSteps(prefix: string): StepRules<RedisStepPayload, 'kind', RedisRun> {
+export function redisSteps(prefix: string): StepRules<RedisStepPayload, 'op', RedisRun> {
   return {
     store: STORE,
-    discriminant: 'kind',
+    discriminant: 'op',
+    legacyDiscriminant: 'kind',
     conflictHint: 'Redis plans have no conflicts: re-run plan()',
     expiresSooner: shorterTtl,
     table: {
@@ -28,7 +27,7 @@ export function redisSteps(prefix: string): StepRules<RedisStepPayload, 'kind', 
           if (typeof collection !== 'string') return refuse('names no collection');
           if (!(isSeconds(to) || to === 'none')) return refuse(`sets ${JSON.stringify(to)}, not seconds or 'none'`);
           if (!(isSeconds(from) || from === 'none' || from === 'unrecorded')) return refuse('has no recorded default');
-          return { kind: 'set-default-ttl', collection, from, to };
+          return { op: 'set-default-ttl', collection, from, to };
         },
         blocks: () => false,
         destroys: () => false,
@@ -50,27 +49,4 @@ export function redisSteps(prefix: string): StepRules<RedisStepPayload, 'kind', 
       },
     },
   };
-}
-
-/** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(
-  prefix: string,
-  plan: MigrationPlan,
-  options: ApplyOptions = {},
-): CheckedStep<RedisStepPayload>[] {
-  return checkPlan(redisSteps(prefix), plan, options, undefined);
-}
-
-/** Runs a plan's steps in order, once the plan gate has passed them all. */
-export function applyPlan(run: RedisRun, plan: MigrationPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
-  return runSteps(redisSteps(run.prefix), checkedSteps(run.prefix, plan, options), run);
-}
-
-/** Runs steps the plan gate has already passed, adding each to `applied` as it runs. */
-export function runCheckedSteps(
-  run: RedisRun,
-  steps: readonly CheckedStep<RedisStepPayload>[],
-  applied: PlanStep[],
-): Promise<ApplyResult> {
-  return runSteps(redisSteps(run.prefix), steps, run, applied);
 }

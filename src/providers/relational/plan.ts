@@ -1,5 +1,5 @@
 import { renderStep } from '../../core/plan-gate';
-import type { PlanStep, StepEffect } from '../../explain/plan';
+import type { PlanStep, StepEffect } from '../../core/plan';
 import type { ColumnSpec, CompiledSchema, TableSpec } from './compile';
 import { addColumnSql, createIndexSql, createTableCommands, dropColumnSql, dropIndexSql } from './schema/ddl-sql';
 import type { RelationalDialect } from './families/dialects';

@@ -1,12 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
-import { runSteps, type CheckedStep } from '../../core/plan-gate';
+import type { CheckedStep } from '../../core/plan-gate';
+import { PlanFlow } from '../../core/plan-flow';
 import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan } from '../../explain/plan';
+import type { ApplyResult, MigrationPlan, ReviewedPlan } from '../../core/plan';
 import type { EntityClass, Model } from '../../model/types';
-import { planOptions } from '../../runtime/arguments';
-import { ensureCollections } from '../../runtime/ensure-collections';
 import { lookupByEntity } from '../../runtime/entity-lookup';
 import type {
   ApplyOptions,
@@ -32,7 +31,7 @@ import { checkPurgeOptions, purgeTable, type PurgeHooks, type RelationalPurgeRes
 import { RelationalRepository } from './repository';
 import type { SchemaRunner } from './drivers/schema-runner';
 import { schemaRunnerFor, withSchemaLock } from './schema/schema-lock';
-import { checkedSteps, isDestructive, RELATIONAL_STEPS } from './steps';
+import { isDestructive, RELATIONAL_STEPS } from './steps';
 import { NO_NATIVE_TTL } from './semantics';
 import { RelationalUnitOfWork } from './unit-of-work';
 import type { EntityForecast, ForecastSpec } from '../../core/forecast';
@@ -45,13 +44,14 @@ export class RelationalSession implements StoreSession {
   private readonly tableOf: (target: unknown) => EntityTable;
   private readonly repositories = new Map<EntityClass, RelationalRepository<unknown>>();
   private closed = false;
+  private readonly flow: PlanFlow<StepPayload, 'op', SchemaRunner, undefined, SchemaRunner>;
 
   constructor(
     private readonly model: Model,
     private readonly schema: CompiledSchema,
     private readonly options: CheckedOptions,
     private readonly executor: Executor,
-    private readonly target: string,
+    target: string,
   ) {
     const byEntity = tablesByEntity(schema);
     for (const entity of model.entities) {
@@ -60,6 +60,28 @@ export class RelationalSession implements StoreSession {
         this.tables.set(entity.target, new EntityTable(entity, spec, schema.dialect, schema.ttl, options.clock));
     }
     this.tableOf = lookupByEntity(RELATIONAL_STORE, this.tables.values());
+    this.flow = new PlanFlow({
+      steps: RELATIONAL_STEPS,
+      target,
+      scope: undefined,
+      // One schema lock around a whole apply() or ensureCollections() keeps other processes out.
+      hold: (work) => withSchemaLock(this.knex, this.executor, work),
+      desired: (demand, runner) => this.diff(runner ?? this.runner(), demand),
+      ensure: {
+        pick: (steps) => this.ensuredSteps(steps),
+        // The schema lock held around the whole run keeps other processes out: no race to lose.
+        lostRace: () => false,
+        afterLostRace: 'stop',
+      },
+    });
+  }
+
+  /** What ensureCollections() runs: the additive and in-place steps; a non-blocking conflict is logged. */
+  private ensuredSteps(steps: readonly CheckedStep<StepPayload>[]): CheckedStep<StepPayload>[] {
+    for (const step of steps.filter((s) => s.class === 'conflict')) {
+      this.options.logger.warn(`lifespan [relational] ${step.summary}`);
+    }
+    return steps.filter((s) => (s.class === 'additive' || s.class === 'in-place') && !isDestructive(s));
   }
 
   private get knex(): Knex {
@@ -85,50 +107,25 @@ export class RelationalSession implements StoreSession {
         );
       }
     }
-    return withSchemaLock(this.knex, this.executor, (runner) =>
-      ensureCollections<RelationalStep, CheckedStep<StepPayload>>(
-        {
-          store: RELATIONAL_STORE,
-          plan: () => this.diff(runner, {}),
-          // The plan gate parses every step and refuses a blocking conflict before anything runs.
-          refuseConflicts: (steps) =>
-            checkedSteps(
-              { store: RELATIONAL_STORE, target: this.target, steps },
-              { allowRetroactive: true, allowUnexpiry: true },
-            ),
-          apply: async (steps, applied) => {
-            for (const step of steps.filter((s) => s.class === 'conflict')) {
-              this.options.logger.warn(`lifespan [relational] ${step.summary}`);
-            }
-            const additive = steps.filter(
-              (s) => (s.class === 'additive' || s.class === 'in-place') && !isDestructive(s),
-            );
-            applied.push(...(await runSteps(RELATIONAL_STEPS, additive, runner)).applied);
-          },
-          // The schema lock held around the whole run keeps other processes out: no race to lose.
-          lostRace: () => false,
-        },
-        options,
-      ),
-    );
+    return this.flow.ensureCollections(options);
   }
 
-  async plan(given?: PlanOptions): Promise<MigrationPlan> {
+  plan(given?: PlanOptions): Promise<MigrationPlan> {
     this.checkOpen();
-    const options = planOptions(given, RELATIONAL_STORE);
-    const steps = await this.diff(this.runner(), options);
-    return { store: RELATIONAL_STORE, target: this.target, steps };
+    return this.flow.plan(given);
   }
 
-  async apply(plan: MigrationPlan, given?: ApplyOptions): Promise<ApplyResult> {
-    this.checkOpen();
-    const steps = checkedSteps(plan, given);
-    return withSchemaLock(this.knex, this.executor, (runner) => runSteps(RELATIONAL_STEPS, steps, runner));
+  apply(plan: MigrationPlan, given?: ApplyOptions): Promise<ApplyResult> {
+    return this.review(plan, given).apply();
   }
 
   checkPlan(plan: MigrationPlan, given?: ApplyOptions): void {
+    this.review(plan, given);
+  }
+
+  review(plan: MigrationPlan, given?: ApplyOptions): ReviewedPlan {
     this.checkOpen();
-    checkedSteps(plan, given);
+    return this.flow.review(plan, given);
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {

@@ -9,7 +9,7 @@ import {
 } from '../../core/plan-gate';
 import { shorterTtl } from '../../core/plan-consent';
 import { destroysData, unlistedStatement } from '../../core/statement-shapes';
-import type { MigrationPlan } from '../../explain/plan';
+import type { MigrationPlan } from '../../core/plan';
 import type { ApplyOptions } from '../contract';
 import { isAlreadyThere } from './drivers/driver-errors';
 import { RELATIONAL_STORE } from './options';

@@ -1,4 +1,4 @@
-import type { ChangeEffectKind } from './entry';
+import type { ChangeEffectKind } from '../explain/entry';
 
 /**
  * additive: creates what is missing, touches no stored data; in-place: changes a setting of an
@@ -76,4 +76,15 @@ export function isInSync(plan: MigrationPlan): boolean {
 
 export interface ApplyResult {
   readonly applied: readonly PlanStep[];
+}
+
+/**
+ * A plan the plan gate has judged (StoreSession.review): apply() runs exactly the steps judged,
+ * without judging them again. A store may still refuse, before any step runs, on what it reads
+ * live when it applies (MongoDB's live indexes).
+ */
+export interface ReviewedPlan {
+  readonly store: string;
+  readonly steps: readonly PlanStep[];
+  apply(): Promise<ApplyResult>;
 }
