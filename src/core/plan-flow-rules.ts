@@ -27,7 +27,7 @@ export interface PlanFlowRules<Payload, D extends keyof Payload & string, Run, S
   readonly steps: StepRules<Payload, D, Run, Scope>;
   /** Where plans are made, with secrets masked (MigrationPlan.target). */
   readonly target: string;
-  /** What a payload is checked against when parsed (Cosmos: the database id). */
+  /** What a payload is checked against when parsed (e.g. the database a plan was made for). */
   readonly scope: Scope;
   /** Holds what one apply() or ensureCollections() runs in around `work`, and releases it. */
   hold<T>(work: (held: Held) => Promise<T>): Promise<T>;
@@ -41,7 +41,7 @@ export interface PlanFlowRules<Payload, D extends keyof Payload & string, Run, S
    * first and refuse (nothing has run then). Absent: the held value is the run context.
    */
   runContext?(steps: readonly CheckedStep<Payload>[], consent: RunConsent, held: Held): Promise<Run>;
-  /** After a run that did not fail (Cassandra re-reads its cluster settings). */
+  /** After a run that did not fail (e.g. to re-read settings the steps changed). */
   afterRun?(): Promise<void>;
   readonly ensure: EnsureRules<Payload, Held>;
 }
@@ -64,7 +64,7 @@ export interface EnsureRules<Payload, Held> {
   lostRace(error: unknown, step: CheckedStep<Payload>): boolean;
   /**
    * After a lost race: 'stop' plans again at once; 'finish' runs the other steps first (each
-   * stands alone, e.g. Cassandra's ADD of one column), then plans again.
+   * stands alone, e.g. an ADD of one column), then plans again.
    */
   readonly afterLostRace: 'stop' | 'finish';
 }

@@ -90,7 +90,7 @@ export interface StepRules<Payload, D extends keyof Payload & string, Run, Scope
   /** The payload field that names its kind: `op` on every store (issue 28: one step tag). */
   readonly discriminant: D;
   /**
-   * The field plans saved by an earlier version named the kind by (Cosmos DB and Redis: `kind`):
+   * The field plans saved by an earlier version named the kind by (two stores used `kind`):
    * a payload without the discriminant is read by it, so a saved plan still applies.
    */
   readonly legacyDiscriminant?: string;

@@ -1,4 +1,5 @@
-import type { ChangeEffectKind } from '../explain/entry';
+/** Whether changing the declared TTL re-judges stored data or only affects later writes. */
+export type ChangeEffectKind = 'retroactive' | 'new-writes-only' | 'none';
 
 /**
  * additive: creates what is missing, touches no stored data; in-place: changes a setting of an
@@ -81,7 +82,7 @@ export interface ApplyResult {
 /**
  * A plan the plan gate has judged (StoreSession.review): apply() runs exactly the steps judged,
  * without judging them again. A store may still refuse, before any step runs, on what it reads
- * live when it applies (MongoDB's live indexes).
+ * live when it applies (e.g. the live indexes).
  */
 export interface ReviewedPlan {
   readonly store: string;

@@ -1,3 +1,4 @@
+import type { ChangeEffectKind } from '../core/plan';
 import type { WriteTtlKind } from '../model/per-write-ttl';
 
 /**
@@ -19,8 +20,7 @@ export type Mechanism =
   /** Nothing expires. */
   | 'none';
 
-/** Whether changing the declared TTL re-judges stored data or only affects later writes. */
-export type ChangeEffectKind = 'retroactive' | 'new-writes-only' | 'none';
+export type { ChangeEffectKind };
 
 export interface PerWriteRow {
   readonly value: WriteTtlKind;

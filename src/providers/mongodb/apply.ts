@@ -1,12 +1,10 @@
-import { expiresStoredBy } from '../../core/plan-gate';
 import { StoreError } from '../../errors';
 import { showValue } from '../../model/duration';
-import { HELLO_COMMAND, shellCommand, ttlCommandOf, type Doc, type TtlCommand } from './commands';
+import { shellCommand, ttlCommandOf, type Doc, type TtlCommand } from './commands';
 import { serverCode, serverMessage, type MongoDbLike } from './gateway';
 import { numeric } from './inspect';
-import type { CountSpec, MongoPlanStep } from './step-payload';
+import type { MongoPlanStep } from './step-payload';
 import { ERROR_CODES, EXPIRE_AFTER_SECONDS, STORE } from './semantics';
-import { MONGODB_STEPS } from './steps';
 import { lengthens } from './ttl-limits';
 
 /** What the steps of one apply() or ensureCollections() run with. */
@@ -114,40 +112,4 @@ function changedMeanwhile(step: MongoPlanStep, sent: CollMod, judged: number, wa
       hint: `to put the index back at once (the monitor runs every 60 s), ${putBack}; then plan again and review`,
     },
   );
-}
-
-/** Counts, per step, the stored documents it makes eligible for deletion at once (server clock). */
-export async function countAffected(db: MongoDbLike, steps: readonly MongoPlanStep[]): Promise<MongoPlanStep[]> {
-  // Which steps make stored documents eligible is the step table's judgement; the payload holds what to count.
-  const countOf = (step: MongoPlanStep) =>
-    expiresStoredBy(MONGODB_STEPS, step) && step.payload.op === 'command' ? step.payload.count : null;
-  const now = steps.some((s) => countOf(s) !== null) ? await serverNow(db) : null;
-  const counted: MongoPlanStep[] = [];
-  for (const step of steps) {
-    const spec = countOf(step);
-    if (!step.effect || step.effect.kind !== 'retroactive') {
-      counted.push(step);
-    } else if (spec === null) {
-      // Lengthening a TTL makes nothing eligible: known without a query.
-      counted.push({ ...step, effect: { ...step.effect, affected: 0 } });
-    } else {
-      const affected =
-        now === null ? null : await db.collection(step.collection).countDocuments(countFilter(spec, now), {});
-      counted.push({ ...step, effect: { ...step.effect, affected } });
-    }
-  }
-  return counted;
-}
-
-/** Dates only: a range on a Date matches BSON dates alone (type bracketing), like the TTL monitor. */
-export function countFilter(spec: CountSpec, now: Date): Doc {
-  const range: Doc = { $lte: new Date(now.getTime() - spec.atOrBefore * 1000) };
-  if (spec.after !== null) range['$gt'] = new Date(now.getTime() - spec.after * 1000);
-  return { [spec.field]: range };
-}
-
-export async function serverNow(db: MongoDbLike): Promise<Date | null> {
-  const reply = await db.command(HELLO_COMMAND);
-  const time = reply['localTime'];
-  return time instanceof Date ? time : null;
 }

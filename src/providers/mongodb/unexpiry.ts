@@ -1,7 +1,7 @@
 import type { CheckedStep } from '../../core/plan-gate';
 import { refuseUnconsentedUnexpiry, withUnexpiry } from '../../core/plan-consent';
 import { ensureUnexpiryNeedsReview } from '../../runtime/ensure-collections';
-import { countFilter, serverNow } from './apply';
+import { countFilter, serverNow } from './stored-counts';
 import { ttlCommandOf, type KeyPattern } from './commands';
 import { inspectCollection } from './inspect';
 import type { MongoDbLike } from './gateway';

@@ -1,11 +1,12 @@
 import { renderStep } from '../../core/plan-gate';
-import type { PlanStep, StepEffect } from '../../core/plan';
+import type { StepEffect } from '../../core/plan';
 import type { ColumnSpec, CompiledSchema, TableSpec } from './compile';
 import { addColumnSql, createIndexSql, createTableCommands, dropColumnSql, dropIndexSql } from './schema/ddl-sql';
 import type { RelationalDialect } from './families/dialects';
 import { EXPIRY_COLUMN } from './schema/names';
 import type { LiveTable } from './schema/live-table';
 import { RELATIONAL_STEPS } from './steps';
+import type { RelationalStep, StepOp, StepPayload } from './step-payload';
 import {
   createRecordTableSql,
   deleteRecordSql,
@@ -15,38 +16,7 @@ import {
   type TtlRecord,
 } from './schema/ttl-record';
 
-/**
- * The operation of a step, as apply() judges it (the public `class` and `blocking` fields are
- * copies for people and the CLI; apply() never trusts them alone).
- */
-export const STEP_OPS = [
-  'create-table',
-  'add-column',
-  'add-expiry-column',
-  'create-expiry-index',
-  'record-ttl',
-  'set-ttl',
-  'drop-expiry-column',
-  'keep-expiry-column',
-  'primary-key',
-  'column-type',
-  'column-collation',
-  'column-nullability',
-] as const;
-
-export type StepOp = (typeof STEP_OPS)[number];
-
-/**
- * What apply() runs for a step: its operation and DDL statements. `blocking`: a conflict that
- * stops apply() and ensureCollections() (false: a difference lifespan leaves as is on purpose).
- */
-export interface StepPayload {
-  readonly op: StepOp;
-  readonly sql: readonly string[];
-  readonly blocking: boolean;
-}
-
-export type RelationalStep = PlanStep<StepPayload>;
+export { STEP_OPS, type RelationalStep, type StepOp, type StepPayload } from './step-payload';
 
 export interface PlanInput {
   readonly allowDestructive: boolean;

@@ -13,7 +13,7 @@ import type { MigrationPlan } from '../../core/plan';
 import type { ApplyOptions } from '../contract';
 import { isAlreadyThere } from './drivers/driver-errors';
 import { RELATIONAL_STORE } from './options';
-import type { RelationalStep, StepOp, StepPayload } from './plan';
+import type { RelationalStep, StepOp, StepPayload } from './step-payload';
 import type { SchemaRunner } from './drivers/schema-runner';
 import { STEP_SQL_SHAPES } from './schema/step-sql';
 

@@ -1,5 +1,5 @@
 import type { StatementShape } from '../../../core/statement-shapes';
-import type { StepOp } from '../plan';
+import type { StepOp } from '../step-payload';
 import { EXPIRY_COLUMN, TTL_RECORD_TABLE } from './names';
 
 /**
