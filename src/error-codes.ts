@@ -15,9 +15,9 @@ import { COSMOS_CODES } from './error-codes/cosmos';
 import { MONGODB_CODES } from './error-codes/mongodb';
 import { REDIS_CODES } from './error-codes/redis';
 import { RELATIONAL_CODES } from './error-codes/relational';
-import type { ErrorCodeSpec, ErrorFamily } from './error-codes/code-spec';
+import type { ErrorCodeSpec, ErrorFamily } from './error-code-spec';
 
-export type { ErrorCodeSpec, ErrorFamily, ExitFamily } from './error-codes/code-spec';
+export type { ErrorCodeSpec, ErrorFamily, ExitFamily } from './error-code-spec';
 
 export const ERROR_CODE_TABLE = {
   ...SHARED_CODES,

@@ -1,4 +1,4 @@
-import type { ErrorCodeSpec } from './code-spec';
+import type { ErrorCodeSpec } from '../error-code-spec';
 
 /** Codes only the Cosmos DB provider raises. Each row's TSDoc is its meaning in docs/errors.md. */
 export const COSMOS_CODES = {

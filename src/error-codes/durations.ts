@@ -1,4 +1,4 @@
-import type { ErrorCodeSpec } from './code-spec';
+import type { ErrorCodeSpec } from '../error-code-spec';
 
 /** Codes of durations and per-write TTL values. Each row's TSDoc is its meaning in docs/errors.md. */
 export const DURATION_CODES = {

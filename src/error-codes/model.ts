@@ -1,4 +1,4 @@
-import type { ErrorCodeSpec } from './code-spec';
+import type { ErrorCodeSpec } from '../error-code-spec';
 
 /** Codes of the model: decorators, the fluent builder, entity checks. Each row's TSDoc is its meaning in docs/errors.md. */
 export const MODEL_CODES = {

@@ -1,4 +1,4 @@
-import type { ErrorCodeSpec } from './code-spec';
+import type { ErrorCodeSpec } from '../error-code-spec';
 
 /** Codes every store raises alike (the ErrorCodes below name most of them). Each row's TSDoc is its meaning in docs/errors.md. */
 export const SHARED_CODES = {

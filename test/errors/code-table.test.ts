@@ -16,7 +16,6 @@ import {
   exitCodeFor,
 } from '../../src/cli/exit-codes';
 import { LifespanError, ModelError, StoreError, TtlError, UnsupportedTtlError } from '../../src/errors';
-import { STORE_NAMES } from '../../src/providers/registry';
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
 const CODE_SHAPE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/;
@@ -113,8 +112,9 @@ describe('the one code table (src/error-codes.ts)', () => {
   test('a refused plan (wrong store, edited step, conflict, destructive) has one code and one wording on every store', () => {
     const refusing = (factory: string) =>
       new Set(factoryCalls.filter((c) => c.factory === factory).map((c) => c.store));
-    // Every store judges plans with the one plan gate, nowhere else.
-    expect(refusing('checkPlan')).toEqual(new Set(STORE_NAMES));
+    // No store calls the plan gate itself: the core's plan flow judges every store's plans.
+    expect(refusing('checkPlan')).toEqual(new Set());
+    expect(fs.readFileSync(path.join(SRC, 'core', 'plan-flow.ts'), 'utf8')).toMatch(/\bcheckPlan\(this\.rules\.steps/);
     const gateCodes = ['PLAN_WRONG_STORE', 'PLAN_BAD_STEP', 'PLAN_CONFLICT', 'PLAN_DESTRUCTIVE_NOT_ALLOWED'];
     const ownCodes = thrown.filter((r) => gateCodes.includes(r.code));
     expect(new Set(ownCodes.map((r) => r.where))).toEqual(new Set([path.join('core', 'plan-refusals.ts')]));

@@ -4,7 +4,13 @@
  * the step's entity), before anything is sent.
  */
 import type { MigrationPlan } from '../../src';
-import { checkedSteps } from '../../src/providers/mongodb/steps';
+import { checkPlan } from '../../src/core/plan-gate';
+import type { ApplyOptions } from '../../src/providers/contract';
+import { MONGODB_STEPS } from '../../src/providers/mongodb/steps';
+
+/** What apply() judges a plan by: the one plan gate over MongoDB's step table. */
+const checkedSteps = (plan: MigrationPlan, options: ApplyOptions = {}) =>
+  checkPlan(MONGODB_STEPS, plan, options, undefined);
 
 function planWith(command: object): MigrationPlan {
   return {

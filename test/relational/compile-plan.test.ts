@@ -6,7 +6,14 @@ import { compileSchema, type CompiledSchema, type TableSpec } from '../../src/pr
 import type { RelationalDialect } from '../../src/providers/relational/families/dialects';
 import type { LiveTable } from '../../src/providers/relational/schema/live-table';
 import { planSteps, type PlanInput, type RelationalStep } from '../../src/providers/relational/plan';
-import { checkedSteps, isDestructive } from '../../src/providers/relational/steps';
+import { checkPlan } from '../../src/core/plan-gate';
+import type { MigrationPlan } from '../../src/core/plan';
+import type { ApplyOptions } from '../../src/providers/contract';
+import { RELATIONAL_STEPS, isDestructive } from '../../src/providers/relational/steps';
+
+/** What apply() judges a plan by: the one plan gate over the relational step table. */
+const checkedSteps = (plan: MigrationPlan, options: ApplyOptions = {}) =>
+  checkPlan(RELATIONAL_STEPS, plan, options, undefined);
 import { recordOf } from '../../src/providers/relational/schema/ttl-record';
 import { TableSql } from '../../src/providers/relational/table/table-sql';
 import { findWhere, selectByKey, selectByKeys } from '../../src/providers/relational/read/read-sql';

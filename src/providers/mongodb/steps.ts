@@ -1,8 +1,6 @@
 import { shorterTtl } from '../../core/plan-consent';
-import { checkPlan, refuse, type CheckedStep, type StepRules } from '../../core/plan-gate';
+import { refuse, type StepRules } from '../../core/plan-gate';
 import { LifespanError } from '../../errors';
-import type { MigrationPlan } from '../../core/plan';
-import type { ApplyOptions } from '../contract';
 import { runStep, type MongoStepRun } from './apply';
 import { shellCommand, ttlCommandOf, type Doc } from './commands';
 import { checkExpireAfterSeconds, checkTtlKey } from './ttl-limits';
@@ -101,8 +99,3 @@ export const MONGODB_STEPS: StepRules<MongoStepPayload, 'op', MongoStepRun> = {
     },
   },
 };
-
-/** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): CheckedStep<MongoStepPayload>[] {
-  return checkPlan(MONGODB_STEPS, plan, options, undefined);
-}

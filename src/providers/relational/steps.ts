@@ -1,16 +1,6 @@
-import {
-  checkPlan,
-  type CheckedStep,
-  isDestructiveStep,
-  refuse,
-  type PayloadOfKind,
-  type StepHandler,
-  type StepRules,
-} from '../../core/plan-gate';
+import { isDestructiveStep, refuse, type PayloadOfKind, type StepHandler, type StepRules } from '../../core/plan-gate';
 import { shorterTtl } from '../../core/plan-consent';
 import { destroysData, unlistedStatement } from '../../core/statement-shapes';
-import type { MigrationPlan } from '../../core/plan';
-import type { ApplyOptions } from '../contract';
 import { isAlreadyThere } from './drivers/driver-errors';
 import { RELATIONAL_STORE } from './options';
 import type { RelationalStep, StepOp, StepPayload } from './step-payload';
@@ -103,11 +93,6 @@ export const RELATIONAL_STEPS: StepRules<StepPayload, 'op', SchemaRunner> = {
     'column-nullability': ddlStep('column-nullability', conflict('a NOT NULL column the model allows null in')),
   },
 };
-
-/** The plan's steps once the plan gate has passed them all (nothing has run). */
-export function checkedSteps(plan: MigrationPlan, options: ApplyOptions = {}): CheckedStep<StepPayload>[] {
-  return checkPlan(RELATIONAL_STEPS, plan, options, undefined);
-}
 
 /** Whether the step can lose data (the gate's destructive rule, for ensureCollections' filter). */
 export function isDestructive(step: RelationalStep): boolean {

@@ -1,6 +1,6 @@
 /**
- * What a row of the code table says of its code (src/error-codes.ts spreads the sections of this
- * folder into one table). Its own file, so the sections and the table import it without importing
+ * What a row of the code table says of its code (src/error-codes.ts spreads the sections of
+ * src/error-codes/ into one table). Its own file, so the sections and the table import it without importing
  * each other.
  */
 
