@@ -14,6 +14,7 @@ import { forecastSpec, type ExpiryForecastOptions } from './core/forecast';
 import { ExpiryForecastReport } from './explain/forecast-report';
 import { withReadTouch } from './runtime/touching-repository';
 import type { ApplyResult, MigrationPlan, ReviewedPlan } from './core/plan';
+import { notAPlan } from './core/plan-refusals';
 import type { EntityClass, Model } from './model/types';
 import type {
   ApplyOptions,
@@ -66,7 +67,9 @@ export class StoreContext {
       // The plan gate judges the plan once (the store's review), and its verdict is what runs.
       if (typeof this.session.review === 'function') return this.session.review(plan, options).apply();
       if (typeof this.session.checkPlan === 'function') this.session.checkPlan(plan, options);
-      return this.applyUnreviewed(plan, options);
+      const judged = frozenCopy(plan, this.session.store);
+      this.refuseUnconsentedLabels(judged, options);
+      return this.session.apply(judged, options);
     });
   }
 
@@ -97,30 +100,32 @@ export class StoreContext {
       );
     }
     this.session.checkPlan(plan, options);
+    // Judged and run is a frozen copy: a caller editing its plan after review changes nothing.
+    const judged = frozenCopy(plan, this.session.store);
+    this.refuseUnconsentedLabels(judged, options);
     return {
       store: this.session.store,
-      steps: plan.steps,
-      apply: () => this.talking(() => this.applyUnreviewed(plan, options)),
+      steps: judged.steps,
+      apply: () => this.talking(() => this.session.apply(judged, options)),
     };
   }
 
   /**
    * A session that does not judge plans by the gate (no review()): the steps' labels are judged
-   * here before it runs anything, as a guard.
+   * here at review, before any store of a `lifespan apply` runs anything, as a guard.
    */
-  private applyUnreviewed(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
+  private refuseUnconsentedLabels(plan: MigrationPlan, options?: ApplyOptions): void {
     const consent = optionsArgument<ApplyOptions>(
       options,
       'apply()',
       { store: this.session.store },
       '{ allowRetroactive: true }',
     );
-    if (typeof plan === 'object' && plan !== null && Array.isArray(plan.steps)) {
+    if (Array.isArray(plan.steps)) {
       const labelled = labelledRetroactive(plan.steps, shorterTtl);
       refuseUnconsentedRetroactive(this.session.store, labelled, consent.allowRetroactive);
       refuseUnconsentedUnexpiry(this.session.store, labelledUnexpiry(plan.steps), consent.allowUnexpiry);
     }
-    return this.session.apply(plan, options);
   }
 
   /** A connection failure in a call that talks to the store, as a typed StoreError. */
@@ -190,4 +195,26 @@ export async function connect(model: Model, store: Store): Promise<StoreContext>
     CONNECTION_ERRORS,
   );
   return new StoreContext(model, session, store.describe());
+}
+
+/**
+ * A deep copy of a plan (plain data), frozen through: what a review judged is what it runs. What
+ * is not plain data (a function, a symbol) is not a plan.
+ */
+function frozenCopy(plan: MigrationPlan, store: string): MigrationPlan {
+  if (typeof plan !== 'object' || plan === null) throw notAPlan(store);
+  const freeze = <V>(value: V): V => {
+    if (typeof value === 'object' && value !== null) {
+      for (const member of Object.values(value)) freeze(member);
+      Object.freeze(value);
+    }
+    return value;
+  };
+  let copy: MigrationPlan;
+  try {
+    copy = structuredClone(plan);
+  } catch {
+    throw notAPlan(store);
+  }
+  return freeze(copy);
 }

@@ -1,9 +1,9 @@
 import type { EnsureOptions } from '../providers/contract';
-import { optionsArgument } from '../runtime/arguments';
-import { ensureCollections, ensureNeedsReview } from '../runtime/ensure-collections';
+import { flagOptions } from '../runtime/arguments';
+import { ensureCollections, ensureNeedsReview, ensureUnexpiryNeedsReview } from '../runtime/ensure-collections';
 import type { ApplyResult, PlanStep } from './plan';
 import { runContextOf, type PlanFlowRules } from './plan-flow-rules';
-import { checkPlan, expiresStoredBy, runStep, type CheckedStep } from './plan-gate';
+import { checkPlan, expiresStoredBy, runStep, unexpiresStoredBy, type CheckedStep } from './plan-gate';
 
 /**
  * ensureCollections() on the plan flow: each round inspects, passes the steps through the gate
@@ -15,7 +15,13 @@ export async function ensureThroughTable<Payload, D extends keyof Payload & stri
   given: unknown,
 ): Promise<ApplyResult> {
   const store = rules.steps.store;
-  const options = optionsArgument<EnsureOptions>(given, 'ensureCollections()', { store }, '{ allowRetroactive: true }');
+  const options = flagOptions<EnsureOptions>(
+    given,
+    'ensureCollections()',
+    { store },
+    ['allowRetroactive', 'allowUnexpiry'],
+    '{ allowRetroactive: true }',
+  );
   const consent = {
     by: 'ensureCollections' as const,
     allowRetroactive: options.allowRetroactive === true,
@@ -37,7 +43,7 @@ export async function ensureThroughTable<Payload, D extends keyof Payload & stri
             rules.scope,
           ),
         refuseRetroactive: (steps) => refuseOverStoredRecords(rules, steps, held),
-        refuseUnexpiry: async (steps) => rules.ensure.refuseUnexpiry?.(steps, held),
+        refuseUnexpiry: (steps) => refuseUnexpiring(rules, steps, held),
         apply: async (steps, applied) => {
           raced = undefined;
           const picked = rules.ensure.pick ? rules.ensure.pick(steps) : steps;
@@ -87,5 +93,25 @@ async function refuseOverStoredRecords<Payload, D extends keyof Payload & string
   throw ensureNeedsReview(
     review.map((s) => `${s.entity ?? s.collection}: ${s.summary} can make records already stored expire`).join('; '),
     { store: rules.steps.store, entity: review[0]?.entity ?? undefined },
+  );
+}
+
+/**
+ * A step that can make due-but-stored records readable again runs without allowUnexpiry only where
+ * the store judges it harmless (its refuseUnexpiry reads what is stored); a store that does not
+ * judge it gets the step table's word alone: such a step needs review (fail closed, as holdsRecords).
+ */
+async function refuseUnexpiring<Payload, D extends keyof Payload & string, Run, Scope, Held>(
+  rules: PlanFlowRules<Payload, D, Run, Scope, Held>,
+  steps: readonly CheckedStep<Payload>[],
+  held: Held,
+): Promise<void> {
+  if (rules.ensure.refuseUnexpiry) return rules.ensure.refuseUnexpiry(steps, held);
+  const run = rules.ensure.pick ? rules.ensure.pick(steps) : steps;
+  const unexpiring = run.filter((step) => unexpiresStoredBy(rules.steps, step));
+  if (unexpiring.length === 0) return;
+  throw ensureUnexpiryNeedsReview(
+    unexpiring.map((s) => `${s.entity ?? s.collection}: ${s.summary} can make due records readable again`).join('; '),
+    { store: rules.steps.store, entity: unexpiring[0]?.entity ?? undefined },
   );
 }

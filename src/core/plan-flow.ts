@@ -34,7 +34,10 @@ export class PlanFlow<Payload, D extends keyof Payload & string, Run, Scope, Hel
       allowRetroactive: given.allowRetroactive === true,
       allowUnexpiry: given.allowUnexpiry === true,
     };
-    return { store: this.store, steps, apply: () => this.run(steps, consent) };
+    // What runs is the judged list itself, frozen: a caller editing the review it was handed (its
+    // steps are this list) cannot add or swap a step the gate did not judge.
+    const judged = Object.freeze([...steps]);
+    return { store: this.store, steps: judged, apply: () => this.run(judged, consent) };
   }
 
   apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {

@@ -1,5 +1,5 @@
 import type { ApplyResult, MigrationPlan, PlanStep } from './plan';
-import { optionsArgument } from '../runtime/arguments';
+import { flagOptions } from '../runtime/arguments';
 import {
   labelledRetroactive,
   labelledUnexpiry,
@@ -115,10 +115,11 @@ export function checkPlan<Payload, D extends keyof Payload & string, Run, Scope>
   options: unknown,
   scope: Scope,
 ): CheckedStep<Payload>[] {
-  const consent = optionsArgument<PlanConsent>(
+  const consent = flagOptions<PlanConsent>(
     options,
     'apply()',
     { store: rules.store },
+    ['allowDestructive', 'allowRetroactive', 'allowUnexpiry'],
     '{ allowDestructive: true }',
   );
   if (typeof plan !== 'object' || plan === null) throw notAPlan(rules.store);
@@ -185,6 +186,14 @@ export function expiresStoredBy<Payload, D extends keyof Payload & string, Run, 
   step: PlanStep<Payload>,
 ): boolean {
   return handlerOf(rules, step.payload).expiresStored(step.payload);
+}
+
+/** Whether running the step can make due-but-stored records readable again, by its kind's handler. */
+export function unexpiresStoredBy<Payload, D extends keyof Payload & string, Run, Scope>(
+  rules: StepRules<Payload, D, Run, Scope>,
+  step: PlanStep<Payload>,
+): boolean {
+  return handlerOf(rules, step.payload).unexpiresStored(step.payload);
 }
 
 /** The native command text of a payload, by its kind's renderer. */

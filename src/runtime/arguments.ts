@@ -49,7 +49,30 @@ export function writeOptions(value: unknown, call: string, store: string): Write
 
 /** plan()'s options, checked by every store before it inspects anything. */
 export function planOptions(value: unknown, store: string): PlanOptions {
-  return optionsArgument<PlanOptions>(value, 'plan()', { store }, '{ counts: true }');
+  return flagOptions<PlanOptions>(value, 'plan()', { store }, ['counts', 'allowDestructive'], '{ counts: true }');
+}
+
+/**
+ * Options whose every member is a true/false flag (plan(), apply(), ensureCollections()): an
+ * unknown name or a value other than a boolean is refused, so a misspelt or mistyped flag
+ * (`{ allowRetroactve: true }`, `{ counts: 1 }`) never runs as if it were absent.
+ */
+export function flagOptions<T extends object>(
+  value: unknown,
+  call: string,
+  place: ErrorPlace,
+  flags: readonly (keyof T & string)[],
+  example: string,
+): T {
+  const options = knownOptions<T>(value, call, place, flags, example);
+  for (const [name, flag] of Object.entries(options)) {
+    if (flag === undefined || typeof flag === 'boolean') continue;
+    throw new LifespanError(ErrorCodes.BAD_ARGUMENT, `${call} got ${name}: ${showValue(flag)}, not true or false`, {
+      ...place,
+      hint: `give ${name}: true, or leave it out, e.g. ${example}`,
+    });
+  }
+  return options;
 }
 
 /**

@@ -2,7 +2,7 @@ import { ErrorCodes } from '../error-codes';
 import { LifespanError, type ErrorPlace } from '../errors';
 import type { ApplyResult, PlanStep } from '../core/plan';
 import type { EnsureOptions } from '../providers/contract';
-import { optionsArgument } from './arguments';
+import { flagOptions } from './arguments';
 
 /**
  * How many times ensureCollections() inspects and applies before giving up on a race. Losing a race
@@ -45,10 +45,11 @@ export async function ensureCollections<Step extends PlanStep, Checked extends P
   flow: EnsureFlow<Step, Checked>,
   given: unknown,
 ): Promise<ApplyResult> {
-  const options = optionsArgument<EnsureOptions>(
+  const options = flagOptions<EnsureOptions>(
     given,
     'ensureCollections()',
     { store: flow.store },
+    ['allowRetroactive', 'allowUnexpiry'],
     '{ allowRetroactive: true }',
   );
   const applied: PlanStep[] = [];
