@@ -1,5 +1,6 @@
 import { ErrorCodes } from '../../../error-codes';
 import { StoreError } from '../../../errors';
+import type { DriverError, SqlFamily } from '../families/family';
 import { RELATIONAL_STORE } from '../options';
 
 /**
@@ -67,13 +68,14 @@ export function backoffMs(attempt: number): number {
   return base + Math.random() * base;
 }
 
-/** Driver errors that mean "another transaction held a lock": retrying the batch is safe. */
-export function isLockConflict(error: unknown): boolean {
+/**
+ * Whether an error means "another transaction held a lock", so retrying the batch is safe: the
+ * family recognises its driver's codes (families/<family>/lock-conflicts.ts) on the error or on
+ * one of the causes it wraps.
+ */
+export function isLockConflict(family: SqlFamily, error: unknown): boolean {
   for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, errno } = e as { code?: unknown; errno?: unknown };
-    if (errno === 1213 || errno === 1205) return true; // ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT
-    if (code === '40P01' || code === '55P03' || code === '40001') return true; // deadlock, lock_timeout, serialization
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
+    if (family.isLockConflict(e as DriverError)) return true;
   }
   return false;
 }

@@ -2,6 +2,7 @@ import type { FieldType } from '../../../../model/types';
 import type { SqlFamily } from '../family';
 import { onConflict, rowValueAfter } from '../shared-sql';
 import { POSTGRES_KEY_VIOLATIONS } from './key-violations';
+import { isPostgresLockConflict } from './lock-conflicts';
 
 const TYPES: Record<FieldType, string> = {
   date: 'timestamp with time zone',
@@ -58,4 +59,5 @@ export const POSTGRES_FAMILY: SqlFamily = {
     same: (c, _type, p) => `CAST(${c} AS text) IS NOT DISTINCT FROM CAST(${p} AS text)`,
   },
   keyViolations: POSTGRES_KEY_VIOLATIONS,
+  isLockConflict: isPostgresLockConflict,
 };

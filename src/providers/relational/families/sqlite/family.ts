@@ -2,6 +2,7 @@ import type { FieldType } from '../../../../model/types';
 import type { SqlFamily } from '../family';
 import { onConflict, rowValueAfter } from '../shared-sql';
 import { SQLITE_KEY_VIOLATIONS } from './key-violations';
+import { isSqliteLockConflict } from './lock-conflicts';
 
 const TYPES: Record<FieldType, string> = {
   date: 'INTEGER',
@@ -55,4 +56,5 @@ export const SQLITE_FAMILY: SqlFamily = {
   // Values round-trip as stored: the bound value is compared as it is.
   selectedValue: { read: (c) => c, same: (c, _type, p) => `${c} IS ${p}` },
   keyViolations: SQLITE_KEY_VIOLATIONS,
+  isLockConflict: isSqliteLockConflict,
 };
