@@ -1,6 +1,7 @@
 import { ErrorCodes } from '../../../error-codes';
 import { StoreError } from '../../../errors';
-import type { DriverError, SqlFamily } from '../families/family';
+import { EVERY_SQL_FAMILY } from '../families/by-dialect';
+import type { DriverError } from '../families/family';
 import { RELATIONAL_STORE } from '../options';
 
 /**
@@ -69,13 +70,15 @@ export function backoffMs(attempt: number): number {
 }
 
 /**
- * Whether an error means "another transaction held a lock", so retrying the batch is safe: the
- * family recognises its driver's codes (families/<family>/lock-conflicts.ts) on the error or on
- * one of the causes it wraps.
+ * Whether an error, or one of the causes it wraps, means "another transaction held a lock", so
+ * retrying the batch is safe. Each family recognises its driver's codes
+ * (families/<family>/lock-conflicts.ts); a driver error is always one family's (the codes never
+ * overlap), so every family is asked, as drivers/driver-errors.ts asks for key violations.
  */
-export function isLockConflict(family: SqlFamily, error: unknown): boolean {
+export function isLockConflict(error: unknown): boolean {
   for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
-    if (family.isLockConflict(e as DriverError)) return true;
+    const driverError = e as DriverError;
+    if (EVERY_SQL_FAMILY.some((f) => f.isLockConflict(driverError))) return true;
   }
   return false;
 }

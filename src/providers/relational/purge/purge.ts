@@ -118,7 +118,7 @@ export async function purgeTable(
   let deleted = 0;
   for (;;) {
     const started = performance.now();
-    const outcome = await withRetries(t, progress, async () => {
+    const outcome = await withRetries(table, progress, async () => {
       await hooks.beforeBatch?.(table);
       const sent = performance.now();
       const result = await runner.next(sizer.size);
@@ -154,7 +154,7 @@ function batchInfo(table: string, outcome: BatchOutcome, started: number, progre
 }
 
 async function withRetries(
-  t: EntityTable,
+  table: string,
   progress: PurgeProgress,
   batch: () => Promise<BatchOutcome>,
 ): Promise<BatchOutcome> {
@@ -162,10 +162,8 @@ async function withRetries(
     try {
       return await batch();
     } catch (error) {
-      if (!isLockConflict(t.family, error)) throw error;
-      if (attempt >= PURGE_RETRIES) {
-        throw new PurgeInterruptedError(t.spec.table, progress.deleted, progress.batches, error);
-      }
+      if (!isLockConflict(error)) throw error;
+      if (attempt >= PURGE_RETRIES) throw new PurgeInterruptedError(table, progress.deleted, progress.batches, error);
       await sleep(backoffMs(attempt));
     }
   }

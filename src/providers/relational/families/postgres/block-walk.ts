@@ -41,7 +41,7 @@ export async function blockWalk(c: PurgeContext): Promise<BatchRunner | null> {
       try {
         rows = await executor.runInTransaction(opening, fast, bind(fast, { args, now }));
       } catch (error) {
-        if (!isLockConflict(t.family, error)) throw error;
+        if (!isLockConflict(error)) throw error;
         // A writer holds a row of this range: take the rest of the range without waiting on it.
         rows = await executor.run(skipping, bind(skipping, { args, now }));
         addRange(skippedRanges, range);
