@@ -50,7 +50,7 @@ function providerInternalImports(folder: string): string[] {
 }
 
 /** `file:line: text` of each line of `files` that matches `pattern`. */
-function linesMatching(files: readonly string[], pattern: RegExp): string[] {
+function linesMatching(files: readonly string[], pattern: { test(line: string): boolean }): string[] {
   return files.flatMap((file) =>
     fs
       .readFileSync(file, 'utf8')
@@ -323,14 +323,38 @@ describe('relational provider by SQL family', () => {
   const RELATIONAL = path.join(SRC, 'providers', 'relational');
   const inside = (file: string, folder: string) => file.startsWith(path.join(RELATIONAL, folder) + path.sep);
 
-  test('branches on the SQL family only inside families/ (elsewhere: the family object, or a Record by family)', () => {
-    const branch = /(===|!==)\s*'(sqlite|postgres|mariadb|mysql)'|case\s+'(sqlite|postgres|mariadb|mysql)'/;
-    expect(
-      linesMatching(
-        tsFiles(RELATIONAL).filter((file) => !inside(file, 'families')),
-        branch,
-      ),
-    ).toEqual([]);
+  /**
+   * What only families/ may know: a branch on a family or dialect name, a table keyed by family
+   * (or by dialect), an index by a family's name, and the pickers that turn a dialect into a
+   * family's name or look a family up by it. Elsewhere code asks the family object that
+   * sqlFamily(dialect) or familyOperations(dialect) hands out.
+   */
+  const FAMILY_KNOWLEDGE: readonly RegExp[] = [
+    /(===|!==)\s*'(sqlite|postgres|mariadb|mysql)'|case\s+'(sqlite|postgres|mariadb|mysql)'/,
+    /\bDialectFamily\b|\b(Record|Map)<\s*RelationalDialect\b|\bin\s+RelationalDialect\s*\]/,
+    /\[[^\]\n]*\bfamily\.name\b[^\]\n]*\]/,
+    /\b(familyOf|FAMILY_OF_DIALECT|SQL_FAMILIES|OPERATIONS)\b/,
+  ];
+  const knowsFamilies = (line: string) => FAMILY_KNOWLEDGE.some((p) => p.test(line));
+
+  test('only families/ branches on, tabulates or picks SQL families (elsewhere: the family object is asked)', () => {
+    const outside = tsFiles(RELATIONAL).filter((file) => !inside(file, 'families'));
+    expect(linesMatching(outside, { test: knowsFamilies })).toEqual([]);
+  });
+
+  test('the family check recognises what it forbids', () => {
+    const forbidden = [
+      "if (dialect === 'mariadb') return;",
+      "case 'postgres':",
+      'const TYPES: Readonly<Record<DialectFamily, string>> = {',
+      'const LABELS: Record<RelationalDialect, string> = {',
+      'return SQL_FAMILIES[family].encodeInstant(date);',
+      'const hint = HINTS[t.family.name];',
+      'const name = familyOf(dialect);',
+    ];
+    const allowed = ['const family = sqlFamily(dialect);', 'return familyOperations(t.dialect).purgeRunner(c);'];
+    expect(forbidden.filter((line) => !knowsFamilies(line))).toEqual([]);
+    expect(allowed.filter(knowsFamilies)).toEqual([]);
   });
 
   test('only drivers/ imports a database driver', () => {

@@ -17,7 +17,7 @@ const checkedSteps = (plan: MigrationPlan, options: ApplyOptions = {}) =>
 import { recordOf } from '../../src/providers/relational/schema/ttl-record';
 import { TableSql } from '../../src/providers/relational/table/table-sql';
 import { findWhere, selectByKey, selectByKeys } from '../../src/providers/relational/read/read-sql';
-import { purgeBatch } from '../../src/providers/relational/purge/purge';
+import { firstPurgeBatch } from '../../src/providers/relational/purge/purge';
 import { insertRow, setExpiry, upsertRow } from '../../src/providers/relational/write/write-sql';
 
 function modelError(fn: () => unknown): ModelError {
@@ -325,7 +325,7 @@ describe('hot-path statements (built once per entity and shape)', () => {
       upsertKeep: upsertRow(t, 'db', 'nowPlus', 'keep').sql,
       upsertExtend: upsertRow(t, 'param', 'value', 'extend').sql,
       setTtlExtend: setExpiry(t, 'db', 'extendNowPlus', 'expires_at', null).sql,
-      purgeBatch: purgeBatch(t, 'db', 'expires_at', 500).sql,
+      purgeBatch: firstPurgeBatch(t, 'db', 'expires_at', 500).sql,
     };
     expect(texts).toMatchSnapshot();
     // positional parameters are bound in text order; PostgreSQL reuses $n for the same source

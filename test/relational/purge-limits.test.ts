@@ -6,7 +6,6 @@
 import type { Knex } from 'knex';
 import { ModelBuilder, type StoreContext } from '../../src';
 import { encodeInstant } from '../../src/providers/relational/codec';
-import { familyOf } from '../../src/providers/relational/families/by-dialect';
 import { connectRelational, describeEngines, dropTables, prefixFor, type RelationalEngine } from './support/engines';
 import { knexFor } from '../harness/relational';
 
@@ -64,7 +63,7 @@ describeEngines('relational purgeExpired at the batch size limits', (engine) => 
 
   test('a cap of 40,000 rows on a two-column key purges everything due, each batch within the engine limits', async () => {
     const from = new Date(Date.UTC(2030, 0, 1));
-    await knex.raw(seedSql(engine, table), [encodeInstant(familyOf(engine), from) as Knex.RawBinding]);
+    await knex.raw(seedSql(engine, table), [encodeInstant(engine, from) as Knex.RawBinding]);
     const rows: number[] = [];
     const result = await db.purgeExpired({
       now: new Date(from.getTime() + DUE + 1),

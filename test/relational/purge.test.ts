@@ -239,7 +239,7 @@ describeEngines('relational purgeExpired', (engine) => {
     const dialect = engine === 'sqlite' ? 'sqlite' : engine === 'postgres' ? 'postgres' : 'mariadb';
     const spec = compileSchema(model, dialect, 'emulate').tables.find((x) => x.table === tokens) as TableSpec;
     const t = new TableSql(dialect, spec, 'createdAt');
-    const now = encodeInstant(t.family.name, new Date(clock.nowMs));
+    const now = encodeInstant(t.dialect, new Date(clock.nowMs));
     const explain = async (statement: Statement, args: unknown[] = []): Promise<string> => {
       const prefix = engine === 'sqlite' ? 'EXPLAIN QUERY PLAN ' : 'EXPLAIN ';
       // knex numbers `?` itself; PostgreSQL's $n reuse one source, so bind by slot order.

@@ -1,9 +1,9 @@
 import { checkValue } from '../../core/values';
 import type { FieldType } from '../../model/types';
 import type { ColumnSpec } from './compile';
-import { SQL_FAMILIES, sqlFamily } from './families/by-dialect';
+import { sqlFamily } from './families/by-dialect';
 import type { RelationalDialect } from './families/dialects';
-import type { DialectFamily, SqlFamily } from './families/family';
+import type { SqlFamily } from './families/family';
 import { RELATIONAL_STORE } from './options';
 
 /**
@@ -58,9 +58,9 @@ export function converterFor(family: SqlFamily, type: FieldType): Converter {
 
 const identity = (v: unknown) => v;
 
-/** An instant as each family stores it: epoch ms, an ISO string, or a UTC DATETIME string. */
-export function encodeInstant(family: DialectFamily, date: Date): unknown {
-  return SQL_FAMILIES[family].encodeInstant(date);
+/** An instant as the dialect's family stores it: epoch ms, an ISO string, or a UTC DATETIME string. */
+export function encodeInstant(dialect: RelationalDialect, date: Date): unknown {
+  return sqlFamily(dialect).encodeInstant(date);
 }
 
 function decodeInstant(family: SqlFamily, raw: unknown): Date {

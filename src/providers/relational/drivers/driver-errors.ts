@@ -1,10 +1,8 @@
 import { ErrorCodes } from '../../../error-codes';
 import { LifespanError, StoreError } from '../../../errors';
-import { SQL_FAMILIES } from '../families/by-dialect';
+import { EVERY_SQL_FAMILY } from '../families/by-dialect';
 import type { DriverError } from '../families/family';
 import { RELATIONAL_STORE } from '../options';
-
-const FAMILIES = Object.values(SQL_FAMILIES);
 
 /*
  * A driver error is one family's (the codes never overlap), so these ask each family's parser
@@ -14,19 +12,19 @@ const FAMILIES = Object.values(SQL_FAMILIES);
 /** Any unique violation: the primary key or another unique index (hitsPrimaryKey tells which). */
 export function isUniqueViolation(error: unknown): boolean {
   const e = (error ?? {}) as DriverError;
-  return FAMILIES.some((f) => f.keyViolations.isUnique(e));
+  return EVERY_SQL_FAMILY.some((f) => f.keyViolations.isUnique(e));
 }
 
 /** "already exists" answers to DDL that SQLite / MySQL cannot guard with IF NOT EXISTS. */
 export function isAlreadyThere(error: unknown): boolean {
   const e = (error ?? {}) as DriverError;
-  return FAMILIES.some((f) => f.keyViolations.isAlreadyThere(e));
+  return EVERY_SQL_FAMILY.some((f) => f.keyViolations.isAlreadyThere(e));
 }
 
 /** Whether a unique violation is the table's primary key, as the driver words it. Anything else (or silence) is not the key. */
 export function hitsPrimaryKey(error: unknown, table: string, keyColumns: readonly string[]): boolean {
   const e = (error ?? {}) as DriverError;
-  return FAMILIES.some((f) => f.keyViolations.hitsPrimaryKey(e, table, keyColumns));
+  return EVERY_SQL_FAMILY.some((f) => f.keyViolations.hitsPrimaryKey(e, table, keyColumns));
 }
 
 /**

@@ -4,11 +4,14 @@ import { MYSQL_FAMILY } from './mysql/family';
 import { POSTGRES_FAMILY } from './postgres/family';
 import { SQLITE_FAMILY } from './sqlite/family';
 
-export const SQL_FAMILIES: Readonly<Record<DialectFamily, SqlFamily>> = {
+const SQL_FAMILIES: Readonly<Record<DialectFamily, SqlFamily>> = {
   sqlite: SQLITE_FAMILY,
   postgres: POSTGRES_FAMILY,
   mysql: MYSQL_FAMILY,
 };
+
+/** Every family, for answers that need no family picked (a driver error is always one family's). */
+export const EVERY_SQL_FAMILY: readonly SqlFamily[] = Object.values(SQL_FAMILIES);
 
 const FAMILY_OF_DIALECT: Readonly<Record<RelationalDialect, DialectFamily>> = {
   sqlite: 'sqlite',
@@ -17,6 +20,7 @@ const FAMILY_OF_DIALECT: Readonly<Record<RelationalDialect, DialectFamily>> = {
   mysql: 'mysql',
 };
 
+/** The dialect's family name, for the pickers of this folder (elsewhere: ask the family object). */
 export function familyOf(dialect: RelationalDialect): DialectFamily {
   return FAMILY_OF_DIALECT[dialect];
 }

@@ -140,4 +140,6 @@ export interface SqlFamily {
   /** How deleteMany() reads a checked column so that binding the value back compares exactly. */
   readonly selectedValue: SelectedValue;
   readonly keyViolations: KeyViolations;
+  /** A deadlock or lock-wait timeout of the family's driver: "another transaction held a lock", safe to retry. */
+  isLockConflict(error: DriverError): boolean;
 }

@@ -5,7 +5,6 @@ import type { BatchRunner, PurgeContext } from '../purge/batch';
 import type { LiveTable } from '../schema/live-table';
 import type { Statement } from '../table/statement';
 import type { NowMode, TableSql } from '../table/table-sql';
-import type { RelationalDialect } from './dialects';
 
 /**
  * What a family does differently against a live database, in one object per family
@@ -18,11 +17,7 @@ export interface FamilyOperations {
    * The named tables as the catalog has them (keyed by the catalog's spelling of the name), with
    * two catalog queries for all of them, one for columns and one for indexes.
    */
-  inspectTables(
-    runner: SchemaRunner,
-    dialect: RelationalDialect,
-    tables: readonly string[],
-  ): Promise<Map<string, LiveTable>>;
+  inspectTables(runner: SchemaRunner, tables: readonly string[]): Promise<Map<string, LiveTable>>;
   /** How one table's due rows are deleted batch by batch. */
   purgeRunner(c: PurgeContext): Promise<BatchRunner>;
   /** The statement that opens a batch of n rows on the index walk (what explain and the plan snapshots show). */

@@ -1,8 +1,6 @@
 import type { EntityTable } from '../table/entity-table';
 import type { NowMode } from '../table/table-sql';
 import type { Executor } from '../drivers/executor';
-import { bind } from '../table/statement';
-import { lockedDueCount } from './purge-sql';
 
 /** What one batch did. `done`: nothing due is left that this purge could take. */
 export interface BatchOutcome {
@@ -39,20 +37,4 @@ export const MAX_ROWS = 65_536;
 /** Where "now" comes from in this purge's statements. */
 export function modeOf(c: PurgeContext): NowMode {
   return c.now === undefined ? 'db' : 'param';
-}
-
-/**
- * Due rows other transactions hold locked, counted once the batches are done. A locking read
- * takes its locks only for its own transaction: one statement on its own (PostgreSQL), or in the
- * transaction `opening` begins (MariaDB/MySQL: READ COMMITTED, no gap locks).
- */
-export async function lockedLeft(c: PurgeContext, opening?: readonly string[]): Promise<number> {
-  const { t, executor, ex, now } = c;
-  const mode = modeOf(c);
-  const s = t.statement(`purge:locked-due:${mode}`, () => lockedDueCount(t, mode, ex));
-  const params = bind(s, { now });
-  const rows = opening
-    ? await executor.transaction((tx) => tx.rows(s, params), opening)
-    : await executor.rows(s, params);
-  return Number(rows[0]?.[0] ?? 0);
 }

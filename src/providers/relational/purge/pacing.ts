@@ -1,5 +1,7 @@
 import { ErrorCodes } from '../../../error-codes';
 import { StoreError } from '../../../errors';
+import { EVERY_SQL_FAMILY } from '../families/by-dialect';
+import type { DriverError } from '../families/family';
 import { RELATIONAL_STORE } from '../options';
 
 /**
@@ -67,13 +69,16 @@ export function backoffMs(attempt: number): number {
   return base + Math.random() * base;
 }
 
-/** Driver errors that mean "another transaction held a lock": retrying the batch is safe. */
+/**
+ * Whether an error, or one of the causes it wraps, means "another transaction held a lock", so
+ * retrying the batch is safe. Each family recognises its driver's codes
+ * (families/<family>/lock-conflicts.ts); a driver error is always one family's (the codes never
+ * overlap), so every family is asked, as drivers/driver-errors.ts asks for key violations.
+ */
 export function isLockConflict(error: unknown): boolean {
   for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, errno } = e as { code?: unknown; errno?: unknown };
-    if (errno === 1213 || errno === 1205) return true; // ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT
-    if (code === '40P01' || code === '55P03' || code === '40001') return true; // deadlock, lock_timeout, serialization
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
+    const driverError = e as DriverError;
+    if (EVERY_SQL_FAMILY.some((f) => f.isLockConflict(driverError))) return true;
   }
   return false;
 }

@@ -170,6 +170,6 @@ async function withRetries(
 }
 
 /** The statement that opens a batch of n rows on the family's index walk (what explain and the plan snapshots show). */
-export function purgeBatch(t: TableSql, mode: NowMode, ex: string, n: number): Statement {
+export function firstPurgeBatch(t: TableSql, mode: NowMode, ex: string, n: number): Statement {
   return familyOperations(t.dialect).firstPurgeBatch(t, mode, ex, n);
 }

@@ -15,7 +15,7 @@ export async function inspectTables(
   const live = new Map<string, LiveTable | null>();
   for (const table of tables) live.set(table, null);
   if (tables.length === 0) return live;
-  const found = await familyOperations(dialect).inspectTables(runner, dialect, tables);
+  const found = await familyOperations(dialect).inspectTables(runner, tables);
   const named = requestedName(tables);
   for (const [catalogName, table] of found) {
     const name = named(catalogName);

@@ -20,8 +20,3 @@ export async function withSchemaLock<T>(
     throw wrapDriverError(error, undefined, 'a schema change');
   }
 }
-
-/** The runner for schema reads outside the lock: SQLite's own connection, knex elsewhere. */
-export function schemaRunnerFor(knex: Knex, executor: Executor): SchemaRunner {
-  return familyOperations(executor.dialect).schemaRunner(knex, executor);
-}

@@ -3,6 +3,7 @@ import type { RelationalDialect } from '../dialects';
 import { passThroughTypeCast } from '../../drivers/mysql-rows';
 import type { ColumnType, DdlGuards, SqlFamily } from '../family';
 import { MYSQL_KEY_VIOLATIONS } from './key-violations';
+import { isMysqlLockConflict } from './lock-conflicts';
 import { spelledOutAfter } from './key-after';
 
 const INSTANT: ColumnType = { sql: 'DATETIME(3)', live: 'datetime(3)', collation: null };
@@ -102,6 +103,7 @@ export const MYSQL_FAMILY: SqlFamily = {
     same: (c, type, p) => `${type === 'binary' ? `HEX(${c})` : `CAST(${c} AS CHAR)`} <=> ${p}`,
   },
   keyViolations: MYSQL_KEY_VIOLATIONS,
+  isLockConflict: isMysqlLockConflict,
 };
 
 /**

@@ -1,14 +1,9 @@
 import type { SchemaRunner } from '../../drivers/schema-runner';
 import { byTable, groupIndexes, placeholders, type LiveTable } from '../../schema/live-table';
-import type { RelationalDialect } from '../dialects';
 import { MYSQL_FAMILY } from './family';
 
 /** information_schema, in the current database: two queries for all the tables. */
-export async function inspectTables(
-  runner: SchemaRunner,
-  dialect: RelationalDialect,
-  tables: readonly string[],
-): Promise<Map<string, LiveTable>> {
+export async function inspectTables(runner: SchemaRunner, tables: readonly string[]): Promise<Map<string, LiveTable>> {
   const list = placeholders(tables);
   const columnRows = await runner.rows(
     `SELECT TABLE_NAME AS tbl, COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE AS nullable,

@@ -1,5 +1,5 @@
 import type { KeyViolations } from '../family';
-import { ALREADY_EXISTS, messageOf } from '../shared-sql';
+import { ALREADY_EXISTS, messageOf } from '../driver-error-text';
 
 /** ER_DUP_ENTRY (1062) names the key: `for key 'PRIMARY'` (MySQL 8 prefixes the table). */
 export const MYSQL_KEY_VIOLATIONS: KeyViolations = {

@@ -1,10 +1,12 @@
 import type { FieldType } from '../../../../model/types';
-import type { SqlFamily } from '../family';
+import type { ColumnType, SqlFamily } from '../family';
 import { onConflict, rowValueAfter } from '../shared-sql';
 import { POSTGRES_KEY_VIOLATIONS } from './key-violations';
+import { isPostgresLockConflict } from './lock-conflicts';
 
-const TYPES: Record<FieldType, string> = {
-  date: 'timestamp with time zone',
+const INSTANT: ColumnType = { sql: 'timestamp with time zone', live: 'timestamp with time zone', collation: null };
+
+const TYPES: Record<Exclude<FieldType, 'date'>, string> = {
   string: 'text',
   uuid: 'uuid',
   number: 'double precision',
@@ -23,8 +25,9 @@ export const POSTGRES_FAMILY: SqlFamily = {
   name: 'postgres',
   quote: (name) => `"${name}"`,
   numberedParams: true,
-  instantType: { sql: 'timestamp with time zone', live: 'timestamp with time zone', collation: null },
-  columnType: (_dialect, type) => ({ sql: TYPES[type], live: TYPES[type], collation: null }),
+  instantType: INSTANT,
+  columnType: (_dialect, type) =>
+    type === 'date' ? INSTANT : { sql: TYPES[type], live: TYPES[type], collation: null },
   normaliseLiveType: (type) => type.trim().toLowerCase(),
   integerCast: 'integer',
   keyWidthLimit: null,
@@ -58,4 +61,5 @@ export const POSTGRES_FAMILY: SqlFamily = {
     same: (c, _type, p) => `CAST(${c} AS text) IS NOT DISTINCT FROM CAST(${p} AS text)`,
   },
   keyViolations: POSTGRES_KEY_VIOLATIONS,
+  isLockConflict: isPostgresLockConflict,
 };

@@ -1,5 +1,5 @@
 import type { KeyViolations } from '../family';
-import { ALREADY_EXISTS, messageOf, sameColumns } from '../shared-sql';
+import { ALREADY_EXISTS, messageOf, sameColumns } from '../driver-error-text';
 
 /** SQLSTATE 23505, with the constraint `<table>_pkey` or the detail's "Key (columns)=(values)". */
 export const POSTGRES_KEY_VIOLATIONS: KeyViolations = {

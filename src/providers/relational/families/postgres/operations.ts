@@ -6,7 +6,7 @@ import { indexBatch } from './purge-sql';
 import { lockedSchema } from './schema-lock';
 
 export const POSTGRES_OPERATIONS: FamilyOperations = {
-  inspectTables: (runner, _dialect, tables) => inspectTables(runner, tables),
+  inspectTables,
   purgeRunner,
   firstPurgeBatch: indexBatch,
   schemaRunner: (knex, executor) => knexRunner(knex, executor.dialect),

@@ -1,5 +1,6 @@
 import { bind } from '../../table/statement';
-import { MAX_ROWS, lockedLeft, modeOf, type BatchRunner, type PurgeContext } from '../../purge/batch';
+import { MAX_ROWS, modeOf, type BatchRunner, type PurgeContext } from '../../purge/batch';
+import { lockedLeft } from '../skipped-rows';
 import { blockWalk } from './block-walk';
 import { indexBatch } from './purge-sql';
 

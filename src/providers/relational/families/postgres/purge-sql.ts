@@ -1,6 +1,7 @@
 import type { NowMode, TableSql } from '../../table/table-sql';
 import type { SqlWriter, Statement } from '../../table/statement';
-import { due, lockedDueCount } from '../../purge/purge-sql';
+import { due } from '../../purge/purge-sql';
+import { lockedDueCount } from '../skipped-rows';
 
 /**
  * PostgreSQL, by the expiry index: up to n due rows, oldest first. SKIP LOCKED leaves rows a

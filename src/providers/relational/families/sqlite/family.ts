@@ -1,10 +1,13 @@
 import type { FieldType } from '../../../../model/types';
-import type { SqlFamily } from '../family';
+import type { ColumnType, SqlFamily } from '../family';
 import { onConflict, rowValueAfter } from '../shared-sql';
 import { SQLITE_KEY_VIOLATIONS } from './key-violations';
+import { isSqliteLockConflict } from './lock-conflicts';
 
-const TYPES: Record<FieldType, string> = {
-  date: 'INTEGER',
+/** Epoch milliseconds. */
+const INSTANT: ColumnType = { sql: 'INTEGER', live: 'integer', collation: null };
+
+const TYPES: Record<Exclude<FieldType, 'date'>, string> = {
   string: 'TEXT',
   uuid: 'TEXT',
   number: 'REAL',
@@ -23,8 +26,9 @@ export const SQLITE_FAMILY: SqlFamily = {
   name: 'sqlite',
   quote: (name) => `"${name}"`,
   numberedParams: false,
-  instantType: { sql: 'INTEGER', live: 'integer', collation: null },
-  columnType: (_dialect, type) => ({ sql: TYPES[type], live: TYPES[type].toLowerCase(), collation: null }),
+  instantType: INSTANT,
+  columnType: (_dialect, type) =>
+    type === 'date' ? INSTANT : { sql: TYPES[type], live: TYPES[type].toLowerCase(), collation: null },
   normaliseLiveType: (type) => type.trim().toLowerCase(),
   integerCast: 'integer',
   keyWidthLimit: null,
@@ -55,4 +59,5 @@ export const SQLITE_FAMILY: SqlFamily = {
   // Values round-trip as stored: the bound value is compared as it is.
   selectedValue: { read: (c) => c, same: (c, _type, p) => `${c} IS ${p}` },
   keyViolations: SQLITE_KEY_VIOLATIONS,
+  isLockConflict: isSqliteLockConflict,
 };

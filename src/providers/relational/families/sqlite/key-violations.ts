@@ -1,5 +1,5 @@
 import type { KeyViolations } from '../family';
-import { ALREADY_EXISTS, messageOf, sameColumns } from '../shared-sql';
+import { ALREADY_EXISTS, messageOf, sameColumns } from '../driver-error-text';
 
 /** better-sqlite3's codes; a UNIQUE failure names its columns as `table.column, ...`. */
 export const SQLITE_KEY_VIOLATIONS: KeyViolations = {

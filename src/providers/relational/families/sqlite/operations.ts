@@ -8,7 +8,7 @@ import { lockedSchema } from './schema-lock';
 
 /** Schema work runs on the executor's own connection: knex could hand out a second one. */
 export const SQLITE_OPERATIONS: FamilyOperations = {
-  inspectTables: (runner, _dialect, tables) => inspectTables(runner, tables),
+  inspectTables,
   purgeRunner: async (c) => purgeRunner(c),
   firstPurgeBatch: rangeBatch,
   schemaRunner: (_knex, executor) => sqliteRunner((executor as SqliteExecutor).connection),
