@@ -1,3 +1,4 @@
+import type { ChangeEffectKind } from '../core/plan';
 import type { Mechanism } from '../explain/entry';
 import type { UrlOpener } from './connection-target';
 import type { ConnectionErrorPatterns } from './connection-patterns';
@@ -51,8 +52,8 @@ export interface StoreCapabilities {
   readonly emulatesExpiry: boolean;
   /** plan()/apply() change the store's schema in place (on Redis: the recorded default TTL). */
   readonly hasSchemaPlan: boolean;
-  /** What a planned change of the default TTL does to stored data (step.effect.kind). */
-  readonly ttlChangeEffect: 'retroactive' | 'new-writes-only';
+  /** What a planned change of the default TTL does to stored data (step.effect.kind; never 'none'). */
+  readonly ttlChangeEffect: Exclude<ChangeEffectKind, 'none'>;
   /** The explain entry's mechanism for an entity with a declared TTL: one of `mechanisms`. */
   readonly ttlMechanism: Mechanism;
   /** findPage() pages come in key order and are full but the last (a keyset walk); else short/unordered pages are allowed. */
