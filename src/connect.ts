@@ -1,6 +1,7 @@
 import { LifespanError } from './errors';
-import { mappingConnectionErrors } from './providers/connection-errors';
-import { CONNECTION_ERRORS } from './providers/registry';
+import { connectFailure, mappingConnectionErrors } from './providers/connection-errors';
+import type { ConnectionErrorPatterns } from './providers/connection-patterns';
+import { connectionErrorsFor } from './providers/registry';
 import {
   labelledRetroactive,
   labelledUnexpiry,
@@ -34,6 +35,8 @@ export class StoreContext {
     readonly model: Model,
     private readonly session: StoreSession,
     private readonly target: string,
+    /** How the store's driver reports a connection failure: the Store's own, else its descriptor's. */
+    private readonly connectionErrors: readonly ConnectionErrorPatterns[] = connectionErrorsFor(session.store),
   ) {}
 
   get store(): string {
@@ -130,7 +133,7 @@ export class StoreContext {
 
   /** A connection failure in a call that talks to the store, as a typed StoreError. */
   private talking<T>(call: () => Promise<T>): Promise<T> {
-    return mappingConnectionErrors(this.session.store, this.target, call, CONNECTION_ERRORS);
+    return mappingConnectionErrors(this.session.store, this.target, call, this.connectionErrors);
   }
 
   /** The store's repository of an entity; get/getMany take read options (sliding expiry on read). */
@@ -188,13 +191,15 @@ export class StoreContext {
 export async function connect(model: Model, store: Store): Promise<StoreContext> {
   assertModel(model, 'connect()');
   assertStore(store);
-  const session = await mappingConnectionErrors(
-    store.name,
-    store.describe(),
-    () => store.open(model),
-    CONNECTION_ERRORS,
+  const patterns = store.connectionErrors ? [store.connectionErrors] : connectionErrorsFor(store.name);
+  const target = store.describe();
+  const session = await mappingConnectionErrors(store.name, target, () => store.open(model), patterns).catch(
+    (error: unknown) => {
+      // A failure no pattern names is still typed (as the built-in stores' URL openers type it).
+      throw connectFailure(error, store.name, target, 'check that the store is reachable and its settings', patterns);
+    },
   );
-  return new StoreContext(model, session, store.describe());
+  return new StoreContext(model, session, target, patterns);
 }
 
 /**

@@ -3,7 +3,7 @@ import { LifespanError, StoreError } from '../errors';
 import type { Model } from '../model/types';
 import { connectFailure, connectionError } from '../providers/connection-errors';
 import type { OpenedStore } from '../providers/connection-target';
-import { CONNECTION_ERRORS } from '../providers/registry';
+import { CONNECTION_ERRORS, connectionErrorsFor } from '../providers/registry';
 import { openerFor, storeOfUrl } from '../providers/url-openers';
 import { loadProjectConfig, toOpenedStore, type LifespanConfig } from './config';
 import type { Io } from './io';
@@ -130,9 +130,10 @@ async function openUrl(url: string): Promise<OpenedStore> {
     if (error instanceof LifespanError && !(error instanceof StoreError)) throw error;
     const store = storeOfUrl(url);
     const target = displayUrl(url);
+    const patterns = connectionErrorsFor(store);
     throw (
-      connectionError(error, store, target, CONNECTION_ERRORS) ??
-      connectFailure(error, store, target, 'check the URL and that the server is running', CONNECTION_ERRORS)
+      connectionError(error, store, target, patterns) ??
+      connectFailure(error, store, target, 'check the URL and that the server is running', patterns)
     );
   }
 }
@@ -151,6 +152,8 @@ export async function runFactory(
     return await factory({ offline });
   } catch (error) {
     if (error instanceof LifespanError) throw error;
+    // The one path that cannot know the store: the factory threw before it returned one (`name`
+    // is its key in the config), so every listed store's patterns read the failure.
     throw (
       connectionError(error, name, `store '${name}'`, CONNECTION_ERRORS) ??
       new LifespanError('CLI_FACTORY_FAILED', `the factory of store '${name}' threw: ${firstLine(error)}`, {

@@ -4,6 +4,7 @@ import type { ApplyResult, MigrationPlan, ReviewedPlan } from '../core/plan';
 import type { DurationInput } from '../model/duration';
 import type { PerWriteTtl } from '../model/per-write-ttl';
 import type { EntityClass, Model } from '../model/types';
+import type { ConnectionErrorPatterns } from './connection-patterns';
 
 /** Driver-free: compiles a model to the store's native terms and explains it. */
 export interface StoreExplainer<Options = void> {
@@ -290,4 +291,11 @@ export interface Store {
   /** Where it points, with secrets masked. */
   describe(): string;
   open(model: Model): Promise<StoreSession>;
+  /**
+   * How its driver reports a failure to connect, read by connect() and the calls that talk to
+   * the store (a built-in store's are its descriptor's, found by `name`). Without them a failure
+   * is still a StoreError: STORE_UNREACHABLE for the network codes every driver shares, else
+   * STORE_CONNECT_FAILED.
+   */
+  readonly connectionErrors?: ConnectionErrorPatterns;
 }

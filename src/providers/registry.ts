@@ -46,5 +46,19 @@ export function connectionErrorsOf(descriptors: readonly StoreDescriptor[]): Con
   return descriptors.map((d) => d.connectionErrors);
 }
 
-/** Every listed store's connection-error patterns: a failure is read whichever store's driver threw it. */
+/**
+ * The connection-error patterns of the store named `store`: its descriptor's, none for a store
+ * lifespan does not list (the shared matching adds the network codes every driver shares).
+ */
+export function connectionErrorsFor(
+  store: string,
+  descriptors: readonly StoreDescriptor[] = DESCRIPTORS,
+): ConnectionErrorPatterns[] {
+  return connectionErrorsOf(descriptors.filter((d) => d.name === store));
+}
+
+/**
+ * Every listed store's connection-error patterns, for the one path that cannot know the store: a
+ * config's store factory that threw before it returned a store.
+ */
 export const CONNECTION_ERRORS: readonly ConnectionErrorPatterns[] = connectionErrorsOf(DESCRIPTORS);

@@ -1,3 +1,4 @@
+import type { ChangeEffectKind } from '../core/plan';
 import type { Mechanism } from '../explain/entry';
 import type { UrlOpener } from './connection-target';
 import type { ConnectionErrorPatterns } from './connection-patterns';
@@ -38,7 +39,9 @@ export interface StoreDescriptor<Name extends string = string> extends StoreFact
 /**
  * What the contract suite (test/contract) holds the store to, as plain data: facts of the store
  * itself, the same on every deployment of it (a cluster, a test server that never expires
- * anything, a fake adds its own in the test).
+ * anything, a fake adds its own in the test). A store with a TTL setting of its own is described
+ * with the setting the contract suite runs it with, and the flag says so: the relational store's
+ * expiry flags hold with `ttl: 'emulate'` (with 'ignore' or 'reject' it expires nothing).
  */
 export interface StoreCapabilities {
   /** Per-write 'keep' (leave the current expiry) is honoured; otherwise UnsupportedTtlError. */
@@ -47,13 +50,19 @@ export interface StoreCapabilities {
   readonly supportsExtend: boolean;
   /** A failing unit of work writes nothing; otherwise it reports exactly what was committed. */
   readonly atomicUnitOfWork: boolean;
-  /** Expiry is emulated by lifespan (expired rows hidden at once, purgeExpired exists). */
+  /**
+   * Expiry is emulated by lifespan (expired rows hidden at once, purgeExpired exists); on the
+   * relational store with `ttl: 'emulate'`.
+   */
   readonly emulatesExpiry: boolean;
   /** plan()/apply() change the store's schema in place (on Redis: the recorded default TTL). */
   readonly hasSchemaPlan: boolean;
-  /** What a planned change of the default TTL does to stored data (step.effect.kind). */
-  readonly ttlChangeEffect: 'retroactive' | 'new-writes-only';
-  /** The explain entry's mechanism for an entity with a declared TTL: one of `mechanisms`. */
+  /** What a planned change of the default TTL does to stored data (step.effect.kind; never 'none'). */
+  readonly ttlChangeEffect: Exclude<ChangeEffectKind, 'none'>;
+  /**
+   * The explain entry's mechanism for an entity with a declared TTL: one of `mechanisms` (on the
+   * relational store with `ttl: 'emulate'`, as emulatesExpiry).
+   */
   readonly ttlMechanism: Mechanism;
   /** findPage() pages come in key order and are full but the last (a keyset walk); else short/unordered pages are allowed. */
   readonly orderedPages: boolean;
@@ -64,6 +73,22 @@ export interface StoreCapabilities {
   readonly instantSlackMs: number;
   /** The latest `{ at }` accepted is bounded by the store's largest TTL (a TTL computed at write time). */
   readonly instantBoundedByTtl: boolean;
+  // The flags below are optional, absent meaning false: a store that lacks the trait says nothing.
+  /**
+   * A plan step carries the native statements apply() runs as text in its payload (SQL, CQL);
+   * without it a step carries structured commands.
+   */
+  readonly statementPlanSteps?: boolean;
+  /**
+   * A unit of work that inserts one key twice is refused before anything is sent, also where a
+   * failing unit of work is not atomic.
+   */
+  readonly repeatedInsertRefusedFirst?: boolean;
+  /**
+   * expiryForecast() walks the records (a cap makes it a sample) where other stores aggregate:
+   * the store has no aggregate over expiry.
+   */
+  readonly forecastWalks?: boolean;
 }
 
 /** The store facts the shared code and the test suite read, besides those of StoreDescriptor itself. */

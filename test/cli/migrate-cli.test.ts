@@ -236,6 +236,8 @@ for (const c of CASES) {
       for (const at of [[], ['--now', '2000-01-01T00:00:00Z']]) {
         const purged = await run('5m', 'purge', ...at);
         const emulates = DESCRIPTORS.find((d) => d.name === storeInfo(c.store).store)?.capabilities.emulatesExpiry;
+        // The descriptor's flag holds with ttl: 'emulate' (relational): the case must run with it.
+        if (emulates === true) expect(c.url()).toContain('ttl=emulate');
         if (emulates !== true) {
           expect(purged.code).toBe(2);
           expect(purged.stderr).toContain('PURGE_NOT_EMULATED');

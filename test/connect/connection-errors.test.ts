@@ -7,7 +7,7 @@ import knexFactory, { type Knex } from 'knex';
 import { connect, Entity, Key, ModelBuilder, StoreError, TimeToLive } from '../../src';
 import { RelationalStore } from '../../src/providers/relational';
 import { connectionError } from '../../src/providers/connection-errors';
-import { CONNECTION_ERRORS } from '../../src/providers/registry';
+import { connectionErrorsFor } from '../../src/providers/registry';
 import { describeStore } from '../harness/stores';
 
 @Entity('sessions')
@@ -74,26 +74,47 @@ test('a driver package that is not installed is named', () => {
   const missing = Object.assign(new Error("Knex: run\n$ npm install pg --save\nCannot find module 'pg'"), {
     code: 'MODULE_NOT_FOUND',
   });
-  expect(connectionError(missing, 'relational', 'postgres://db/app', CONNECTION_ERRORS)).toMatchObject({
+  expect(connectionError(missing, 'relational', 'postgres://db/app', connectionErrorsFor('relational'))).toMatchObject({
     code: 'STORE_DRIVER_MISSING',
     message: expect.stringContaining("'pg'"),
     hint: 'npm install pg',
   });
   const scoped = new Error("Cannot find module '@azure/cosmos/dist/index.js'");
-  expect(connectionError(scoped, 'cosmos', 'x', CONNECTION_ERRORS)?.message).toContain("'@azure/cosmos'");
+  expect(connectionError(scoped, 'cosmos', 'x', connectionErrorsFor('cosmos'))?.message).toContain("'@azure/cosmos'");
 });
 
 test('Cassandra: a wrong password inside NoHostAvailableError is an authentication failure (review 12 item 8)', () => {
   const { errors } = require('cassandra-driver') as typeof import('cassandra-driver');
   const refused = new errors.AuthenticationError('Provided username app and/or password are incorrect');
   const wrapped = new errors.NoHostAvailableError({ '127.0.0.1:9042': refused });
-  expect(connectionError(wrapped, 'cassandra', 'cassandra://127.0.0.1:9042/app', CONNECTION_ERRORS)).toMatchObject({
+  expect(
+    connectionError(wrapped, 'cassandra', 'cassandra://127.0.0.1:9042/app', connectionErrorsFor('cassandra')),
+  ).toMatchObject({
     code: 'STORE_AUTH_FAILED',
   });
   const unreachable = new errors.NoHostAvailableError({
     '127.0.0.1:1': Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
   });
-  expect(connectionError(unreachable, 'cassandra', 'x', CONNECTION_ERRORS)).toMatchObject({
+  expect(connectionError(unreachable, 'cassandra', 'x', connectionErrorsFor('cassandra'))).toMatchObject({
     code: 'STORE_UNREACHABLE',
   });
+});
+
+test("a database that does not exist: Redis's hint is its own, PostgreSQL's and MySQL's name no other store", () => {
+  const outOfRange = new Error('ERR DB index is out of range');
+  expect(connectionError(outOfRange, 'redis', 'redis://127.0.0.1:6379/99', connectionErrorsFor('redis'))).toMatchObject(
+    {
+      code: 'STORE_DATABASE_MISSING',
+      store: 'redis',
+      hint: 'check the database number in the connection URL: Redis has databases 0 up to its `databases` setting (excluded)',
+    },
+  );
+  const pg = Object.assign(new Error('database "app" does not exist'), { code: '3D000' });
+  const mysql = Object.assign(new Error("Unknown database 'app'"), { code: 'ER_BAD_DB_ERROR', errno: 1049 });
+  for (const missing of [pg, mysql]) {
+    expect(connectionError(missing, 'relational', 'x', connectionErrorsFor('relational'))).toMatchObject({
+      code: 'STORE_DATABASE_MISSING',
+      hint: 'create the database first, or check its name in the connection URL',
+    });
+  }
 });

@@ -33,5 +33,5 @@ export function capabilitiesOf(
   const descriptor = descriptors.find((d) => d.name === store);
   if (!descriptor) throw new Error(`no store '${store}' in the registry (src/providers/stores.ts)`);
   const { ttlMechanism, ...flags } = descriptor.capabilities;
-  return { ...flags, ...deployment, storeName: descriptor.name, mechanism: ttlMechanism as Mechanism };
+  return { ...flags, ...deployment, storeName: descriptor.name, mechanism: ttlMechanism };
 }

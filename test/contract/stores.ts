@@ -107,11 +107,11 @@ function sameDatabase(name: LocalStoreName, raw: OpenedStore['raw']): Store {
   }
 }
 
-const cosmos = capabilitiesOf('cosmos', {
+const cosmos: DeploymentCapabilities = {
   // The in-process protocol server stores ttl but never expires anything (docs/testing.md); a real account does.
   realTimeExpiry: false,
   expiryObservedBy: 'none',
-});
+};
 
 const redis: DeploymentCapabilities = { realTimeExpiry: true, expiryObservedBy: 'server' };
 
@@ -120,6 +120,9 @@ const mongodb = capabilitiesOf('mongodb', {
   realTimeExpiry: false,
   expiryObservedBy: 'monitor',
 });
+
+/** What the live Cosmos DB entry is held to: as the protocol server (not a deployment of its own yet). */
+const cosmosLive = capabilitiesOf('cosmos', cosmos);
 
 export const CONTRACT_STORES: readonly ContractStore[] = [
   local('sqlite', relational),
@@ -168,7 +171,7 @@ export const CONTRACT_STORES: readonly ContractStore[] = [
   },
   {
     name: 'cosmos-live',
-    can: cosmos,
+    can: cosmosLive,
     describe: (title, fn) => describeLive('cosmos-live', ['COSMOS_ENDPOINT', 'COSMOS_KEY'], () => describe(title, fn)),
     async open(model, prefix) {
       const client = liveCosmosClient();

@@ -17,7 +17,7 @@ import {
 import type { StoreDescriptor } from '../../src/providers/store-descriptor';
 import { descriptor as sixth } from '../fixtures/sixth-store/descriptor';
 
-const fakeExplainer = { store: 'fake' as never, explain: (): ExplainEntry[] => [] };
+const fakeExplainer = { store: 'fake', explain: (): ExplainEntry[] => [] };
 const fake = {
   name: 'fake',
   explainer: fakeExplainer,
@@ -32,19 +32,20 @@ const fake = {
 } as const satisfies StoreDescriptor;
 
 describe('the store registry', () => {
-  test('lists the stores in the order explain() reports them and the CLI lists them', () => {
+  test('lists the stores in the documented order, the order explain() reports them and the CLI lists them', () => {
+    // As docs/cli.md (--store) states it, once: the registry's order is public.
+    const documented = ['cosmos', 'cassandra', 'mongodb', 'redis', 'relational'];
     const reported = explain(model, { relational: { ttl: 'emulate' } }).entries.map((entry) => entry.store);
-    expect([...new Set(reported)]).toEqual([...STORE_NAMES]);
-    expect(PUBLIC_STORE_NAMES).toBe(STORE_NAMES);
+    expect([...new Set(reported)]).toEqual(documented);
+    expect(PUBLIC_STORE_NAMES).toEqual(documented);
+    expect(Object.keys(EXPLAINERS)).toEqual(documented);
   });
 
   test('store names and explainers are derived from the descriptors: an added one is in both', () => {
-    expect(STORE_NAMES).toEqual(storeNamesOf(DESCRIPTORS));
     expect(storeNamesOf([...DESCRIPTORS, fake])).toEqual([...STORE_NAMES, 'fake']);
     const explainers = explainersOf([...DESCRIPTORS, fake]);
     expect(explainers.fake).toBe(fakeExplainer);
     expect(Object.keys(explainers)).toEqual([...STORE_NAMES, 'fake']);
-    expect(Object.keys(EXPLAINERS)).toEqual([...STORE_NAMES]);
   });
 
   test("each descriptor's explainer explains for its own store, and EXPLAINERS holds it", () => {

@@ -25,6 +25,10 @@ export const descriptor = {
     // A whole-second USING TTL computed at write time.
     instantSlackMs: 2000,
     instantBoundedByTtl: true,
+    // A step's payload holds its CQL.
+    statementPlanSteps: true,
+    // No aggregate over TTL(): a filtered scan reads each row's.
+    forecastWalks: true,
   },
   driverPackages: ['cassandra-driver'],
   connectionErrors,

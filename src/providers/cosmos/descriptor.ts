@@ -24,6 +24,8 @@ export const descriptor = {
     // A whole-second item ttl, counted from the server's `_ts`.
     instantSlackMs: 2000,
     instantBoundedByTtl: true,
+    // The unit of work checks its own keys before it sends its first operation.
+    repeatedInsertRefusedFirst: true,
   },
   driverPackages: ['@azure/cosmos'],
   connectionErrors,

@@ -16,6 +16,8 @@ export const descriptor = {
     supportsKeep: true,
     supportsExtend: true,
     atomicUnitOfWork: true,
+    // With `ttl: 'emulate'`, the setting the contract suite runs the store with: 'ignore' and
+    // 'reject' expire nothing (explain's mechanism is then 'none').
     emulatesExpiry: true,
     hasSchemaPlan: true,
     ttlChangeEffect: 'new-writes-only',
@@ -24,6 +26,8 @@ export const descriptor = {
     // expires_at keeps the instant itself.
     instantSlackMs: 0,
     instantBoundedByTtl: false,
+    // A step's payload holds its SQL.
+    statementPlanSteps: true,
   },
   driverPackages: ['knex', 'better-sqlite3', 'pg', 'mysql2'],
   connectionErrors,
