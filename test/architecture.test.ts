@@ -170,8 +170,8 @@ const LAYERS: ReadonlyArray<{ readonly layer: string; readonly paths: readonly s
   },
   {
     layer: 'contract',
-    paths: ['providers/contract.ts'],
-    why: 'what a store implements and a caller passes, in the terms of the layers above',
+    paths: ['providers/contract.ts', 'providers/connection-patterns.ts'],
+    why: 'what a store implements (its connection-error patterns too) and a caller passes, in the terms of the layers above',
   },
   {
     layer: 'runtime',
@@ -185,12 +185,7 @@ const LAYERS: ReadonlyArray<{ readonly layer: string; readonly paths: readonly s
   },
   {
     layer: 'store kit',
-    paths: [
-      'providers/store-descriptor.ts',
-      'providers/connection-target.ts',
-      'providers/connection-errors.ts',
-      'providers/connection-patterns.ts',
-    ],
+    paths: ['providers/store-descriptor.ts', 'providers/connection-target.ts', 'providers/connection-errors.ts'],
     why: 'the shared shapes a store folder declares itself with',
   },
   {
