@@ -111,7 +111,7 @@ for (const store of ['redis', 'redis-cluster'] as const) {
       expect(await docs.count()).toBe(2500);
       expect(await docs.find({ owner: 'page' })).toHaveLength(2500);
       expect(Math.max(...replies)).toBeLessThanOrEqual(2 * 1000 + 8);
-      await docs.deleteMany({});
+      await docs.deleteMany({}, { all: true });
       await db.close();
     }, 60_000);
 
@@ -129,7 +129,7 @@ for (const store of ['redis', 'redis-cluster'] as const) {
       await fresh.repository(Doc).upsert(doc('kept3'));
       expect(await fresh.repository(Doc).count()).toBe(3);
       await fresh.close();
-      await docs.deleteMany({});
+      await docs.deleteMany({}, { all: true });
     });
 
     test('concurrent first reads share one index build', async () => {
