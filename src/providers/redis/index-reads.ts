@@ -157,7 +157,8 @@ export async function walkIndex(
         seen.add(key);
         entries.push([key, mode === 'values' ? String(rest[i + 1]) : Number(rest[i + 1])]);
       }
-      if (!visit({ now: Number(now), entries })) stopped = true;
+      // Another primary's page may have said stop while this one was read.
+      if (stopped || !visit({ now: Number(now), entries })) stopped = true;
       if (Number(pos) > t.keys.length) return;
       cursor = [String(pos), String(after), String(score)];
     }
