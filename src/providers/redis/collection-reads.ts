@@ -1,9 +1,10 @@
 import { decodeRecord, parseStored } from './codec';
-import { indexLayout } from './collection-index';
+import { indexLayout, type IndexLayout } from './collection-index';
 import type { KeyspaceMapping } from './compile';
 import type { CallPlace } from './gateway';
 import { ensureIndexed } from './index-build';
-import { walkIndex } from './index-reads';
+import { forgetIndexed } from './index-marker';
+import { walkIndex, type IndexReadCost } from './index-reads';
 import { headHasTag, keyHead } from './keys';
 import { matches, whereForms } from './records';
 import type { RedisContext } from './context';
@@ -26,12 +27,31 @@ export async function readCollection(
   place: CallPlace,
 ): Promise<void> {
   const layout = indexLayout(ctx.client, ctx.prefix);
-  await ensureIndexed(ctx.client, layout, mapping, place);
   const { values, forms } = whereForms(mapping, where);
   const head = keyHead(ctx.prefix, mapping, values);
   const tagged = headHasTag(head);
   const slot = layout.cluster && tagged ? hashSlot(head) : undefined;
-  await walkIndex(
+  // A lost index is found by the first page (nothing read yet): built again, then read once more.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await ensureIndexed(ctx.client, layout, mapping, place);
+    const cost = await readPages(ctx, layout, mapping, head, tagged, forms, take, place, slot);
+    if (!cost.lost) return;
+    forgetIndexed(ctx.client, layout, mapping);
+  }
+}
+
+function readPages(
+  ctx: RedisContext,
+  layout: IndexLayout,
+  mapping: KeyspaceMapping,
+  head: string,
+  tagged: boolean,
+  forms: ReturnType<typeof whereForms>['forms'],
+  take: Take,
+  place: CallPlace,
+  slot: number | undefined,
+): Promise<IndexReadCost> {
+  return walkIndex(
     ctx.client,
     layout,
     mapping,

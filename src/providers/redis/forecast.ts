@@ -12,7 +12,7 @@ import { scanKeys, walkedNodes } from './scan';
 import { STORE } from './semantics';
 import { indexLayout } from './collection-index';
 import { indexReadText, walkIndex } from './index-reads';
-import { isIndexed } from './index-marker';
+import { forgetIndexed, isIndexed } from './index-marker';
 
 /**
  * From the collection index when it is complete: its live members a page at a time (on a cluster
@@ -45,6 +45,10 @@ export async function forecastKeyspace(
     }
     return true;
   });
+  if (cost.lost) {
+    forgetIndexed(client, layout, mapping);
+    return forecastByScan(client, prefix, mapping, spec);
+  }
   return tally.result(at, {
     method: 'aggregate',
     exact: true,

@@ -26,7 +26,11 @@ export interface IndexedState {
   readonly roundTrips: number;
 }
 
-/** The marker says complete and (on one server) the index still holds its built member. */
+/**
+ * The marker says complete and (on one server) the index still holds its built member. Once seen
+ * complete in this process only the index reads check the member (index-reads.ts), and
+ * forgetIndexed() is called when they find it gone.
+ */
 export async function isIndexed(
   client: RedisClientLike,
   layout: IndexLayout,
@@ -34,19 +38,20 @@ export async function isIndexed(
   place: CallPlace,
 ): Promise<IndexedState> {
   const name = `${layout.prefix}\u0000${mapping.collection}`;
-  const seen = seenIndexed.get(client)?.has(name) === true;
-  if (seen && layout.cluster) return { indexed: true, roundTrips: 0 };
-  const flag = seen
-    ? Promise.resolve('1')
-    : call<string | null>(client, ['HGET', indexedMarkerKey(layout.prefix), mapping.collection], place);
+  if (seenIndexed.get(client)?.has(name) === true) return { indexed: true, roundTrips: 0 };
+  const flag = call<string | null>(client, ['HGET', indexedMarkerKey(layout.prefix), mapping.collection], place);
   const built = layout.cluster
     ? Promise.resolve('-inf')
     : call<unknown>(client, ['ZSCORE', serverIndexKey(layout.prefix, mapping.collection), BUILT_MEMBER], place);
   const [mark, member] = await Promise.all([flag, built]);
   const indexed = mark === '1' && member !== null && member !== undefined;
   if (indexed) markSeen(client, name);
-  else seenIndexed.get(client)?.delete(name);
   return { indexed, roundTrips: 1 };
+}
+
+/** An index read found the index lost: the next check reads the marker and the index again. */
+export function forgetIndexed(client: RedisClientLike, layout: IndexLayout, mapping: KeyspaceMapping): void {
+  seenIndexed.get(client)?.delete(`${layout.prefix}\u0000${mapping.collection}`);
 }
 
 function markSeen(client: RedisClientLike, name: string): void {

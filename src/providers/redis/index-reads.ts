@@ -31,7 +31,9 @@ interface IndexTarget {
  * 'expiry' its PEXPIRETIME (a key that is gone is left out). Members are read in index order from
  * the cursor: the rank after the cursor member (ZRANK, O(log n)), or when it left the index the
  * first member above its score (a member moved meanwhile may be read twice: the caller skips keys
- * it has seen). Index keys that do not exist cost one EXISTS.
+ * it has seen). Index keys that do not exist cost one EXISTS. With the last argument '1' (one server,
+ * first page) the script first checks that the index holds its built member (index-marker.ts) and
+ * replies { -1 } when it does not: the index was lost and must be built again.
  * Reply: next position (> k: done), cursor member, cursor score, now, then key, value pairs.
  */
 const INDEX_PAGE = script(`#!lua flags=no-writes,allow-cross-slot-keys
@@ -40,6 +42,7 @@ local now = string.format('%d', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]
 local k = tonumber(ARGV[1])
 local pos, after, after_score = tonumber(ARGV[k + 2]), ARGV[k + 3], ARGV[k + 4]
 local size, mode = tonumber(ARGV[k + 5]), ARGV[k + 6]
+if ARGV[k + 7] == '1' and not redis.call('ZSCORE', ARGV[2], '') then return { -1 } end
 local out = {}
 local taken = 0
 while pos <= k and taken < size do
@@ -108,6 +111,8 @@ async function targets(
 export interface IndexReadCost {
   scripts: number;
   indexKeys: number;
+  /** The index (one server) had lost its built member: nothing was read, it must be built again. */
+  lost: boolean;
 }
 
 export function indexReadText(cost: IndexReadCost, layout: IndexLayout): string {
@@ -138,16 +143,22 @@ export async function walkIndex(
   slot?: number,
 ): Promise<IndexReadCost> {
   const all = await targets(client, layout, mapping, slot);
-  const cost: IndexReadCost = { scripts: 0, indexKeys: all.reduce((n, t) => n + t.keys.length, 0) };
+  const cost: IndexReadCost = { scripts: 0, indexKeys: all.reduce((n, t) => n + t.keys.length, 0), lost: false };
   const seen = new Set<string>();
   let stopped = false;
   const walk = async (t: IndexTarget): Promise<void> => {
     const named = [String(t.keys.length), ...t.keys];
     let cursor = ['1', '', ''];
+    let check = layout.cluster ? '0' : '1';
     while (!stopped) {
-      const args = [...named, ...cursor, String(PAGE), mode];
+      const args = [...named, ...cursor, String(PAGE), mode, check];
       const reply = await runScriptFor<unknown>(t.client, INDEX_PAGE, [], args, place, true);
       cost.scripts += 1;
+      check = '0';
+      if (Array.isArray(reply) && reply.length === 1 && Number(reply[0]) === -1) {
+        cost.lost = true;
+        return;
+      }
       if (!Array.isArray(reply) || reply.length < 4) throw unreadableReply(reply, place);
       const [pos, after, score, now, ...rest] = reply as unknown[];
       const entries: Array<readonly [string, string | number]> = [];
