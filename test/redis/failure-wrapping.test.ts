@@ -11,7 +11,9 @@ import type { KeyspaceMapping } from '../../src/providers/redis/compile';
 const place = { entity: 'Doc', operation: 'find/count (collection index)' };
 
 test('a script refused during resharding (a key of a migrating slot) gets the cluster-changing hint', () => {
-  const refused = new Error('ERR Script attempted to access a non local key in a cluster node script: abc, on @user_script:12.');
+  const refused = new Error(
+    'ERR Script attempted to access a non local key in a cluster node script: abc, on @user_script:12.',
+  );
   const error = operationFailed(refused, place) as StoreError;
   expect(error).toBeInstanceOf(StoreError);
   expect(error.hint).toMatch(/failover or resharding/);

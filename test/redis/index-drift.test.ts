@@ -83,9 +83,15 @@ for (const store of ['redis', 'redis-cluster'] as const) {
       const replies: number[] = [];
       const base = (opened.raw.redisCluster ?? opened.raw.redis) as unknown;
       const cluster = opened.raw.redisCluster as TestRedisCluster | undefined;
+      let betweenPages: ((cursorKey: string) => Promise<void>) | undefined;
       const measure = async (reply: Promise<unknown>) => {
         const got = await reply;
         if (Array.isArray(got)) replies.push(got.length);
+        const hook = betweenPages;
+        if (hook && Array.isArray(got) && got.length > 1000) {
+          betweenPages = undefined;
+          await hook(String(got[1]));
+        }
         return got;
       };
       const client = cluster
@@ -99,7 +105,7 @@ for (const store of ['redis', 'redis-cluster'] as const) {
               return (base as { slots: unknown }).slots;
             },
             nodeClient: async (node: unknown) => {
-              const inner = (await (base as { nodeClient(n: unknown): Promise<RedisClientLike> }).nodeClient(node));
+              const inner = await (base as { nodeClient(n: unknown): Promise<RedisClientLike> }).nodeClient(node);
               return { sendCommand: (args: readonly string[]) => measure(inner.sendCommand(args)) };
             },
           }
@@ -114,6 +120,19 @@ for (const store of ['redis', 'redis-cluster'] as const) {
       expect(await docs.count()).toBe(2500);
       expect(await docs.find({ owner: 'page' })).toHaveLength(2500);
       expect(Math.max(...replies)).toBeLessThanOrEqual(2 * 1000 + 8);
+      // The cursor member re-scored between two pages (written again, no expiry: last in the index).
+      const other = await connect(
+        model(),
+        new RedisStore({ client: (opened.raw.redisCluster ?? opened.raw.redis) as never, prefix: `${prefix}pg:` }),
+      );
+      betweenPages = async (cursorKey) => {
+        await other
+          .repository(Doc)
+          .upsert(doc(cursorKey.slice(cursorKey.lastIndexOf(':') + 1), 'page'), { ttl: 'never' });
+      };
+      expect(await docs.count()).toBe(2500);
+      expect(betweenPages).toBeUndefined();
+      await other.close();
       await docs.deleteMany({}, { all: true });
       await db.close();
     }, 60_000);

@@ -52,11 +52,15 @@ for (const store of ['redis', 'redis-cluster'] as const) {
       expect({ label, score: score === null ? null : Number(score) }).toEqual({ label, score: want });
       // RESP2 replies member, score, …; RESP3 [member, score] pairs.
       const members = (await send(idx, ['ZRANGE', idx, '(-inf', '+inf', 'BYSCORE', 'WITHSCORES'])) as unknown[];
-      const scores = members.flat().filter((_, i) => i % 2 === 1).map(Number);
+      const scores = members
+        .flat()
+        .filter((_, i) => i % 2 === 1)
+        .map(Number);
       if (scores.length === 0) return;
       const idxAt = Number(await send(idx, ['PEXPIRETIME', idx]));
       if (scores.includes(Infinity)) expect({ label, idxAt }).toEqual({ label, idxAt: -1 });
-      else if (idxAt !== -1) expect({ label, longEnough: idxAt >= Math.max(...scores) }).toEqual({ label, longEnough: true });
+      else if (idxAt !== -1)
+        expect({ label, longEnough: idxAt >= Math.max(...scores) }).toEqual({ label, longEnough: true });
     }
 
     test('insert, upsert, setTtl, update, patch, getOrInsert, get with touch, deletes, unit of work, deleteMany', async () => {

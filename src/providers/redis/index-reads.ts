@@ -29,9 +29,9 @@ interface IndexTarget {
  * value (GET; a key that is gone or not a string is left out: WRONGTYPE is the only error read as
  * "not a record", any other error, such as a key that moved during resharding, fails the script),
  * 'expiry' its PEXPIRETIME (a key that is gone is left out). Members are read in index order from
- * the cursor: the rank after the cursor member (ZRANK, O(log n)), or when it left the index the
- * first member above its score (a member moved meanwhile may be read twice: the caller skips keys
- * it has seen). Index keys that do not exist cost one EXISTS. With the last argument '1' (one server,
+ * the cursor: the rank after the cursor member (ZRANK, O(log n)) while it keeps its score,
+ * else (it left the index or was re-scored) the first member at or above its old score (members
+ * may then be read twice: the caller skips keys it has seen). Index keys that do not exist cost one EXISTS. With the last argument '1' (one server,
  * first page) the script first checks that the index holds its built member (index-marker.ts) and
  * replies { -1 } when it does not: the index was lost and must be built again.
  * Reply: next position (> k: done), cursor member, cursor score, now, then key, value pairs.
@@ -52,7 +52,12 @@ while pos <= k and taken < size do
     local start = redis.call('ZCOUNT', idx, '-inf', '(' .. now)
     if after ~= '' then
       local rank = redis.call('ZRANK', idx, after)
-      local from = rank and rank + 1 or redis.call('ZCOUNT', idx, '-inf', '(' .. after_score)
+      local from
+      if rank and redis.call('ZSCORE', idx, after) == after_score then
+        from = rank + 1
+      else
+        from = redis.call('ZCOUNT', idx, '-inf', '(' .. after_score)
+      end
       if from > start then start = from end
     end
     got = redis.call('ZRANGE', idx, start, start + size - taken - 1, 'WITHSCORES')
@@ -179,9 +184,13 @@ export async function walkIndex(
 }
 
 function unreadableReply(reply: unknown, place: CallPlace): StoreError {
-  return new StoreError('STORE_OPERATION_FAILED', `${place.operation} failed: the index read replied ${typeof reply}, not an array`, {
-    entity: place.entity,
-    store: STORE,
-    hint: 'the server is not Redis 7 (or a proxy changed the reply): lifespan needs Redis 7.0 or later',
-  });
+  return new StoreError(
+    'STORE_OPERATION_FAILED',
+    `${place.operation} failed: the index read replied ${typeof reply}, not an array`,
+    {
+      entity: place.entity,
+      store: STORE,
+      hint: 'the server is not Redis 7 (or a proxy changed the reply): lifespan needs Redis 7.0 or later',
+    },
+  );
 }
