@@ -4,7 +4,7 @@ import type { KeyspaceMapping } from './compile';
 import type { CallPlace } from './gateway';
 import { ensureIndexed } from './index-build';
 import { forgetIndexed } from './index-marker';
-import { walkIndex, type IndexReadCost } from './index-reads';
+import { walkIndex, type IndexReadCost, type WalkScope } from './index-reads';
 import { headHasTag, keyHead } from './keys';
 import { matches, whereForms } from './records';
 import type { RedisContext } from './context';
@@ -17,12 +17,14 @@ type Take = (values: Record<string, unknown>) => boolean;
  * the partition), a page at a time, each member's value read in the same script as the page
  * (index-reads.ts), kept when it holds the filtered values. A member whose key is gone (deleted by
  * another client, evicted) is left out by that script, so the result is what the database holds,
- * and a limited read simply goes on to the next page. `take` returns false to stop.
+ * and a limited read simply goes on to the next page. `take` returns false to stop; `limit` (0:
+ * none) sizes the pages of a read without a filter.
  */
 export async function readCollection(
   ctx: RedisContext,
   mapping: KeyspaceMapping,
   where: Record<string, unknown>,
+  limit: number,
   take: Take,
   place: CallPlace,
 ): Promise<void> {
@@ -31,10 +33,12 @@ export async function readCollection(
   const head = keyHead(ctx.prefix, mapping, values);
   const tagged = headHasTag(head);
   const slot = layout.cluster && tagged ? hashSlot(head) : undefined;
+  // Without a filter every live member is a record: a limited read needs pages of its limit only.
+  const scope = { slot, pageSize: forms.length === 0 && !tagged && limit > 0 ? limit : undefined };
   // A lost index is found by the first page (nothing read yet): built again, then read once more.
   for (let attempt = 0; attempt < 2; attempt++) {
     await ensureIndexed(ctx.client, layout, mapping, place);
-    const cost = await readPages(ctx, layout, mapping, head, tagged, forms, take, place, slot);
+    const cost = await readPages(ctx, layout, mapping, head, tagged, forms, take, place, scope);
     if (!cost.lost) return;
     forgetIndexed(ctx.client, layout, mapping);
   }
@@ -49,7 +53,7 @@ function readPages(
   forms: ReturnType<typeof whereForms>['forms'],
   take: Take,
   place: CallPlace,
-  slot: number | undefined,
+  scope: WalkScope,
 ): Promise<IndexReadCost> {
   return walkIndex(
     ctx.client,
@@ -65,6 +69,6 @@ function readPages(
       }
       return true;
     },
-    slot,
+    scope,
   );
 }

@@ -135,9 +135,16 @@ export interface IndexPage {
 
 /**
  * Every live member of the collection's index (of one slot when given), a page at a time, each
- * page handed to `visit` until it returns false. Primaries are read at the same time, each page
+ * page handed to `visit` until it returns false. A limited read asks for pages of its limit: a
+ * page short of it (members whose key is gone) is followed by the next page from the cursor. Primaries are read at the same time, each page
  * after page; a key seen already (moved in the index between pages) is not handed on twice.
  */
+/** One slot's indexes only (a partition's records on a cluster); pages smaller than PAGE (a limited read). */
+export interface WalkScope {
+  readonly slot?: number | undefined;
+  readonly pageSize?: number | undefined;
+}
+
 export async function walkIndex(
   client: RedisClientLike,
   layout: IndexLayout,
@@ -145,9 +152,10 @@ export async function walkIndex(
   mode: 'values' | 'expiry',
   place: CallPlace,
   visit: (page: IndexPage) => boolean,
-  slot?: number,
+  scope: WalkScope = {},
 ): Promise<IndexReadCost> {
-  const all = await targets(client, layout, mapping, slot);
+  const all = await targets(client, layout, mapping, scope.slot);
+  const size = String(Math.min(PAGE, Math.max(1, scope.pageSize ?? PAGE)));
   const cost: IndexReadCost = { scripts: 0, indexKeys: all.reduce((n, t) => n + t.keys.length, 0), lost: false };
   const seen = new Set<string>();
   let stopped = false;
@@ -156,7 +164,7 @@ export async function walkIndex(
     let cursor = ['1', '', ''];
     let check = layout.cluster ? '0' : '1';
     while (!stopped) {
-      const args = [...named, ...cursor, String(PAGE), mode, check];
+      const args = [...named, ...cursor, size, mode, check];
       const reply = await runScriptFor<unknown>(t.client, INDEX_PAGE, [], args, place, true);
       cost.scripts += 1;
       check = '0';

@@ -101,7 +101,7 @@ export class RedisRepository<T> implements Repository<T> {
     const filter = filterArgument(where, 'find()', this.argumentPlace());
     const limit = findLimit(options, this.argumentPlace());
     const found: T[] = [];
-    await this.read(filter, (values) => {
+    await this.read(filter, limit ?? 0, (values) => {
       found.push(instanceOf<T>(this.mapping.entity, values));
       return limit === undefined || found.length < limit;
     });
@@ -116,7 +116,7 @@ export class RedisRepository<T> implements Repository<T> {
   async count(where?: Partial<T>): Promise<number> {
     const filter = filterArgument(where, 'count()', this.argumentPlace());
     let n = 0;
-    await this.read(filter, () => {
+    await this.read(filter, 0, () => {
       n += 1;
       return true;
     });
@@ -201,8 +201,8 @@ export class RedisRepository<T> implements Repository<T> {
   }
 
   /** find() and count() read the same records: a key that is not lifespan's record fails both alike. */
-  private read(where: Record<string, unknown>, take: (values: Record<string, unknown>) => boolean) {
-    return readCollection(this.ctx, this.mapping, where, take, this.place('find/count (collection index)'));
+  private read(where: Record<string, unknown>, limit: number, take: (values: Record<string, unknown>) => boolean) {
+    return readCollection(this.ctx, this.mapping, where, limit, take, this.place('find/count (collection index)'));
   }
 
   /** A command on one record key, run with its collection index entry in one script. */
