@@ -4,13 +4,13 @@
  * for replica reads of expired keys; antirez/redis#5310 for node-local keyspace notifications).
  */
 export const CLUSTER_SAY = {
-  walk: 'find(), count(), expiryForecast() and plan --counts read the per-slot collection indexes, one script per primary; findPage(), iterate(), deleteMany() and the one-time index build SCAN each primary in turn (SCAN walks one node only), then MGET per slot',
+  walk: 'find(), count(), expiryForecast() and plan --counts read the per-slot collection indexes, a page of at most 1,000 members per script and primary; findPage(), iterate(), deleteMany() and the one-time index build SCAN each primary in turn (SCAN walks one node only), then read the values per slot',
   instants:
     'TTLs replicate as absolute Unix times in ms: after a failover the key keeps its expiry instant, judged by ' +
     "the new primary's clock (keep node clocks in sync)",
   replicas:
     "replicas never expire keys themselves: DBSIZE / INFO keyspace on a replica count keys already expired; lifespan's " +
-    'counts read the primaries (SCAN + PTTL / MGET)',
+    'counts read the primaries (the collection index, or SCAN + PTTL)',
   acknowledged:
     'a write is acknowledged by its primary alone (asynchronous replication): a failover right after it can lose it, ' +
     'unless the store waits for replicas (waitForReplicas)',

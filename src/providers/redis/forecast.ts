@@ -1,7 +1,5 @@
 import {
-  DUE_INDEX,
   ForecastTally,
-  NEVER_INDEX,
   noExpiryForecast,
   untimedNote,
   type EntityForecast,
@@ -13,14 +11,16 @@ import { scanPattern } from './keys';
 import { scanKeys, walkedNodes } from './scan';
 import { STORE } from './semantics';
 import { indexLayout } from './collection-index';
-import { countAfter, indexReadText } from './index-reads';
-import { isIndexed } from './index-marker';
+import { indexReadText, walkIndex } from './index-reads';
+import { forgetIndexed, isIndexed } from './index-marker';
 
 /**
- * From the collection index when it is complete: one count per bucket bound over the members'
- * expiry scores (ZCOUNT, on a cluster per primary over its slots' indexes), exact and independent
- * of the database's size. Without a complete index (records of an older version not yet
- * backfilled by a find()/count()), the SCAN walk below, saying so.
+ * From the collection index when it is complete: its live members a page at a time (on a cluster
+ * per primary over its slots' indexes), each member's key checked in the same script (PEXPIRETIME:
+ * a key deleted or evicted outside lifespan is not counted, an expiry changed outside lifespan is
+ * counted as it is now), so the forecast is exact and costs what the collection holds, never the
+ * database. Without a complete index (records of an older version not yet backfilled by a
+ * find()/count()), the SCAN walk below, saying so.
  */
 export async function forecastKeyspace(
   client: RedisClientLike,
@@ -35,24 +35,27 @@ export async function forecastKeyspace(
     entity: mapping.entity.name,
     operation: `expiryForecast (collection index) on '${mapping.collection}'`,
   };
-  if (!(await isIndexed(client, layout, mapping, place))) return forecastByScan(client, prefix, mapping, spec);
-  const bounds = spec.bucketSeconds.map((s) => String(s * 1000));
-  const { counts, cost } = await countAfter(client, layout, mapping, ['-1', '0', ...bounds, 'inf'], place);
-  const [live = 0, afterNow = 0] = counts;
-  const never = counts[counts.length - 1] ?? 0;
+  const marker = await isIndexed(client, layout, mapping, place);
+  if (!marker.indexed) return forecastByScan(client, prefix, mapping, spec);
   const tally = new ForecastTally(spec);
-  // Expiring exactly now: still stored this millisecond, due the next.
-  tally.addIndexed(DUE_INDEX, live - afterNow);
-  for (let i = 0; i <= bounds.length; i++) {
-    const from = counts[i + 1] ?? 0;
-    const to = i === bounds.length ? never : (counts[i + 2] ?? 0);
-    tally.addIndexed(i + 1, from - to);
+  const cost = await walkIndex(client, layout, mapping, 'expiry', place, (page) => {
+    for (const [, expiry] of page.entries) {
+      const ms = Number(expiry);
+      tally.addRemaining(ms === -1 ? null : Math.max(0, ms - page.now));
+    }
+    return true;
+  });
+  if (cost.lost) {
+    forgetIndexed(client, layout, mapping);
+    return forecastByScan(client, prefix, mapping, spec);
   }
-  tally.addIndexed(NEVER_INDEX, never);
   return tally.result(at, {
     method: 'aggregate',
     exact: true,
-    cost: { roundTrips: cost.scripts + 1, text: `${indexReadText(cost, layout)}: one ZCOUNT per bucket bound` },
+    cost: {
+      roundTrips: cost.scripts + marker.roundTrips,
+      text: `${indexReadText(cost, layout)} (PEXPIRETIME)`,
+    },
     note: 'Redis never returns an expired key: none is due but stored',
   });
 }

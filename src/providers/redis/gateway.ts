@@ -53,9 +53,13 @@ export function operationFailed(error: unknown, place: CallPlace): unknown {
   });
 }
 
-/** Errors of a cluster whose topology is changing (node-redis's and the server's words). */
+/**
+ * Errors of a cluster whose topology is changing (node-redis's and the server's words). A script
+ * that reads a key of a slot being migrated away from its node is refused with "Script attempted
+ * to access a non local key in a cluster node" (Redis 7 scripts get no MOVED/ASK redirection).
+ */
 const CLUSTER_CHANGING =
-  /^(CLUSTERDOWN|TRYAGAIN|MOVED|ASK)\b|Disconnects client|Socket closed unexpectedly|MaxCommandRedirections/;
+  /^(CLUSTERDOWN|TRYAGAIN|MOVED|ASK)\b|Script attempted to access a non local key|Disconnects client|Socket closed unexpectedly|MaxCommandRedirections/;
 
 export function serverMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -1,18 +1,18 @@
-import type { RedisClientLike } from './gateway';
-import { call } from './gateway';
+import { call, type CallPlace, type RedisClientLike } from './gateway';
 import { scanPattern } from './keys';
 import type { KeyspaceMapping } from './compile';
 import type { RedisStep } from './plan';
 import { scanKeys, walkedNodes } from './scan';
 import { COUNT_SCAN_BOUND, COUNT_SCAN_CALLS, SCAN_COUNT } from './semantics';
-import { indexLayout } from './collection-index';
-import { countAfter, indexReadText } from './index-reads';
-import { isIndexed } from './index-marker';
+import { indexLayout, type IndexLayout } from './collection-index';
+import { indexReadText, walkIndex } from './index-reads';
+import { forgetIndexed, isIndexed } from './index-marker';
 
 /**
  * plan({ counts: true }): per step with a new default, how many stored keys of the collection
- * carry a TTL longer than it: from the collection index when it is complete (ZCOUNT over the
- * members' expiry scores, exact, whatever the database's size); else (records of an older version
+ * carry a TTL longer than it: from the collection index when it is complete (its members a page
+ * at a time, each key's PEXPIRETIME read in the same script: a key deleted outside lifespan is not
+ * counted; exact, whatever the database's size); else (records of an older version
  * not yet backfilled by a find()/count()) by SCAN + PTTL: at most COUNT_SCAN_CALLS SCAN calls, which walk about
  * COUNT_SCAN_BOUND keys of the database whether they match or not, and at most COUNT_SCAN_BOUND PTTLs). None of them
  * expires because of the step: Redis changes nothing stored, so `affected` is 0 and the count is
@@ -34,17 +34,9 @@ export async function countLonger(
     }
     const layout = indexLayout(client, prefix);
     const indexPlace = { entity: mapping.entity.name, operation: `counting keys of '${mapping.collection}'` };
-    if (await isIndexed(client, layout, mapping, indexPlace)) {
-      const started = Date.now();
-      const offsets = ['-1', to === 'none' ? 'inf' : String(to * 1000), 'inf'];
-      const { counts, cost } = await countAfter(client, layout, mapping, offsets, indexPlace);
-      const [examined = 0, after = 0, persistent = 0] = counts;
-      const what =
-        to === 'none'
-          ? `${examined} stored keys keep their expiry (${persistent} have none)`
-          : `${after - persistent} of ${examined} stored keys carry a TTL longer than ${to}s and ${persistent} have none; they keep it`;
-      const text = `${step.effect.text} ${what} (${indexReadText(cost, layout)}, in ${Date.now() - started} ms).`;
-      counted.push({ ...step, effect: { ...step.effect, affected: 0, text } });
+    const fromIndex = await countFromIndex(client, layout, mapping, to, indexPlace);
+    if (fromIndex !== undefined) {
+      counted.push({ ...step, effect: { ...step.effect, affected: 0, text: `${step.effect.text} ${fromIndex}` } });
       continue;
     }
     const started = Date.now();
@@ -87,4 +79,37 @@ export async function countLonger(
     });
   }
   return counted;
+}
+
+/** The counts from a complete collection index (what and what it cost), or undefined without one. */
+async function countFromIndex(
+  client: RedisClientLike,
+  layout: IndexLayout,
+  mapping: KeyspaceMapping,
+  to: RedisStep['payload']['to'],
+  place: CallPlace,
+): Promise<string | undefined> {
+  if (!(await isIndexed(client, layout, mapping, place)).indexed) return undefined;
+  const started = Date.now();
+  let examined = 0;
+  let longer = 0;
+  let persistent = 0;
+  const cost = await walkIndex(client, layout, mapping, 'expiry', place, (page) => {
+    for (const [, expiry] of page.entries) {
+      const ms = Number(expiry);
+      examined += 1;
+      if (ms === -1) persistent += 1;
+      else if (to !== 'none' && ms - page.now > to * 1000) longer += 1;
+    }
+    return true;
+  });
+  if (cost.lost) {
+    forgetIndexed(client, layout, mapping);
+    return undefined;
+  }
+  const what =
+    to === 'none'
+      ? `${examined} stored keys keep their expiry (${persistent} have none)`
+      : `${longer} of ${examined} stored keys carry a TTL longer than ${to}s and ${persistent} have none; they keep it`;
+  return `${what} (${indexReadText(cost, layout)}, in ${Date.now() - started} ms).`;
 }

@@ -1,70 +1,94 @@
+import { StoreError } from '../../errors';
 import type { KeyspaceMapping } from './compile';
 import { serverIndexKey, slotIndexKey, type IndexLayout } from './collection-index';
-import { call, type CallPlace, type RedisClientLike } from './gateway';
+import type { CallPlace, RedisClientLike } from './gateway';
 import { RedisRouter } from './router';
 import { runScriptFor, script } from './scripts';
+import { STORE } from './semantics';
 
 /**
- * Reads of the collection index (collection-index.ts). On one server a read is one script on one
- * sorted set. On Redis Cluster it is one script per primary, sent to that primary, reading the
- * index keys of the slots it serves: they are named in ARGV, not KEYS (Redis checks that declared
- * keys share one slot; `allow-cross-slot-keys`, Redis 7.0+, lets a script read keys of several
- * slots of its own node), so its cost grows with the slots (16384), never with the database.
- * ARGV[1] is the number of index keys, which follow it; the script's own arguments come after.
+ * Reads of the collection index (collection-index.ts), a page at a time: each page is one script
+ * that reads at most PAGE members and, for each, what the read needs of its key, so no script
+ * holds the server for longer than a page however large the collection (a script blocks every
+ * client while it runs). On one server the script reads one sorted set. On Redis Cluster there is
+ * one script per primary and page, sent to that primary, reading the index keys of the slots it
+ * serves: they are named in ARGV, not KEYS (Redis checks that declared keys share one slot;
+ * `allow-cross-slot-keys`, Redis 7.0+, lets a script read keys of several slots of its own node).
  * "Now" is the server's clock (TIME), the clock Redis expires keys by.
  */
+export const PAGE = 1000;
+
 interface IndexTarget {
   readonly client: RedisClientLike;
   readonly keys: readonly string[];
 }
 
-const NOW_LUA = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-`;
-
-const INDEXES_LUA = `
-local k = tonumber(ARGV[1])
-local indexes, rest = {}, {}
-for i = 2, k + 1 do indexes[#indexes + 1] = ARGV[i] end
-for i = k + 2, #ARGV do rest[#rest + 1] = ARGV[i] end
-`;
-
 /**
- * Per argument j: how many members expire after now + j ms ('inf': the members without expiry),
- * summed over the indexes. -1 counts the live members (expiry at or after now).
+ * ARGV: k, the k index keys, then the cursor (position of the index key, 1-based; the last member
+ * read and its score, '' at the start), the page size and the mode: 'values' reads each member's
+ * value (GET; a key that is gone or not a string is left out: WRONGTYPE is the only error read as
+ * "not a record", any other error, such as a key that moved during resharding, fails the script),
+ * 'expiry' its PEXPIRETIME (a key that is gone is left out). Members are read in index order from
+ * the cursor: the rank after the cursor member (ZRANK, O(log n)) while it keeps its score,
+ * else (it left the index or was re-scored) the first member at or above its old score (members
+ * may then be read twice: the caller skips keys it has seen). Index keys that do not exist cost one EXISTS. With the last argument '1' (one server,
+ * first page) the script first checks that the index holds its built member (index-marker.ts) and
+ * replies { -1 } when it does not: the index was lost and must be built again.
+ * Reply: next position (> k: done), cursor member, cursor score, now, then key, value pairs.
  */
-const COUNT_AFTER = script(`#!lua flags=no-writes,allow-cross-slot-keys
-${NOW_LUA}
-${INDEXES_LUA}
+const INDEX_PAGE = script(`#!lua flags=no-writes,allow-cross-slot-keys
+local t = redis.call('TIME')
+local now = string.format('%d', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+local k = tonumber(ARGV[1])
+local pos, after, after_score = tonumber(ARGV[k + 2]), ARGV[k + 3], ARGV[k + 4]
+local size, mode = tonumber(ARGV[k + 5]), ARGV[k + 6]
+if ARGV[k + 7] == '1' and not redis.call('ZSCORE', ARGV[2], '') then return { -1 } end
 local out = {}
-for j = 1, #rest do out[j] = 0 end
-for _, idx in ipairs(indexes) do
-  for j, off in ipairs(rest) do
-    local min = off == 'inf' and '+inf' or '(' .. string.format('%d', now + tonumber(off))
-    out[j] = out[j] + redis.call('ZCOUNT', idx, min, '+inf')
+local taken = 0
+while pos <= k and taken < size do
+  local idx = ARGV[pos + 1]
+  local got = {}
+  if redis.call('EXISTS', idx) == 1 then
+    local start = redis.call('ZCOUNT', idx, '-inf', '(' .. now)
+    if after ~= '' then
+      local rank = redis.call('ZRANK', idx, after)
+      local from
+      if rank and redis.call('ZSCORE', idx, after) == after_score then
+        from = rank + 1
+      else
+        from = redis.call('ZCOUNT', idx, '-inf', '(' .. after_score)
+      end
+      if from > start then start = from end
+    end
+    got = redis.call('ZRANGE', idx, start, start + size - taken - 1, 'WITHSCORES')
+  end
+  for i = 1, #got, 2 do
+    local key = got[i]
+    after, after_score = key, got[i + 1]
+    taken = taken + 1
+    if mode == 'values' then
+      local v = redis.pcall('GET', key)
+      if type(v) == 'table' and v.err then
+        if string.sub(v.err, 1, 9) ~= 'WRONGTYPE' then return redis.error_reply(v.err) end
+      elseif v then
+        out[#out + 1] = key
+        out[#out + 1] = v
+      end
+    else
+      local at = redis.call('PEXPIRETIME', key)
+      if at ~= -2 then
+        out[#out + 1] = key
+        out[#out + 1] = at
+      end
+    end
+  end
+  if taken < size then
+    pos, after, after_score = pos + 1, '', ''
   end
 end
-return out
-`);
-
-/** The live members of the indexes in order, at most the argument of them (0: all). */
-const LIVE_MEMBERS = script(`#!lua flags=no-writes,allow-cross-slot-keys
-${NOW_LUA}
-${INDEXES_LUA}
-local limit = tonumber(rest[1])
-local out = {}
-for _, idx in ipairs(indexes) do
-  local got
-  if limit > 0 then
-    got = redis.call('ZRANGE', idx, string.format('%d', now), '+inf', 'BYSCORE', 'LIMIT', 0, limit - #out)
-  else
-    got = redis.call('ZRANGE', idx, string.format('%d', now), '+inf', 'BYSCORE')
-  end
-  for _, member in ipairs(got) do out[#out + 1] = member end
-  if limit > 0 and #out >= limit then break end
-end
-return out
+local head = { pos, after, after_score, now }
+for _, v in ipairs(out) do head[#head + 1] = v end
+return head
 `);
 
 /** The index keys of `mapping` to read, grouped by the primary that holds them (one slot only when given). */
@@ -88,92 +112,93 @@ async function targets(
     .filter((t) => t.keys.length > 0);
 }
 
-/** The ARGV head naming a target's index keys. */
-function named(t: IndexTarget): string[] {
-  return [String(t.keys.length), ...t.keys];
-}
-
 /** What an index read cost, for cost lines. */
 export interface IndexReadCost {
-  readonly scripts: number;
-  readonly indexKeys: number;
+  scripts: number;
+  indexKeys: number;
+  /** The index (one server) had lost its built member: nothing was read, it must be built again. */
+  lost: boolean;
 }
 
 export function indexReadText(cost: IndexReadCost, layout: IndexLayout): string {
+  const pages = `${cost.scripts} script(s) of at most ${PAGE} members each`;
   return layout.cluster
-    ? `read the collection index: ${cost.scripts} script(s), one per cluster primary, over ${cost.indexKeys} per-slot sorted sets`
-    : 'read the collection index: one script over one sorted set';
+    ? `read the collection index: ${pages}, per cluster primary, over ${cost.indexKeys} per-slot sorted sets, checking each member's key`
+    : `read the collection index: ${pages} over one sorted set, checking each member's key`;
 }
 
-/** COUNT_AFTER over the collection (see there), with what it cost. */
-export async function countAfter(
-  client: RedisClientLike,
-  layout: IndexLayout,
-  mapping: KeyspaceMapping,
-  offsets: readonly string[],
-  place: CallPlace,
-): Promise<{ counts: number[]; cost: IndexReadCost }> {
-  const reads = await targets(client, layout, mapping);
-  const replies = await Promise.all(
-    reads.map((t) => runScriptFor<unknown>(t.client, COUNT_AFTER, [], [...named(t), ...offsets], place, true)),
-  );
-  const counts = offsets.map((_, j) =>
-    replies.reduce<number>((sum, r) => sum + Number(Array.isArray(r) ? r[j] : 0), 0),
-  );
-  return { counts, cost: { scripts: reads.length, indexKeys: reads.reduce((n, t) => n + t.keys.length, 0) } };
-}
-
-/** Record keys one primary holds, and how to read their values there. */
-export interface MemberGroup {
-  readonly members: string[];
-  /** The values of `keys` (a chunk of `members`), nil where the key is gone. */
-  readonly values: (keys: readonly string[]) => Promise<Array<string | null>>;
+/** One page's entries: a key and its value (mode 'values') or its PEXPIRETIME (mode 'expiry'). */
+export interface IndexPage {
+  readonly now: number;
+  readonly entries: ReadonlyArray<readonly [string, string | number]>;
 }
 
 /**
- * The values of ARGV's keys, nil where absent or not a string (as MGET answers), keys of several
- * slots of this node (see above).
+ * Every live member of the collection's index (of one slot when given), a page at a time, each
+ * page handed to `visit` until it returns false. A limited read asks for pages of its limit: a
+ * page short of it (members whose key is gone) is followed by the next page from the cursor. Primaries are read at the same time, each page
+ * after page; a key seen already (moved in the index between pages) is not handed on twice.
  */
-const READ_VALUES = script(`#!lua flags=no-writes,allow-cross-slot-keys
-local out = {}
-for i, key in ipairs(ARGV) do
-  local v = redis.pcall('GET', key)
-  if type(v) == 'table' then v = false end
-  out[i] = v
-end
-return out
-`);
+/** One slot's indexes only (a partition's records on a cluster); pages smaller than PAGE (a limited read). */
+export interface WalkScope {
+  readonly slot?: number | undefined;
+  readonly pageSize?: number | undefined;
+}
 
-/**
- * The live record keys of the collection (of one slot when given), at most `limit` (0: all),
- * grouped by primary. On one server the values are read with MGET; on a cluster with one script
- * per primary and chunk (an MGET there would be split into one command per slot).
- */
-export async function liveMembers(
+export async function walkIndex(
   client: RedisClientLike,
   layout: IndexLayout,
   mapping: KeyspaceMapping,
-  limit: number,
+  mode: 'values' | 'expiry',
   place: CallPlace,
-  slot?: number,
-): Promise<MemberGroup[]> {
-  const all = await targets(client, layout, mapping, slot);
-  const read = async (t: IndexTarget, left: number): Promise<MemberGroup> => {
-    const reply = await runScriptFor<unknown>(t.client, LIVE_MEMBERS, [], [...named(t), String(left)], place, true);
-    const values = layout.cluster
-      ? (keys: readonly string[]) => runScriptFor<Array<string | null>>(t.client, READ_VALUES, [], keys, place, true)
-      : (keys: readonly string[]) => call<Array<string | null>>(t.client, ['MGET', ...keys], place);
-    return { members: Array.isArray(reply) ? reply.map(String) : [], values };
+  visit: (page: IndexPage) => boolean,
+  scope: WalkScope = {},
+): Promise<IndexReadCost> {
+  const all = await targets(client, layout, mapping, scope.slot);
+  const size = String(Math.min(PAGE, Math.max(1, scope.pageSize ?? PAGE)));
+  const cost: IndexReadCost = { scripts: 0, indexKeys: all.reduce((n, t) => n + t.keys.length, 0), lost: false };
+  const seen = new Set<string>();
+  let stopped = false;
+  const walk = async (t: IndexTarget): Promise<void> => {
+    const named = [String(t.keys.length), ...t.keys];
+    let cursor = ['1', '', ''];
+    let check = layout.cluster ? '0' : '1';
+    while (!stopped) {
+      const args = [...named, ...cursor, size, mode, check];
+      const reply = await runScriptFor<unknown>(t.client, INDEX_PAGE, [], args, place, true);
+      cost.scripts += 1;
+      check = '0';
+      if (Array.isArray(reply) && reply.length === 1 && Number(reply[0]) === -1) {
+        cost.lost = true;
+        return;
+      }
+      if (!Array.isArray(reply) || reply.length < 4) throw unreadableReply(reply, place);
+      const [pos, after, score, now, ...rest] = reply as unknown[];
+      const entries: Array<readonly [string, string | number]> = [];
+      for (let i = 0; i + 1 < rest.length; i += 2) {
+        const key = String(rest[i]);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        entries.push([key, mode === 'values' ? String(rest[i + 1]) : Number(rest[i + 1])]);
+      }
+      // Another primary's page may have said stop while this one was read.
+      if (stopped || !visit({ now: Number(now), entries })) stopped = true;
+      if (Number(pos) > t.keys.length) return;
+      cursor = [String(pos), String(after), String(score)];
+    }
   };
-  // Every primary at once when all members are wanted; one after another while a limit is left.
-  if (limit === 0) return Promise.all(all.map((t) => read(t, 0)));
-  const groups: MemberGroup[] = [];
-  let found = 0;
-  for (const t of all) {
-    const group = await read(t, limit - found);
-    groups.push(group);
-    found += group.members.length;
-    if (found >= limit) break;
-  }
-  return groups;
+  await Promise.all(all.map(walk));
+  return cost;
+}
+
+function unreadableReply(reply: unknown, place: CallPlace): StoreError {
+  return new StoreError(
+    'STORE_OPERATION_FAILED',
+    `${place.operation} failed: the index read replied ${typeof reply}, not an array`,
+    {
+      entity: place.entity,
+      store: STORE,
+      hint: 'the server is not Redis 7 (or a proxy changed the reply): lifespan needs Redis 7.0 or later',
+    },
+  );
 }

@@ -1,5 +1,5 @@
 import { StoreError } from '../../errors';
-import type { RedisClientLike, RedisClusterLike, RedisClusterNodeLike } from './gateway';
+import { operationFailed, type RedisClientLike, type RedisClusterLike, type RedisClusterNodeLike } from './gateway';
 import { STORE } from './semantics';
 import { hashSlot } from './slots';
 
@@ -54,17 +54,25 @@ export function clusterNodes(cluster: RedisClusterLike): RedisNodes {
       hint: 'connect the cluster client before opening the store: await createCluster({ rootNodes }).connect()',
     });
   };
-  const anyPrimary = (): Promise<RedisClientLike> => cluster.nodeClient(masters()[0] as RedisClusterNodeLike);
+  // The driver connects a node's client on first use: a node that cannot be reached fails as a store error.
+  const nodeClient = async (node: RedisClusterNodeLike): Promise<RedisClientLike> => {
+    try {
+      return await cluster.nodeClient(node);
+    } catch (error) {
+      throw operationFailed(error, { operation: `connecting to the cluster node ${node.address}` });
+    }
+  };
+  const anyPrimary = (): Promise<RedisClientLike> => nodeClient(masters()[0] as RedisClusterNodeLike);
   return {
     cluster: true,
     send: async (key, args) =>
       key === undefined ? (await anyPrimary()).sendCommand(args) : cluster.sendCommand(key, false, [...args]),
     async sendOnConnectionOf(key, args) {
       const shard = key === undefined ? undefined : cluster.slots[hashSlot(key)];
-      const client = shard ? await cluster.nodeClient(shard.master) : await anyPrimary();
+      const client = shard ? await nodeClient(shard.master) : await anyPrimary();
       return client.sendCommand(args);
     },
-    primaries: () => Promise.all(masters().map((m) => cluster.nodeClient(m))),
+    primaries: () => Promise.all(masters().map((m) => nodeClient(m))),
     async slotOwners() {
       const byMaster = new Map<RedisClusterNodeLike, number[]>();
       cluster.slots.forEach((shard, slot) => {
@@ -74,7 +82,7 @@ export function clusterNodes(cluster: RedisClusterLike): RedisNodes {
         else byMaster.set(shard.master, [slot]);
       });
       return Promise.all(
-        [...byMaster.entries()].map(async ([master, slots]) => ({ client: await cluster.nodeClient(master), slots })),
+        [...byMaster.entries()].map(async ([master, slots]) => ({ client: await nodeClient(master), slots })),
       );
     },
     addresses: () => cluster.masters.map((m) => m.address),

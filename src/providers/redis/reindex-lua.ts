@@ -1,25 +1,64 @@
 /**
  * The Lua helper every record-writing script includes (see collection-index.ts).
  *
- * Lua: brings index `idx` in step with record `key` after a write (PEXPIRETIME: -2 no
- * key, -1 no expiry), drops members already past their expiry (Redis expires a key once its
- * instant has passed) and sets the index's own expiry to its latest member's.
+ * Lua: brings index `idx` in step with record `key` after a write (PEXPIRETIME: -2 no key, -1 no
+ * expiry). Then a bounded prune: at most PRUNE_STEP members already past their score are each
+ * checked against their key: dropped when it is gone, re-scored when it is live (its expiry was
+ * changed outside lifespan: EXPIRE / PERSIST by hand, an older writer), so a write never costs more
+ * than a few commands however many members fell due, and never drops a live record. The index
+ * key's own expiry only moves when it must: PERSIST once a member is +inf, PEXPIREAT (rounded up
+ * to the next minute, so the writes of that minute leave it alone) when a member outlives it.
+ * A persistent index whose latest member is not +inf any more (deleted, re-scored) gets that
+ * member's expiry back; a +inf member whose key is gone (deleted outside lifespan) is dropped
+ * there, one per write. The member '' at -inf marks an index built complete (index-marker.ts):
+ * no record key is empty, and the prune starts above -inf.
  */
+export const PRUNE_STEP = 16;
+
 export const REINDEX_LUA = `
-local function lifespan_reindex(key, idx)
+local function lifespan_rescore(idx, key)
   local at = redis.call('PEXPIRETIME', key)
   if at == -2 then
     redis.call('ZREM', idx, key)
-  elseif at == -1 then
+    return nil
+  end
+  if at == -1 then
     redis.call('ZADD', idx, '+inf', key)
   else
     redis.call('ZADD', idx, at, key)
   end
+  return at
+end
+local function lifespan_expire_index(idx, at)
+  redis.call('PEXPIREAT', idx, string.format('%d', at - at % 60000 + 60000))
+end
+local function lifespan_top(idx)
+  local top = redis.call('ZRANGE', idx, -1, -1, 'WITHSCORES')
+  if #top == 0 or top[2] == '-inf' then return end
+  if top[2] == 'inf' then
+    if redis.call('EXISTS', top[1]) == 1 then return end
+    redis.call('ZREM', idx, top[1])
+    top = redis.call('ZRANGE', idx, -1, -1, 'WITHSCORES')
+    if #top == 0 or top[2] == '-inf' or top[2] == 'inf' then return end
+  end
+  lifespan_expire_index(idx, tonumber(top[2]))
+end
+local function lifespan_reindex(key, idx)
+  local idx_at = redis.call('PEXPIRETIME', idx)
+  local latest = lifespan_rescore(idx, key)
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  redis.call('ZREMRANGEBYSCORE', idx, '-inf', '(' .. string.format('%d', now))
-  local last = redis.call('ZRANGE', idx, -1, -1, 'WITHSCORES')
-  if #last == 0 then return end
-  if last[2] == 'inf' then redis.call('PERSIST', idx) else redis.call('PEXPIREAT', idx, last[2]) end
+  local due = redis.call('ZRANGE', idx, '(-inf', '(' .. string.format('%d', now), 'BYSCORE', 'LIMIT', 0, ${PRUNE_STEP})
+  for _, member in ipairs(due) do
+    local at = lifespan_rescore(idx, member)
+    if at == -1 or (at ~= nil and latest ~= -1 and (latest == nil or at > latest)) then latest = at end
+  end
+  if latest == -1 then
+    if idx_at >= 0 then redis.call('PERSIST', idx) end
+  elseif idx_at == -1 then
+    lifespan_top(idx)
+  elseif latest ~= nil and latest > idx_at then
+    lifespan_expire_index(idx, latest)
+  end
 end
 `;

@@ -96,7 +96,7 @@ export class RedisRepository<T> implements Repository<T> {
     });
   }
 
-  /** The collection index's live members, read with MGET (collection-reads.ts; see explain()). */
+  /** The collection index's live members and their values, a page at a time (collection-reads.ts; see explain()). */
   async find(where?: Partial<T>, options?: FindOptions): Promise<T[]> {
     const filter = filterArgument(where, 'find()', this.argumentPlace());
     const limit = findLimit(options, this.argumentPlace());

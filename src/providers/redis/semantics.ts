@@ -52,7 +52,8 @@ export const SAY = {
     'one record is one JSON string value: at most 512 MiB, and no longer than a Node.js string (binary members grow by a third as base64)',
   scan:
     'find() and count() read the collection index (a sorted set per collection, per slot on a cluster, of record keys ' +
-    'scored by expiry, kept by the write scripts), then MGET: their cost grows with the collection, not the database; ' +
+    'scored by expiry, kept by the write scripts), a page of at most 1,000 members per script, each value read in that script: ' +
+    'their cost grows with the collection, not the database; ' +
     'the first one on a collection written before the index builds it once with a SCAN of the database. ' +
     'findPage(), iterate() and deleteMany() SCAN the whole database (SCAN MATCH <prefix><collection>:*, COUNT 1000)',
   cluster:

@@ -97,7 +97,7 @@ export class RedisSession implements StoreSession {
     return new RedisUnitOfWork({ client: this.client, prefix: this.prefix }, (target) => this.mappingOf(target));
   }
 
-  /** A SCAN + PTTL walk per entity, at most spec.cap keys each (forecast.ts). */
+  /** Per entity: its collection index a page at a time, or a SCAN + PTTL walk of at most spec.cap keys before the index is built (forecast.ts). */
   async expiryForecast(spec: ForecastSpec): Promise<EntityForecast[]> {
     const forecasts: EntityForecast[] = [];
     for (const m of this.compiled.mappings) forecasts.push(await forecastKeyspace(this.client, this.prefix, m, spec));
