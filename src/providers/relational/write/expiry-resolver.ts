@@ -67,8 +67,7 @@ export function resolveExpiry<A>(t: EntityTable, ttl: ResolvedWriteTtl, anchored
     case 'keep':
       return byDefault(t, 'keep', anchored);
     case 'default':
-      // The common case, a plain write on the database clock, needs no new object.
-      return t.plainExpiry ?? byDefault(t, 'replace', anchored);
+      return byDefault(t, 'replace', anchored);
     case 'at':
       return atInstant(t, ttl);
   }
@@ -115,12 +114,26 @@ function atInstant(t: EntityTable, at: AtTtl): WriteExpiry {
   return { source: 'value', value: t.encodeInstant(at.at), rule: 'replace' };
 }
 
-/** The entity default: now + TTL, anchor member + TTL, or never (no default declared). */
+/** The table's default: now + TTL, anchor member + TTL, or never (no default declared). */
 function byDefault<A>(t: EntityTable, rule: DefaultRule, anchored: AnchorOf<A>): WriteExpiry | A {
-  const declared = t.entity.ttl;
-  if (!declared || declared.seconds === null) return { source: 'value', value: null, rule };
-  if (declared.anchor?.source === 'explicit') return anchored(declared.anchor.member, declared.seconds, rule);
-  return fromNow(t, declared.seconds, rule);
+  const declared = t.defaultTtl;
+  if (declared === null) return rule === 'replace' ? NEVER : { source: 'value', value: null, rule };
+  const { seconds, anchor } = declared;
+  if (anchor.kind === 'member') return anchored(anchor.member, seconds, rule);
+  // The common case, a plain write on the database clock, needs no new object.
+  if (rule === 'replace' && t.nowMode === 'db') return plainExpiry(seconds);
+  return fromNow(t, seconds, rule);
+}
+
+/** now + seconds on the database clock, one frozen object per TTL (a table's default is one TTL). */
+const PLAIN = new Map<number, WriteExpiry>();
+function plainExpiry(seconds: number): WriteExpiry {
+  let expiry = PLAIN.get(seconds);
+  if (!expiry) {
+    expiry = Object.freeze({ source: 'nowPlus', seconds, rule: 'replace' });
+    PLAIN.set(seconds, expiry);
+  }
+  return expiry;
 }
 
 function fromWrittenAnchor(
