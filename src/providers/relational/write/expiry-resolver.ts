@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../../../error-codes';
 import { LifespanError } from '../../../errors';
-import { formatDuration } from '../../../model/duration';
+import { formatDuration, parseDuration } from '../../../model/duration';
 import type { ResolvedWriteTtl } from '../../../model/per-write-ttl';
 import { checkFutureInstant, memberInstant, type AtTtl } from '../../../runtime/write-instant';
 import { unsupported, writeTtlFor } from '../../../runtime/write-ttl';
@@ -50,6 +50,27 @@ export function resolveTtl(t: EntityTable, requested: PerWriteTtl | undefined): 
 }
 
 const DEFAULT_TTL: ResolvedWriteTtl = Object.freeze({ kind: 'default' });
+
+/**
+ * The expiry of an insert or upsert of `values`, resolved once: the per-write TTL checked (the
+ * declaration, the table's mode) and resolved against the table's default; null when the table
+ * keeps no expiry. The one entry of the write path.
+ */
+export function expiryOfWrite(
+  t: EntityTable,
+  requested: PerWriteTtl | undefined,
+  values: Record<string, unknown>,
+): WriteExpiry | null {
+  // Seconds as a number, the per-write TTL of most writes: what resolveTtl and writeExpiry do
+  // with it (the same checks, in the same order), without the resolved object in between.
+  if (typeof requested === 'number' && t.expiryColumn && t.entity.ttl?.perWrite) {
+    const seconds = parseDuration(requested);
+    checkAnchorPlaceholder(t, values);
+    return fromNow(t, seconds, 'replace');
+  }
+  const ttl = resolveTtl(t, requested);
+  return t.expiryColumn ? writeExpiry(t, ttl, values) : null;
+}
 
 /**
  * The expiry a per-write TTL gives a row, for writes and setTtl alike: now + n, never, the later

@@ -2,7 +2,7 @@ import type { PerWriteTtl } from '../../../model/per-write-ttl';
 import type { BatchOp } from '../drivers/executor';
 import type { EntityTable } from '../table/entity-table';
 import { bind, type BindContext, type Slot, type Statement } from '../table/statement';
-import { resolveTtl, writeExpiry } from './expiry-resolver';
+import { expiryOfWrite } from './expiry-resolver';
 import type { ConflictRule, ExpirySource, WriteExpiry } from './write-expiry';
 import { deleteExpiredByKey, insertRow, upsertRow } from './write-sql';
 
@@ -169,20 +169,22 @@ export function bindWrite(
   const values = stampRow(t, instance);
   // Encoded first (a bad value fails before a bad TTL, as it always did), with room for the tail.
   const params = t.encodeCols(values, plans.room[write]);
-  const ttl = resolveTtl(t, requested);
-  const expiry = t.expiryColumn ? writeExpiry(t, ttl, values) : NO_EXPIRY;
+  const expiry = expiryOfWrite(t, requested, values) ?? NO_EXPIRY;
   const plan = plans.plan(write, expiry.source, expiry.rule);
   const now = t.nowParam();
   const { tail } = plan;
   let bound = params;
+  const columns = t.dataColumns.length;
   if (tail === null) {
-    params.length = t.dataColumns.length;
+    params.length = columns;
     bound = bind(plan.statement, contextOf(params, expiry, now));
   } else {
-    let at = t.dataColumns.length;
-    params.length = at + tail.length;
-    plans.room[write] = tail.length;
-    for (let i = 0; i < tail.length; i++) params[at++] = tailParam(tail[i] as TailValue, expiry, now);
+    // The room was right unless this write's shape has another tail than the last one.
+    if (params.length !== columns + tail.length) {
+      params.length = columns + tail.length;
+      plans.room[write] = tail.length;
+    }
+    for (let i = 0; i < tail.length; i++) params[columns + i] = tailParam(tail[i] as TailValue, expiry, now);
   }
   const before = plan.clear ? { statement: plan.clear, params: bind(plan.clear, { cols: params, now }) } : null;
   return { statement: plan.statement, params: bound, check: plan.check, before };
