@@ -24,7 +24,8 @@ export function ttlAnchorOf(entity: EntityModel): TtlAnchor {
   const ttl = entity.ttl;
   if (ttl?.instantMember) return Object.freeze({ kind: 'instant', member: ttl.instantMember });
   const anchor = ttl?.anchor;
-  if (anchor?.source === 'explicit' && ttl?.seconds !== null) return Object.freeze({ kind: 'member', member: anchor.member });
+  if (anchor?.source === 'explicit' && ttl?.seconds !== null)
+    return Object.freeze({ kind: 'member', member: anchor.member });
   return EACH_WRITE;
 }
 

@@ -15,9 +15,10 @@ type TailValue = 'seconds' | 'expiry' | 'now';
 /**
  * One write of one table compiled once: the statement, its parameter order and its expiry
  * expression (`now + ?` in SQL on the database clock, or an instant bound as is), for one expiry
- * shape. Each per-write TTL kind resolves to one shape of a table (see `shapeOf`): 'duration' and
- * 'extend' add seconds to now (or bind now + n from an injected clock), 'never' and `{ at }` bind
- * a value, 'default' and 'keep' take the table's default.
+ * shape (where expires_at comes from and, for an upsert, the rule over a live row). Each per-write
+ * TTL kind resolves to one shape per table (expiry-resolver.ts): 'duration' and 'extend' add
+ * seconds to the database clock (or bind now + n from an injected clock), 'never' and `{ at }`
+ * bind a value, 'default' and 'keep' take the table's default.
  */
 export interface WritePlan {
   readonly statement: Statement;
@@ -41,34 +42,22 @@ export interface BoundWrite extends BatchOp {
 
 /** A table's compiled writes, by write and expiry shape; compiled on first use. */
 class WritePlans {
-  private readonly plans = new Map<string, WritePlan>();
+  private readonly plans: Record<RowWrite, Record<ExpirySource, Partial<Record<ConflictRule, WritePlan>>>> = {
+    insert: { nowPlus: {}, value: {} },
+    upsert: { nowPlus: {}, value: {} },
+  };
   /** The tail length of the last plan of each write: the row is encoded with room for it. */
   readonly room: Record<RowWrite, number> = { insert: 0, upsert: 0 };
 
   constructor(private readonly t: EntityTable) {}
 
   plan(write: RowWrite, source: ExpirySource, rule: ConflictRule): WritePlan {
-    const shape = SHAPE[write][source][rule];
-    let plan = this.plans.get(shape);
-    if (!plan) {
-      plan = compile(this.t, write, source, rule);
-      this.plans.set(shape, plan);
-    }
-    return plan;
+    // An insert meets no live row to apply a rule to: one plan per source.
+    const byRule = this.plans[write][source];
+    const key = write === 'insert' ? 'replace' : rule;
+    return (byRule[key] ??= compile(this.t, write, source, key));
   }
 }
-
-/** Constant shape names: a plan lookup hashes no freshly built string. */
-const SHAPE: Record<RowWrite, Record<ExpirySource, Record<ConflictRule, string>>> = {
-  insert: {
-    nowPlus: { replace: 'insert:nowPlus', keep: 'insert:nowPlus', extend: 'insert:nowPlus' },
-    value: { replace: 'insert:value', keep: 'insert:value', extend: 'insert:value' },
-  },
-  upsert: {
-    nowPlus: { replace: 'upsert:nowPlus:replace', keep: 'upsert:nowPlus:keep', extend: 'upsert:nowPlus:extend' },
-    value: { replace: 'upsert:value:replace', keep: 'upsert:value:keep', extend: 'upsert:value:extend' },
-  },
-};
 
 const PLANS = new WeakMap<EntityTable, WritePlans>();
 
