@@ -12,7 +12,7 @@ import { bindWrite, stampRow, type BoundWrite } from './write-plan';
 /** A row ready to bind: member values (the instance, timestamps stamped) and encoded column values. */
 export interface EncodedRow {
   readonly values: Record<string, unknown>;
-  /** Fresh per write and owned by it: bindRow may append to it and bind it as the parameters. */
+  /** Fresh per write and owned by it. */
   readonly cols: unknown[];
 }
 
