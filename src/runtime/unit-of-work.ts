@@ -95,3 +95,8 @@ export abstract class UnitOfWorkShell<Op, Mapping extends { readonly entity: Ent
     );
   }
 }
+
+/** The TTL a queued insert/upsert is written with, on every store: its own, else the one commit() was given. */
+export function writeTtl(own: PerWriteTtl | undefined, commitTtl: PerWriteTtl | undefined): PerWriteTtl | undefined {
+  return own ?? commitTtl;
+}

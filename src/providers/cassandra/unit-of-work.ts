@@ -4,7 +4,7 @@ import type { EntityMapping } from './compile';
 import type { SessionContext } from './context';
 import { createdAtIndex, keepStoredCreatedAt } from './created-at';
 import type { Params } from './executor';
-import { UnitOfWorkShell } from '../../runtime/unit-of-work';
+import { UnitOfWorkShell, writeTtl } from '../../runtime/unit-of-work';
 import { keyOfRow, keyParams, rowParams, ttlParams } from './rows';
 import { keyIdentity, planRows, unitDuplicate, type Operation, type RowPlan } from './row-plan';
 import { STORE } from './semantics';
@@ -72,7 +72,7 @@ export class CassandraUnitOfWork extends UnitOfWorkShell<Operation, EntityMappin
       if (op.kind === 'delete') {
         checked.set(op, { params: keyParams(op.mapping, op.key), clause: undefined });
       } else {
-        const clause = ttlClause(op.mapping, op.ttl ?? commitTtl, clock, op.instance);
+        const clause = ttlClause(op.mapping, writeTtl(op.ttl, commitTtl), clock, op.instance);
         checked.set(op, { params: rowParams(op.mapping, op.instance, now), clause });
       }
     }

@@ -4,7 +4,7 @@ import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
 import { stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { duplicateKey } from '../../runtime/key-errors';
-import { UnitOfWorkShell } from '../../runtime/unit-of-work';
+import { UnitOfWorkShell, writeTtl } from '../../runtime/unit-of-work';
 import { recordWriteTtl } from '../../runtime/write-instant';
 import { stampedTtl } from './expiry-instant';
 import type { CosmosContext, EntityAccess } from './context';
@@ -87,7 +87,7 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
     }
     const { entity, codec } = access;
     const values = stampTimestamps(entity, valuesOf(entity, item.instance), new Date(), item.kind === 'insert');
-    const requested = recordWriteTtl(entity, item.ttl ?? commitTtl, STORE, values);
+    const requested = recordWriteTtl(entity, writeTtl(item.ttl, commitTtl), STORE, values);
     const ttl = await stampedTtl(this.context, codec.layout.container, entity, requested);
     const body = codec.encode(values);
     const address = codec.address(values);

@@ -3,7 +3,7 @@ import { ErrorCodes } from '../../error-codes';
 import { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { duplicateKeyParts, unitHoldsKey, type DuplicateHit } from '../../runtime/key-errors';
-import { UnitOfWorkShell } from '../../runtime/unit-of-work';
+import { UnitOfWorkShell, writeTtl } from '../../runtime/unit-of-work';
 import { mongoWriteTtl } from './expiry-instant';
 import type { CollectionMapping } from './compile';
 import { idFromValues } from './documents';
@@ -97,7 +97,7 @@ export class MongoUnitOfWork extends UnitOfWorkShell<Pending, CollectionMapping>
         last.described.push(`delete of ${item.mapping.entity.name}`);
         continue;
       }
-      const ttl = mongoWriteTtl(item.mapping.entity, item.ttl ?? commitTtl, item.entity);
+      const ttl = mongoWriteTtl(item.mapping.entity, writeTtl(item.ttl, commitTtl), item.entity);
       const write = entityWrite(item.mapping, item.entity, ttl, item.kind, this.hideExpired);
       last.operations.push({ updateOne: { filter: write.filter, update: write.update, upsert: write.upsert } });
       // Kind and entity only: a key can be a bearer value (a session id), kept out of messages.

@@ -1,6 +1,6 @@
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import { unitHoldsKey } from '../../runtime/key-errors';
-import { UnitOfWorkShell } from '../../runtime/unit-of-work';
+import { UnitOfWorkShell, writeTtl } from '../../runtime/unit-of-work';
 import { recordWriteTtl } from '../../runtime/write-instant';
 import type { KeyspaceMapping } from './compile';
 import { keyFromValues } from './keys';
@@ -55,7 +55,10 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending, KeyspaceMapping> {
         keys.push(op.key);
         return scriptArgs('delete', { mode: 'persist', seconds: 0 }, '', '');
       }
-      const ttl = redisTtl(op.mapping, recordWriteTtl(op.mapping.entity, op.ttl ?? commitTtl, STORE, op.entity));
+      const ttl = redisTtl(
+        op.mapping,
+        recordWriteTtl(op.mapping.entity, writeTtl(op.ttl, commitTtl), STORE, op.entity),
+      );
       const { key, value } = encodeEntity(this.ctx.prefix, op.mapping, op.entity);
       keys.push(key);
       return scriptArgs(op.kind, ttl, value, createdAtPattern(op.mapping));

@@ -1,4 +1,3 @@
-import { expiryMemberOf, instantCountsFrom } from '../../explain/expiry-member';
 import { ProblemList } from '../../errors';
 import { showValue } from '../../model/duration';
 import { IDENTIFIER_HINT, isPortableIdentifier } from '../../model/identifiers';
@@ -8,6 +7,7 @@ import type { RelationalDialect } from './families/dialects';
 import type { ColumnType } from './families/family';
 import { RELATIONAL_STORE, type RelationalTtlMode } from './options';
 import { EXPIRY_COLUMN, expiryIndexName, TTL_RECORD_TABLE } from './schema/names';
+import { countsFromText, ttlAnchorOf, type TtlAnchor } from './schema/ttl-anchor';
 
 /** One column of a desired table: plain data, printable and testable without a server. */
 export interface ColumnSpec {
@@ -36,7 +36,9 @@ export interface TableSpec {
   readonly expiry: ExpirySpec | null;
   /** The entity's default TTL when emulated (null: none, or not emulated). */
   readonly ttlSeconds: number | null;
-  /** When emulated: 'last-write' or 'member:<name>' (a TTL anchored on an explicit date member). */
+  /** When emulated: what the expiry counts from (the writes read it here, typed). */
+  readonly ttlAnchor: TtlAnchor | null;
+  /** When emulated: ttlAnchor as the TTL record spells it, 'last-write', 'member:<name>' or 'instant:<name>'. */
   readonly ttlCountsFrom: string | null;
 }
 
@@ -133,16 +135,14 @@ function compileEntity(
     ]),
     expiry: emulated ? Object.freeze({ column: EXPIRY_COLUMN, index: expiryIndexName(entity.collection) }) : null,
     ttlSeconds: emulated ? (entity.ttl?.seconds ?? null) : null,
+    ttlAnchor: emulated ? ttlAnchorOf(entity) : null,
     ttlCountsFrom: emulated ? countsFrom(entity) : null,
   });
 }
 
 /** What an emulated expiry counts from, as explain() and the TTL record say it. */
 export function countsFrom(entity: EntityModel): string {
-  const member = expiryMemberOf(entity);
-  if (member) return instantCountsFrom(member);
-  const anchor = entity.ttl?.anchor;
-  return anchor?.source === 'explicit' && entity.ttl?.seconds !== null ? `member:${anchor.member}` : 'last-write';
+  return countsFromText(ttlAnchorOf(entity));
 }
 
 /** The model builder checks names too; a hand-made model must not reach SQL with a bad one. */

@@ -29,7 +29,7 @@ import {
   type Filter,
 } from './read/read-sql';
 import { bind, type Statement } from './table/statement';
-import { deleteOp, encodeKey, encodeRow, insertOps, upsertOps } from './write/write-ops';
+import { deleteOp, encodeKey, insertOps, upsertOps } from './write/write-ops';
 
 /** getMany reads at most this many keys per statement, in a few fixed shapes padded to size. */
 const KEY_BUCKETS = [1, 4, 16, 64, 256] as const;
@@ -55,7 +55,7 @@ export class RelationalRepository<T> implements Repository<T> {
       const { ttl } = checkWriteOptions(options, 'insert()');
       const instance = this.instance(entity, 'insert()');
       const record = withInitialVersion(this.t.entity, instance);
-      const written = this.write(insertOps(this.t, encodeRow(this.t, record), ttl));
+      const written = this.write(insertOps(this.t, record, ttl));
       // The caller's entity gets version 1 only once the row is stored (a refused insert leaves it).
       return record === instance ? written : written.then(() => adoptVersion(this.t.entity, instance, record));
     } catch (error) {
@@ -68,7 +68,7 @@ export class RelationalRepository<T> implements Repository<T> {
       const { ttl } = checkWriteOptions(options, 'upsert()');
       const instance = this.instance(entity, 'upsert()');
       const record = withUpsertVersion(this.t.entity, instance);
-      const written = this.write(upsertOps(this.t, encodeRow(this.t, record), ttl));
+      const written = this.write(upsertOps(this.t, record, ttl));
       return record === instance ? written : written.then(() => adoptVersion(this.t.entity, instance, record));
     } catch (error) {
       return Promise.reject(error);

@@ -1,12 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityClass } from '../../model/types';
 import { unitHoldsKey } from '../../runtime/key-errors';
-import { UnitOfWorkShell } from '../../runtime/unit-of-work';
+import { UnitOfWorkShell, writeTtl } from '../../runtime/unit-of-work';
 import type { WriteOptions } from '../contract';
 import type { EntityTable } from './table/entity-table';
 import type { BatchOp, Executor } from './drivers/executor';
 import { RELATIONAL_STORE } from './options';
-import { deleteOp, encodeKeyValues, encodeRow, insertOps, upsertOps } from './write/write-ops';
+import { deleteOp, encodeKeyValues } from './write/write-ops';
+import { bindWrite } from './write/write-plan';
 
 type Pending =
   | {
@@ -16,11 +17,6 @@ type Pending =
       readonly ttl: WriteOptions['ttl'];
     }
   | { readonly kind: 'delete'; readonly table: EntityTable; readonly key: unknown[] };
-
-/** The number of the operation the transaction is at (1-based; 0 before the first). */
-interface Running {
-  index: number;
-}
 
 /** Collects writes and commits them in one database transaction, in the order given (the shell commits once). */
 export class RelationalUnitOfWork extends UnitOfWorkShell<Pending, EntityTable> {
@@ -41,43 +37,72 @@ export class RelationalUnitOfWork extends UnitOfWorkShell<Pending, EntityTable> 
   }
 
   /** Nothing is written if any write fails: one database transaction, in the order given. */
-  protected async commitOps(pending: readonly Pending[], fallback: WriteOptions['ttl']): Promise<void> {
+  protected async commitOps(pending: readonly Pending[], commitTtl: WriteOptions['ttl']): Promise<void> {
     if (pending.length === 0) return;
-    const running: Running = { index: 0 };
+    const ops = new PendingOps(pending, commitTtl);
     try {
-      await this.executor.batch(this.ops(pending, fallback, running));
+      await this.executor.batch(ops);
     } catch (error) {
-      const at = running.index - 1;
+      const at = ops.index - 1;
       const failing = pending[at];
       if (!failing) throw error;
       const outcome = {
         nothingWritten: true,
-        written: `the transaction wrote nothing (rolled back): it stopped at operation ${running.index} of ${pending.length}`,
+        written: `the transaction wrote nothing (rolled back): it stopped at operation ${ops.index} of ${pending.length}`,
       };
       const holds = () => failing.kind === 'insert' && unitHoldsKey(pending, at, sameKey, (op) => op.kind === 'delete');
       throw failing.table.duplicateOf(error, outcome, holds);
     }
   }
+}
 
-  /**
-   * Each write's statements, encoded as the transaction reaches them (memory stays flat in the
-   * unit's size). The transaction runs each statement before it asks for the next, so `running`
-   * names the operation a failure belongs to.
-   */
-  private *ops(pending: readonly Pending[], fallback: WriteOptions['ttl'], running: Running): Generator<BatchOp> {
-    for (const item of pending) {
-      running.index += 1;
-      const t = item.table;
-      if (item.kind === 'delete') {
-        yield deleteOp(t, item.key);
-        continue;
-      }
-      const ttl = item.ttl ?? fallback;
-      const row = encodeRow(t, item.entity);
-      // A plain loop: `yield*` over an array goes through the array iterator per op.
-      const ops = item.kind === 'insert' ? insertOps(t, row, ttl) : upsertOps(t, row, ttl);
-      for (let i = 0; i < ops.length; i++) yield ops[i] as BatchOp;
+/**
+ * Each write's statements, bound as the transaction reaches them (memory stays flat in the unit's
+ * size). The transaction runs each statement before it asks for the next, so `index` names the
+ * operation a failure belongs to. An iterator of its own rather than a generator: no generator
+ * resume per statement, and one result object for the whole unit (the transaction reads it at once).
+ */
+class PendingOps implements Iterable<BatchOp>, Iterator<BatchOp> {
+  /** The number of the operation the transaction is at (1-based; 0 before the first). */
+  index = 0;
+  /** The write a clearing DELETE (MariaDB/MySQL) was sent before. */
+  private after: BatchOp | null = null;
+  private readonly result: { done: boolean; value: BatchOp } = { done: false, value: undefined as never };
+
+  constructor(
+    private readonly pending: readonly Pending[],
+    private readonly commitTtl: WriteOptions['ttl'],
+  ) {}
+
+  [Symbol.iterator](): this {
+    return this;
+  }
+
+  next(): IteratorResult<BatchOp> {
+    const result = this.result;
+    if (this.after) {
+      result.value = this.after;
+      this.after = null;
+      return result;
     }
+    const item = this.pending[this.index];
+    if (!item) {
+      result.done = true;
+      return result;
+    }
+    this.index += 1;
+    if (item.kind === 'delete') {
+      result.value = deleteOp(item.table, item.key);
+      return result;
+    }
+    const write = bindWrite(item.table, item.kind, item.entity, writeTtl(item.ttl, this.commitTtl));
+    if (write.before) {
+      this.after = write;
+      result.value = write.before;
+    } else {
+      result.value = write;
+    }
+    return result;
   }
 }
 

@@ -8,7 +8,7 @@ import type { RelationalDialect } from '../families/dialects';
 import { RELATIONAL_STORE, type RelationalTtlMode } from '../options';
 import type { Statement } from './statement';
 import { TableSql, type NowMode } from './table-sql';
-import type { WriteExpiry } from '../write/write-expiry';
+import type { DefaultTtl } from '../schema/ttl-anchor';
 import { compiledDecoder, compiledEncoder, rowEncoder, rowToInstance } from './row-codec';
 
 /**
@@ -22,12 +22,15 @@ export class EntityTable extends TableSql {
   readonly keyMembers: readonly string[];
   readonly keyEncoders: readonly Encoder[];
   /** A row's member values as bound column values, in column order (every value checked). */
-  readonly encodeCols: (values: Record<string, unknown>) => unknown[];
+  readonly encodeCols: (values: Record<string, unknown>, room?: number) => unknown[];
   /** A row read back as an instance of the entity class. */
   readonly instanceOfRow: (row: readonly unknown[]) => object;
   readonly nowMode: NowMode;
-  /** The expiry of a plain write when it is the same every time (database clock, not anchored). */
-  readonly plainExpiry: WriteExpiry | null;
+  /**
+   * The default TTL rows of this table are written with, from the table spec alone (the one source
+   * of its seconds); null when the table keeps no expiry or declares only per-write TTLs.
+   */
+  readonly defaultTtl: DefaultTtl | null;
   /** The member a declared default TTL counts from (an explicit anchor), else null: read per write. */
   readonly countsFrom: string | null;
   private readonly statements = new Map<string, Statement>();
@@ -60,12 +63,9 @@ export class EntityTable extends TableSql {
     this.instanceOfRow = rowToInstance(entity, this.members, this.decoders);
     this.keyEncoders = this.keyMembers.map((m) => this.encoders[this.members.indexOf(m)] as Encoder);
     this.nowMode = clock ? 'param' : 'db';
-    const ttl = entity.ttl;
-    this.countsFrom = ttl?.anchor?.source === 'explicit' && ttl.seconds !== null ? ttl.anchor.member : null;
-    this.plainExpiry =
-      this.nowMode === 'db' && ttl?.seconds && ttl.anchor?.source !== 'explicit'
-        ? Object.freeze({ source: 'nowPlus', seconds: ttl.seconds, rule: 'replace' })
-        : null;
+    const { ttlSeconds: seconds, ttlAnchor: anchor } = spec;
+    this.defaultTtl = seconds !== null && anchor !== null ? Object.freeze({ seconds, anchor }) : null;
+    this.countsFrom = this.defaultTtl?.anchor.kind === 'member' ? this.defaultTtl.anchor.member : null;
   }
 
   /** An insert that changed no row met a live row with its key (the conflict target is the primary key). */

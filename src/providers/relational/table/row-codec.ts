@@ -57,14 +57,17 @@ export function compiledDecoder(type: FieldType, generic: Decoder): Decoder {
   }
 }
 
-/** Encodes a row's member values in column order with the compiled encoders. */
+/**
+ * Encodes a row's member values in column order with the compiled encoders; `room` more slots
+ * are left at the end, so a write appends its expiry parameters without growing the array.
+ */
 export function rowEncoder(
   members: readonly string[],
   encoders: readonly Encoder[],
-): (values: Record<string, unknown>) => unknown[] {
+): (values: Record<string, unknown>, room?: number) => unknown[] {
   const n = members.length;
-  return (values) => {
-    const cols = new Array<unknown>(n);
+  return (values, room = 0) => {
+    const cols = new Array<unknown>(n + room);
     for (let i = 0; i < n; i++) cols[i] = (encoders[i] as Encoder)(values[members[i] as string]);
     return cols;
   };

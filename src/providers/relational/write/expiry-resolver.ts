@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../../../error-codes';
 import { LifespanError } from '../../../errors';
-import { formatDuration } from '../../../model/duration';
+import { formatDuration, parseDuration } from '../../../model/duration';
 import type { ResolvedWriteTtl } from '../../../model/per-write-ttl';
 import { checkFutureInstant, memberInstant, type AtTtl } from '../../../runtime/write-instant';
 import { unsupported, writeTtlFor } from '../../../runtime/write-ttl';
@@ -52,6 +52,27 @@ export function resolveTtl(t: EntityTable, requested: PerWriteTtl | undefined): 
 const DEFAULT_TTL: ResolvedWriteTtl = Object.freeze({ kind: 'default' });
 
 /**
+ * The expiry of an insert or upsert of `values`, resolved once: the per-write TTL checked (the
+ * declaration, the table's mode) and resolved against the table's default; null when the table
+ * keeps no expiry. The one entry of the write path.
+ */
+export function expiryOfWrite(
+  t: EntityTable,
+  requested: PerWriteTtl | undefined,
+  values: Record<string, unknown>,
+): WriteExpiry | null {
+  // Seconds as a number, the per-write TTL of most writes: what resolveTtl and writeExpiry do
+  // with it (the same checks, in the same order), without the resolved object in between.
+  if (typeof requested === 'number' && t.expiryColumn && t.entity.ttl?.perWrite) {
+    const seconds = parseDuration(requested);
+    checkAnchorPlaceholder(t, values);
+    return fromNow(t, seconds, 'replace');
+  }
+  const ttl = resolveTtl(t, requested);
+  return t.expiryColumn ? writeExpiry(t, ttl, values) : null;
+}
+
+/**
  * The expiry a per-write TTL gives a row, for writes and setTtl alike: now + n, never, the later
  * of the stored expiry and now + n (rule 'extend'), the stored expiry (rule 'keep'), or the
  * entity default — counted from where `anchored` says for a default anchored on a member.
@@ -67,8 +88,7 @@ export function resolveExpiry<A>(t: EntityTable, ttl: ResolvedWriteTtl, anchored
     case 'keep':
       return byDefault(t, 'keep', anchored);
     case 'default':
-      // The common case, a plain write on the database clock, needs no new object.
-      return t.plainExpiry ?? byDefault(t, 'replace', anchored);
+      return byDefault(t, 'replace', anchored);
     case 'at':
       return atInstant(t, ttl);
   }
@@ -115,12 +135,26 @@ function atInstant(t: EntityTable, at: AtTtl): WriteExpiry {
   return { source: 'value', value: t.encodeInstant(at.at), rule: 'replace' };
 }
 
-/** The entity default: now + TTL, anchor member + TTL, or never (no default declared). */
+/** The table's default: now + TTL, anchor member + TTL, or never (no default declared). */
 function byDefault<A>(t: EntityTable, rule: DefaultRule, anchored: AnchorOf<A>): WriteExpiry | A {
-  const declared = t.entity.ttl;
-  if (!declared || declared.seconds === null) return { source: 'value', value: null, rule };
-  if (declared.anchor?.source === 'explicit') return anchored(declared.anchor.member, declared.seconds, rule);
-  return fromNow(t, declared.seconds, rule);
+  const declared = t.defaultTtl;
+  if (declared === null) return rule === 'replace' ? NEVER : { source: 'value', value: null, rule };
+  const { seconds, anchor } = declared;
+  if (anchor.kind === 'member') return anchored(anchor.member, seconds, rule);
+  // The common case, a plain write on the database clock, needs no new object.
+  if (rule === 'replace' && t.nowMode === 'db') return plainExpiry(seconds);
+  return fromNow(t, seconds, rule);
+}
+
+/** now + seconds on the database clock, one frozen object per TTL (a table's default is one TTL). */
+const PLAIN = new Map<number, WriteExpiry>();
+function plainExpiry(seconds: number): WriteExpiry {
+  let expiry = PLAIN.get(seconds);
+  if (!expiry) {
+    expiry = Object.freeze({ source: 'nowPlus', seconds, rule: 'replace' });
+    PLAIN.set(seconds, expiry);
+  }
+  return expiry;
 }
 
 function fromWrittenAnchor(

@@ -1,0 +1,195 @@
+import type { PerWriteTtl } from '../../../model/per-write-ttl';
+import type { BatchOp } from '../drivers/executor';
+import type { EntityTable } from '../table/entity-table';
+import { bind, type BindContext, type Slot, type Statement } from '../table/statement';
+import { expiryOfWrite } from './expiry-resolver';
+import type { ConflictRule, ExpirySource, WriteExpiry } from './write-expiry';
+import { deleteExpiredByKey, insertRow, upsertRow } from './write-sql';
+
+/** The two writes of a whole row. */
+export type RowWrite = 'insert' | 'upsert';
+
+/** What a write binds after the row's columns: the TTL's seconds, the expiry instant, or "now". */
+type TailValue = 'seconds' | 'expiry' | 'now';
+
+/**
+ * One write of one table compiled once: the statement, its parameter order and its expiry
+ * expression (`now + ?` in SQL on the database clock, or an instant bound as is), for one expiry
+ * shape (where expires_at comes from and, for an upsert, the rule over a live row). Each per-write
+ * TTL kind resolves to one shape per table (expiry-resolver.ts): 'duration' and 'extend' add
+ * seconds to the database clock (or bind now + n from an injected clock), 'never' and `{ at }`
+ * bind a value, 'default' and 'keep' take the table's default.
+ */
+export interface WritePlan {
+  readonly statement: Statement;
+  /**
+   * Where the parameters come from after the row's columns, in order, when the statement starts
+   * with every column in order (then the encoded row is the parameter array); null otherwise
+   * (bound slot by slot).
+   */
+  readonly tail: readonly TailValue[] | null;
+  /** Refuses an insert that changed no row (a conditional insert met a live row with the key); else accepts any count. */
+  readonly check: (changes: number) => void;
+  /** MariaDB/MySQL inserts: the DELETE of an expired row holding the key, run first. */
+  readonly clear: Statement | null;
+}
+
+/** A row's write, bound; `before` runs first in the same transaction (the clearing DELETE). */
+export interface BoundWrite extends BatchOp {
+  readonly check: (changes: number) => void;
+  readonly before: BatchOp | null;
+}
+
+/** A table's compiled writes, by write and expiry shape; compiled on first use. */
+class WritePlans {
+  private readonly plans: Record<RowWrite, Record<ExpirySource, Partial<Record<ConflictRule, WritePlan>>>> = {
+    insert: { nowPlus: {}, value: {} },
+    upsert: { nowPlus: {}, value: {} },
+  };
+  /** The tail length of the last plan of each write: the row is encoded with room for it. */
+  readonly room: Record<RowWrite, number> = { insert: 0, upsert: 0 };
+
+  constructor(private readonly t: EntityTable) {}
+
+  plan(write: RowWrite, source: ExpirySource, rule: ConflictRule): WritePlan {
+    // An insert meets no live row to apply a rule to: one plan per source.
+    const byRule = this.plans[write][source];
+    const key = write === 'insert' ? 'replace' : rule;
+    return (byRule[key] ??= compile(this.t, write, source, key));
+  }
+}
+
+const PLANS = new WeakMap<EntityTable, WritePlans>();
+
+function plansOf(t: EntityTable): WritePlans {
+  let plans = PLANS.get(t);
+  if (!plans) {
+    plans = new WritePlans(t);
+    PLANS.set(t, plans);
+  }
+  return plans;
+}
+
+/** The compiled write of `t` for one expiry shape (an insert ignores the rule: it meets no live row). */
+export function writePlan(t: EntityTable, write: RowWrite, source: ExpirySource, rule: ConflictRule): WritePlan {
+  return plansOf(t).plan(write, source, rule);
+}
+
+function compile(t: EntityTable, write: RowWrite, source: ExpirySource, rule: ConflictRule): WritePlan {
+  // The statement cache is shared with the rest of the table's statements (one per shape and text).
+  const statement =
+    write === 'insert'
+      ? t.statement(`insert:${source}`, () => insertRow(t, t.nowMode, source))
+      : t.statement(`upsert:${source}:${rule}`, () => upsertRow(t, t.nowMode, source, rule));
+  const insert = write === 'insert';
+  const clear =
+    insert && !t.family.conditionalInsert && t.expiryColumn
+      ? t.statement('delete-expired', () => deleteExpiredByKey(t, t.nowMode, t.expiryColumn as string))
+      : null;
+  return Object.freeze({
+    statement,
+    tail: tailOf(statement, t.dataColumns.length),
+    check: insert && t.family.conditionalInsert ? t.refuseDuplicate : anyCount,
+    clear,
+  });
+}
+
+/** Every bound write has a check: one object shape for the executor's loop. */
+function anyCount(): void {}
+
+function tailOf(statement: Statement, columns: number): readonly TailValue[] | null {
+  if (statement.leadingCols !== columns) return null;
+  const tail: TailValue[] = [];
+  for (const slot of statement.slots.slice(columns)) {
+    const value = tailValue(slot);
+    if (value === null) return null;
+    tail.push(value);
+  }
+  return Object.freeze(tail);
+}
+
+function tailValue(slot: Slot): TailValue | null {
+  switch (slot.kind) {
+    case 'seconds':
+    case 'expiry':
+    case 'now':
+      return slot.kind;
+    case 'col':
+    case 'key':
+    case 'arg':
+      return null;
+  }
+}
+
+/**
+ * Stamps @CreatedAt/@UpdatedAt with the client clock (documented: expiry instants use the
+ * database clock, timestamps the client's) straight onto the instance: no copy of the member
+ * values per write. @CreatedAt is set unless the instance holds a real date (not the `new Date(0)`
+ * placeholder), for upserts too; an upsert over a live row keeps the stored createdAt in SQL
+ * anyway. Same rule as stampTimestamps.
+ */
+export function stampRow(t: EntityTable, instance: object): Record<string, unknown> {
+  const { entity } = t;
+  const values = instance as Record<string, unknown>;
+  // One Date, and only when a member takes it (a createdAt the caller set needs none).
+  let now: Date | undefined;
+  if (entity.createdAt) {
+    const current = values[entity.createdAt];
+    if (!(current instanceof Date) || current.getTime() === 0) values[entity.createdAt] = now = new Date();
+  }
+  if (entity.updatedAt) values[entity.updatedAt] = now ?? new Date();
+  return values;
+}
+
+const NO_EXPIRY: WriteExpiry = Object.freeze({ source: 'value', value: undefined, rule: 'replace' });
+
+/**
+ * One insert or upsert of an instance, bound: timestamps stamped, the per-write TTL checked and its
+ * expiry resolved once, then the compiled plan of that expiry's shape binds the encoded row and
+ * the expiry in the statement's order.
+ */
+export function bindWrite(
+  t: EntityTable,
+  write: RowWrite,
+  instance: object,
+  requested: PerWriteTtl | undefined,
+): BoundWrite {
+  const plans = plansOf(t);
+  const values = stampRow(t, instance);
+  // Encoded first (a bad value fails before a bad TTL, as it always did), with room for the tail.
+  const params = t.encodeCols(values, plans.room[write]);
+  const expiry = expiryOfWrite(t, requested, values) ?? NO_EXPIRY;
+  const plan = plans.plan(write, expiry.source, expiry.rule);
+  const now = t.nowParam();
+  const { tail } = plan;
+  let bound = params;
+  const columns = t.dataColumns.length;
+  if (tail === null) {
+    params.length = columns;
+    bound = bind(plan.statement, contextOf(params, expiry, now));
+  } else {
+    // The room was right unless this write's shape has another tail than the last one.
+    if (params.length !== columns + tail.length) {
+      params.length = columns + tail.length;
+      plans.room[write] = tail.length;
+    }
+    for (let i = 0; i < tail.length; i++) params[columns + i] = tailParam(tail[i] as TailValue, expiry, now);
+  }
+  const before = plan.clear ? { statement: plan.clear, params: bind(plan.clear, { cols: params, now }) } : null;
+  return { statement: plan.statement, params: bound, check: plan.check, before };
+}
+
+function tailParam(value: TailValue, expiry: WriteExpiry, now: unknown): unknown {
+  switch (value) {
+    case 'seconds':
+      return expiry.seconds;
+    case 'expiry':
+      return expiry.value;
+    case 'now':
+      return now;
+  }
+}
+
+function contextOf(cols: unknown[], expiry: WriteExpiry, now: unknown): BindContext {
+  return { cols, now, seconds: expiry.seconds, expiry: expiry.value };
+}
