@@ -1,10 +1,11 @@
+import { PlannedSession } from '../../core/planned-session';
 import { StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan, ReviewedPlan } from '../../core/plan';
+import type { ApplyResult } from '../../core/plan';
 import { PlanFlow } from '../../core/plan-flow';
 import type { PlanDemand } from '../../core/plan-flow-rules';
 import type { EntityClass } from '../../model/types';
-import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
+import type { EnsureOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import type { SessionContext } from './context';
 import { explainMapping } from './explain-entry';
 import { inspectKeyspace } from './inspect';
@@ -21,11 +22,11 @@ import { CassandraUnitOfWork } from './unit-of-work';
 import type { EntityForecast, ForecastSpec } from '../../core/forecast';
 import { forecastTable } from './forecast';
 
-export class CassandraSession implements StoreSession {
+export class CassandraSession extends PlannedSession implements StoreSession {
   readonly store = 'cassandra' as const;
   private settings: ClusterSettings | null = null;
 
-  private readonly flow: PlanFlow<CassandraStepPayload, 'op', Executor, undefined, Executor>;
+  protected readonly flow: PlanFlow<CassandraStepPayload, 'op', Executor, undefined, Executor>;
 
   constructor(
     private readonly ctx: SessionContext,
@@ -33,6 +34,7 @@ export class CassandraSession implements StoreSession {
     private readonly consistency: CassandraConsistency = {},
     private readonly clientDefaults: ClientLevels = {},
   ) {
+    super();
     this.flow = new PlanFlow({
       steps: CASSANDRA_STEPS,
       target,
@@ -89,24 +91,8 @@ export class CassandraSession implements StoreSession {
    * so no step ensureCollections() runs (a new table or column, a new default_time_to_live) can make
    * a row already stored expire sooner.
    */
-  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+  override ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
     return this.flow.ensureCollections(options);
-  }
-
-  plan(given?: PlanOptions): Promise<MigrationPlan> {
-    return this.flow.plan(given);
-  }
-
-  checkPlan(plan: MigrationPlan, options?: ApplyOptions): void {
-    this.flow.review(plan, options);
-  }
-
-  review(plan: MigrationPlan, options?: ApplyOptions): ReviewedPlan {
-    return this.flow.review(plan, options);
-  }
-
-  apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
-    return this.flow.apply(plan, options);
   }
 
   repository<T>(target: EntityClass<T>): Repository<T> {

@@ -1,12 +1,13 @@
+import { PlannedSession } from '../../core/planned-session';
 import type { Database } from '@azure/cosmos';
 import { PlanFlow } from '../../core/plan-flow';
 import type { PlanDemand } from '../../core/plan-flow-rules';
 import { LifespanError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan, ReviewedPlan } from '../../core/plan';
+import type { ApplyResult } from '../../core/plan';
 import type { EntityClass } from '../../model/types';
 import { ensureNeedsReview } from '../../runtime/ensure-collections';
-import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
+import type { EnsureOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import type { CosmosContext } from './context';
 import { cosmosExplainer } from './explainer';
 import { countExpiringAtOnce } from './impact';
@@ -20,15 +21,16 @@ import { forecastSpec, withForecast, type EntityForecast, type ForecastSpec } fr
 import { forecastAround, forecastContainer } from './forecast';
 import { labelUnexpiry, refuseUnexpiry } from './unexpiry';
 
-export class CosmosSession implements StoreSession {
+export class CosmosSession extends PlannedSession implements StoreSession {
   readonly store = STORE;
 
-  private readonly flow: PlanFlow<CosmosStepPayload, 'op', Database, string, Database>;
+  protected readonly flow: PlanFlow<CosmosStepPayload, 'op', Database, string, Database>;
 
   constructor(
     private readonly context: CosmosContext,
     target: string,
   ) {
+    super();
     this.flow = new PlanFlow({
       steps: COSMOS_STEPS,
       target,
@@ -61,28 +63,12 @@ export class CosmosSession implements StoreSession {
     return cosmosExplainer.explain(this.context.model, { hideExpired: this.context.hideExpired });
   }
 
-  plan(given?: PlanOptions): Promise<MigrationPlan> {
-    return this.flow.plan(given);
-  }
-
-  checkPlan(plan: MigrationPlan, options?: ApplyOptions): void {
-    this.flow.review(plan, options);
-  }
-
-  review(plan: MigrationPlan, options?: ApplyOptions): ReviewedPlan {
-    return this.flow.review(plan, options);
-  }
-
-  apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
-    return this.flow.apply(plan, options);
-  }
-
   /**
    * Creates what is missing and sets DefaultTimeToLive in place; never drops or recreates. A change
    * that can make stored items expire sooner is applied only to an empty container, or with
    * allowRetroactive; otherwise nothing of the plan is applied (ENSURE_NEEDS_REVIEW).
    */
-  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+  override ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
     return this.flow.ensureCollections(options);
   }
 

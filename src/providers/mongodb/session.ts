@@ -1,13 +1,14 @@
+import { PlannedSession } from '../../core/planned-session';
 import type { CheckedStep } from '../../core/plan-gate';
 import { PlanFlow } from '../../core/plan-flow';
 import type { PlanDemand, RunConsent } from '../../core/plan-flow-rules';
 import { StoreError } from '../../errors';
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan, ReviewedPlan } from '../../core/plan';
+import type { ApplyResult } from '../../core/plan';
 import type { EntityClass } from '../../model/types';
 import { ensureNeedsReview } from '../../runtime/ensure-collections';
 import { lookupByEntity } from '../../runtime/entity-lookup';
-import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
+import type { EnsureOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import { type MongoStepRun } from './apply';
 import { countAffected } from './stored-counts';
 import type { CollectionMapping, CompiledModel } from './compile';
@@ -27,10 +28,10 @@ import { labelUnexpiry, refuseLiveUnexpiry, refuseUnexpiry } from './unexpiry';
 /** Codes that mean the collection changed between plan and apply; ensureCollections plans again. */
 const REPLAN_CODES = new Set(['MONGO_INDEX_OPTIONS_CONFLICT', 'MONGO_INDEX_NAME_CONFLICT', 'MONGO_INDEX_GONE']);
 
-export class MongoSession implements StoreSession {
+export class MongoSession extends PlannedSession implements StoreSession {
   readonly store = STORE;
   private readonly mappingOf: (target: unknown) => CollectionMapping;
-  private readonly flow: PlanFlow<MongoStepPayload, 'op', MongoStepRun, undefined, MongoDbLike>;
+  protected readonly flow: PlanFlow<MongoStepPayload, 'op', MongoStepRun, undefined, MongoDbLike>;
 
   constructor(
     private readonly db: MongoDbLike,
@@ -38,6 +39,7 @@ export class MongoSession implements StoreSession {
     private readonly hideExpired: boolean,
     target: string,
   ) {
+    super();
     this.mappingOf = lookupByEntity(STORE, compiled.mappings);
     this.flow = new PlanFlow({
       steps: MONGODB_STEPS,
@@ -67,24 +69,8 @@ export class MongoSession implements StoreSession {
     return this.compiled.mappings.map((m) => explainMapping(m, { hideExpired: this.hideExpired }));
   }
 
-  plan(given?: PlanOptions): Promise<MigrationPlan> {
-    return this.flow.plan(given);
-  }
-
-  checkPlan(plan: MigrationPlan, options?: ApplyOptions): void {
-    this.flow.review(plan, options);
-  }
-
-  review(plan: MigrationPlan, options?: ApplyOptions): ReviewedPlan {
-    return this.flow.review(plan, options);
-  }
-
-  apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
-    return this.flow.apply(plan, options);
-  }
-
   /** Checks the whole plan first (conflicts, steps over stored documents), then applies it. */
-  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+  override ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
     return this.flow.ensureCollections(options);
   }
 

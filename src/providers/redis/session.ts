@@ -1,10 +1,11 @@
+import { PlannedSession } from '../../core/planned-session';
 import type { ExplainEntry } from '../../explain/entry';
-import type { ApplyResult, MigrationPlan, PlanStep, ReviewedPlan } from '../../core/plan';
+import type { ApplyResult, PlanStep } from '../../core/plan';
 import { PlanFlow } from '../../core/plan-flow';
 import type { PlanDemand } from '../../core/plan-flow-rules';
 import type { EntityClass } from '../../model/types';
 import { lookupByEntity } from '../../runtime/entity-lookup';
-import type { ApplyOptions, EnsureOptions, PlanOptions, Repository, StoreSession, UnitOfWork } from '../contract';
+import type { EnsureOptions, Repository, StoreSession, UnitOfWork } from '../contract';
 import type { CompiledModel, KeyspaceMapping } from './compile';
 import { explainMapping } from './explain-entry';
 import { CLUSTER_SAY } from './cluster-semantics';
@@ -18,10 +19,10 @@ import { RedisUnitOfWork } from './unit-of-work';
 import type { EntityForecast, ForecastSpec } from '../../core/forecast';
 import { forecastKeyspace } from './forecast';
 
-export class RedisSession implements StoreSession {
+export class RedisSession extends PlannedSession implements StoreSession {
   readonly store = STORE;
   private readonly mappingOf: (target: unknown) => KeyspaceMapping;
-  private readonly flow: PlanFlow<RedisStepPayload, 'op', RedisRun, undefined, RedisRun>;
+  protected readonly flow: PlanFlow<RedisStepPayload, 'op', RedisRun, undefined, RedisRun>;
 
   constructor(
     private readonly client: RedisRouter,
@@ -29,6 +30,7 @@ export class RedisSession implements StoreSession {
     private readonly compiled: CompiledModel,
     target: string,
   ) {
+    super();
     this.mappingOf = lookupByEntity(STORE, compiled.mappings);
     const run: RedisRun = { client, prefix };
     this.flow = new PlanFlow({
@@ -61,24 +63,8 @@ export class RedisSession implements StoreSession {
     }));
   }
 
-  plan(given?: PlanOptions): Promise<MigrationPlan> {
-    return this.flow.plan(given);
-  }
-
-  checkPlan(plan: MigrationPlan, options?: ApplyOptions): void {
-    this.flow.review(plan, options);
-  }
-
-  review(plan: MigrationPlan, options?: ApplyOptions): ReviewedPlan {
-    return this.flow.review(plan, options);
-  }
-
-  apply(plan: MigrationPlan, options?: ApplyOptions): Promise<ApplyResult> {
-    return this.flow.apply(plan, options);
-  }
-
   /** Records the defaults; never retroactive on Redis (stored keys keep their expiry). */
-  ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
+  override ensureCollections(options?: EnsureOptions): Promise<ApplyResult> {
     return this.flow.ensureCollections(options);
   }
 
