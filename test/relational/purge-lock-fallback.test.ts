@@ -85,13 +85,15 @@ describeStore('postgres', 'PostgreSQL block walk past a locked due row', () => {
 
   test('consecutive ranges taken past locked rows are counted with one statement', async () => {
     const { sent, restore } = await recordPgMessages(single);
-    // About twice the blocks of the first range (64), every due row locked: every range falls back.
-    await seed(4 * DUE);
+    // Six times the blocks of the first range (64), every due row locked: every range falls back.
+    // More than the first range plus a second one grown 4× (purge/pacing.ts MAX_GROWTH), so a quick
+    // first batch still leaves at least two ranges.
+    await seed(12 * DUE);
     try {
       const result = await whileLocked(`expires_at <= '${clock.read().toISOString()}'`, () =>
         session.purgeExpired({ batchBudgetMs: 20 }),
       );
-      expect(result).toMatchObject({ deleted: 0, skipped: 2 * DUE });
+      expect(result).toMatchObject({ deleted: 0, skipped: 6 * DUE });
     } finally {
       restore();
     }

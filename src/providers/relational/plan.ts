@@ -4,6 +4,7 @@ import type { ColumnSpec, CompiledSchema, TableSpec } from './compile';
 import { addColumnSql, createIndexSql, createTableCommands, dropColumnSql, dropIndexSql } from './schema/ddl-sql';
 import type { RelationalDialect } from './families/dialects';
 import { EXPIRY_COLUMN } from './schema/names';
+import { anchorOfCountsFrom } from './schema/ttl-anchor';
 import type { LiveTable } from './schema/live-table';
 import { RELATIONAL_STEPS } from './steps';
 import type { RelationalStep, StepOp, StepPayload } from './step-payload';
@@ -172,9 +173,11 @@ function recordStep(dialect: RelationalDialect, table: TableSpec, input: PlanInp
 }
 
 function describeRecord(record: TtlRecord): string {
-  if (record.countsFrom.startsWith('instant:')) return `at the instant in ${record.countsFrom.slice(8)} (@ExpiresAt)`;
+  const anchor = anchorOfCountsFrom(record.countsFrom);
+  if (anchor?.kind === 'instant') return `at the instant in ${anchor.member} (@ExpiresAt)`;
   const ttl = record.seconds === null ? 'per-write only' : `${record.seconds}s`;
-  return record.countsFrom === 'last-write' ? `${ttl} after each write` : `${ttl} after ${record.countsFrom.slice(7)}`;
+  if (anchor === undefined) return `${ttl} after ${record.countsFrom}`;
+  return anchor.kind === 'write' ? `${ttl} after each write` : `${ttl} after ${anchor.member}`;
 }
 
 function addColumn(dialect: RelationalDialect, table: TableSpec, column: ColumnSpec): RelationalStep {

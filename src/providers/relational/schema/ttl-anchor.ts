@@ -43,3 +43,16 @@ export function countsFromText(anchor: TtlAnchor): string {
       return instantCountsFrom(anchor.member);
   }
 }
+
+/**
+ * The anchor a TTL record's text names (countsFromText read back from the user's database), or
+ * undefined for a text lifespan does not write (an edited record): the plan then shows it as is.
+ */
+export function anchorOfCountsFrom(text: string): TtlAnchor | undefined {
+  if (text === 'last-write') return EACH_WRITE;
+  const colon = text.indexOf(':');
+  const kind = text.slice(0, colon);
+  const member = text.slice(colon + 1);
+  if (colon < 0 || member === '' || (kind !== 'member' && kind !== 'instant')) return undefined;
+  return Object.freeze({ kind, member });
+}
