@@ -16,6 +16,7 @@ import { ExpiryForecastReport } from './explain/forecast-report';
 import { withReadTouch } from './runtime/touching-repository';
 import type { ApplyResult, MigrationPlan, ReviewedPlan } from './core/plan';
 import { notAPlan } from './core/plan-refusals';
+import { frozenPlainCopy } from './core/frozen-copy';
 import type { EntityClass, Model } from './model/types';
 import type {
   ApplyOptions,
@@ -202,24 +203,8 @@ export async function connect(model: Model, store: Store): Promise<StoreContext>
   return new StoreContext(model, session, target, patterns);
 }
 
-/**
- * A deep copy of a plan (plain data), frozen through: what a review judged is what it runs. What
- * is not plain data (a function, a symbol) is not a plan.
- */
+/** A deep-frozen copy of a plan (plain data): what a review judged is what it runs. */
 function frozenCopy(plan: MigrationPlan, store: string): MigrationPlan {
   if (typeof plan !== 'object' || plan === null) throw notAPlan(store);
-  const freeze = <V>(value: V): V => {
-    if (typeof value === 'object' && value !== null) {
-      for (const member of Object.values(value)) freeze(member);
-      Object.freeze(value);
-    }
-    return value;
-  };
-  let copy: MigrationPlan;
-  try {
-    copy = structuredClone(plan);
-  } catch {
-    throw notAPlan(store);
-  }
-  return freeze(copy);
+  return frozenPlainCopy(plan, () => notAPlan(store));
 }

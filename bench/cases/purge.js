@@ -105,8 +105,6 @@ async function sqliteCase(ctx, total, keyExpr, name) {
   }
   const template = path.join(info.dir, `${name}-template.db`);
   const run = path.join(info.dir, `${name}-run.db`);
-  const { RelationalStore } = lifespan.relational();
-  const model = benchModel();
   await sqlitePurgeTemplate(ctx, template, total, keyExpr);
   let open = null;
   const closeOpen = async () => {
@@ -124,16 +122,7 @@ async function sqliteCase(ctx, total, keyExpr, name) {
     prepare: async (side) => {
       await closeOpen();
       restore();
-      if (side === 'lifespan') {
-        const knex = conn.sqliteKnex(info, 'purge', run);
-        const session = await new RelationalStore({ knex, ttl: 'emulate' }).open(model);
-        open = { session, close: async () => (await session.close(), await knex.destroy()) };
-      } else {
-        const Database = require('better-sqlite3');
-        const db = new Database(run);
-        conn.sqlitePragmas(db, info.mode);
-        open = { db, close: async () => db.close() };
-      }
+      open = await openPurgeSide(info, 'purge', run, side === 'lifespan');
     },
     sides: {
       lifespan: () => lifespanPurge(open.session),
@@ -222,11 +211,29 @@ function checkSameWork(measured) {
   if (counts.size > 1) throw new Error(`the sides deleted different numbers of rows: ${[...counts].join(', ')}`);
 }
 
+/**
+ * The SQLite file `run` opened for one side of a purge comparison: a lifespan session (`lifespan`)
+ * or the raw driver with the bench's pragmas; `close()` lets it go.
+ */
+async function openPurgeSide(info, label, run, lifespanSide) {
+  if (lifespanSide) {
+    const { RelationalStore } = lifespan.relational();
+    const knex = conn.sqliteKnex(info, label, run);
+    const session = await new RelationalStore({ knex, ttl: 'emulate' }).open(benchModel());
+    return { session, close: async () => (await session.close(), await knex.destroy()) };
+  }
+  const Database = require('better-sqlite3');
+  const db = new Database(run);
+  conn.sqlitePragmas(db, info.mode);
+  return { db, close: async () => db.close() };
+}
+
 module.exports = {
   title: 'purge of expired rows',
   run: { sqlite, postgres },
   // Shared with the scale case (bench/cases/scale.js).
   lifespanPurge,
+  openPurgeSide,
   sqlitePurgeTemplate,
   fillPostgresPurge,
   checkSameWork,

@@ -27,7 +27,7 @@ const { openBenchStore } = require('../lib/bench-store');
 const { interleave, atMost } = require('../lib/measure');
 const { summarize, pairedRatios, formatMs, formatRatio } = require('../lib/stats');
 const { driverLabel } = require('../lib/versions');
-const { lifespanPurge, sqlitePurgeTemplate, fillPostgresPurge } = require('./purge');
+const { lifespanPurge, openPurgeSide, sqlitePurgeTemplate, fillPostgresPurge } = require('./purge');
 const { FILL, rawPager } = require('./iterate');
 
 const CASE = 14;
@@ -121,8 +121,6 @@ async function sqlitePurge(ctx) {
   const templates = Object.fromEntries(sizes.map((n) => [n, path.join(info.dir, `scale-purge-${n}-template.db`)]));
   const run = path.join(info.dir, 'scale-purge-run.db');
   const remove = (file) => ['', '-wal', '-shm'].forEach((suffix) => fs.rmSync(file + suffix, { force: true }));
-  const { RelationalStore } = lifespan.relational();
-  const model = benchModel();
   let open = null;
   const closeOpen = async () => {
     if (open) await open.close();
@@ -147,16 +145,7 @@ async function sqlitePurge(ctx) {
       await closeOpen();
       remove(run);
       fs.copyFileSync(templates[side.n], run);
-      if (side.who === 'lifespan') {
-        const knex = conn.sqliteKnex(info, 'scale-purge', run);
-        const session = await new RelationalStore({ knex, ttl: 'emulate' }).open(model);
-        open = { session, close: async () => (await session.close(), await knex.destroy()) };
-      } else {
-        const Database = require('better-sqlite3');
-        const db = new Database(run);
-        conn.sqlitePragmas(db, info.mode);
-        open = { db, close: async () => db.close() };
-      }
+      open = await openPurgeSide(info, 'scale-purge', run, side.who === 'lifespan');
     });
     checkItems(measured, (n) => n / 2);
     return rowsOf('sqlite', measured, 'purge of the expired half', sizes, {

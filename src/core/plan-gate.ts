@@ -1,3 +1,4 @@
+import { deepFreeze, frozenPlainCopy } from './frozen-copy';
 import type { ApplyResult, MigrationPlan, PlanStep } from './plan';
 import { flagOptions } from '../runtime/arguments';
 import {
@@ -262,25 +263,9 @@ function withCurrentTag<Payload, D extends keyof Payload & string, Run, Scope>(
  */
 function frozenCopy(store: string, step: unknown): Partial<PlanStep> {
   if (typeof step !== 'object' || step === null) return {};
-  return deepFreeze(plainCopy(store, step) as Partial<PlanStep>);
-}
-
-/** A copy of plain data (objects, arrays, primitives), in this realm; anything else is refused. */
-function plainCopy(store: string, value: unknown): unknown {
-  if (typeof value === 'function' || typeof value === 'symbol') {
-    throw badPlanStep(store, 'a step holds something other than plain data (plans are plain data from plan())');
-  }
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => plainCopy(store, item));
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainCopy(store, item)]));
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
+  return frozenPlainCopy(step as Partial<PlanStep>, () =>
+    badPlanStep(store, 'a step holds something other than plain data (plans are plain data from plan())'),
+  );
 }
 
 function isRefusal(value: unknown): value is StepRefusal {
