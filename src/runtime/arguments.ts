@@ -43,9 +43,26 @@ export function optionsArgument<T extends object>(value: unknown, call: string, 
   });
 }
 
+const WRITE_OPTIONS: readonly (keyof WriteOptions)[] = ['ttl'];
+const NO_WRITE_OPTIONS: WriteOptions = Object.freeze({});
+
+/**
+ * A write's options: an object whose only member is `ttl`; a misspelt name (`{ tll: 60 }`) is
+ * refused rather than written as if it were absent. Every insert runs this, so the accepted case
+ * allocates nothing (a for…in over the members, the messages built only to throw).
+ */
 export function writeOptions(value: unknown, call: string, store: string): WriteOptions {
-  return optionsArgument<WriteOptions>(value, call, { store }, "{ ttl: '1h' }");
+  if (value === undefined) return NO_WRITE_OPTIONS;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    for (const name in value) {
+      if (name !== 'ttl') return knownOptions<WriteOptions>(value, call, { store }, WRITE_OPTIONS, WRITE_EXAMPLE);
+    }
+    return value as WriteOptions;
+  }
+  return optionsArgument<WriteOptions>(value, call, { store }, WRITE_EXAMPLE);
 }
+
+const WRITE_EXAMPLE = "{ ttl: '1h' }";
 
 /** plan()'s options, checked by every store before it inspects anything. */
 export function planOptions(value: unknown, store: string): PlanOptions {

@@ -69,7 +69,7 @@ export abstract class UnitOfWorkShell<Op, Mapping extends { readonly entity: Ent
   protected abstract commitOps(ops: readonly Op[], commitTtl: PerWriteTtl | undefined): Promise<void>;
 
   private queueWrite(kind: 'insert' | 'upsert', entity: object, options: WriteOptions | undefined): this {
-    const call = `unitOfWork().${kind}()`;
+    const call = WRITE_CALLS[kind];
     this.requireOpen(call);
     const target = entityClassOf(entity, call, this.store);
     const { ttl } = writeOptions(options, call, this.store);
@@ -95,6 +95,9 @@ export abstract class UnitOfWorkShell<Op, Mapping extends { readonly entity: Ent
     );
   }
 }
+
+/** Each write's name in messages, built once (every queued write names it before any check). */
+const WRITE_CALLS = { insert: 'unitOfWork().insert()', upsert: 'unitOfWork().upsert()' } as const;
 
 /** The TTL a queued insert/upsert is written with, on every store: its own, else the one commit() was given. */
 export function writeTtl(own: PerWriteTtl | undefined, commitTtl: PerWriteTtl | undefined): PerWriteTtl | undefined {

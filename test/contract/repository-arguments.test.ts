@@ -1,7 +1,8 @@
 /**
  * Contract: a repository's getMany() keys, find() limit and find() filter members are checked by one
  * set of guards (issue 14): the same input refused on every store with the same code, detail and
- * place, before anything is sent.
+ * place, before anything is sent. So are a write's options: a misspelt one is refused, not written
+ * as if it were absent.
  */
 import { ErrorCodes, LifespanError } from '../../src';
 import { contractModel, Sample } from './models';
@@ -64,6 +65,24 @@ forEachStore('repository arguments', contractModel(prefix), prefix, (store, db) 
       ...place,
       member: 'nope',
     });
+  });
+
+  const misspelt = { tll: 60 } as never;
+  const sample = (id: string) => Object.assign(new Sample(), { id });
+
+  test.each([
+    ['insert()', (id: string) => db().repository(Sample).insert(sample(id), misspelt)],
+    ['upsert()', (id: string) => db().repository(Sample).upsert(sample(id), misspelt)],
+    ['unitOfWork().insert()', (id: string) => db().unitOfWork().insert(sample(id), misspelt).commit()],
+    ['unitOfWork().upsert()', (id: string) => db().unitOfWork().upsert(sample(id), misspelt).commit()],
+  ])('%s with an unknown option is BAD_ARGUMENT naming it, and writes nothing', async (call, write) => {
+    const id = `misspelt-${call.length}-${call.startsWith('unit') ? 'u' : 'r'}`;
+    await expect(Promise.resolve().then(() => write(id))).rejects.toMatchObject({
+      code: ErrorCodes.BAD_ARGUMENT,
+      store: store.can.storeName,
+      detail: `${call} has no option "tll"`,
+    });
+    await expect(db().repository(Sample).get({ id })).resolves.toBeUndefined();
   });
 
   test('a valid limit is taken', async () => {

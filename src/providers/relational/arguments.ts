@@ -1,4 +1,4 @@
-import { optionsArgument } from '../../runtime/arguments';
+import { optionsArgument, writeOptions } from '../../runtime/arguments';
 import type { EnsureOptions, WriteOptions } from '../contract';
 import { RELATIONAL_STORE } from './options';
 
@@ -8,7 +8,7 @@ export function optionsObject<T extends object>(value: unknown, call: string, ex
 }
 
 export function checkWriteOptions(value: unknown, call: string): WriteOptions {
-  return optionsObject<WriteOptions>(value, call, "{ ttl: '1h' }");
+  return writeOptions(value, call, RELATIONAL_STORE);
 }
 
 export function checkEnsureOptions(value: unknown): EnsureOptions {

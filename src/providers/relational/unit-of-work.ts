@@ -7,7 +7,7 @@ import type { EntityTable } from './table/entity-table';
 import type { BatchOp, Executor } from './drivers/executor';
 import { RELATIONAL_STORE } from './options';
 import { deleteOp, encodeKeyValues } from './write/write-ops';
-import { bindWrite } from './write/write-plan';
+import { bindWrite, type WriteSlot } from './write/write-plan';
 
 type Pending =
   | {
@@ -68,6 +68,8 @@ class PendingOps implements Iterable<BatchOp>, Iterator<BatchOp> {
   /** The write a clearing DELETE (MariaDB/MySQL) was sent before. */
   private after: BatchOp | null = null;
   private readonly result: { done: boolean; value: BatchOp } = { done: false, value: undefined as never };
+  /** Every write of the unit is bound into this one object (the transaction runs it before the next). */
+  private readonly slot: WriteSlot = { statement: undefined as never, params: [], check: noCheck, before: null };
 
   constructor(
     private readonly pending: readonly Pending[],
@@ -95,7 +97,7 @@ class PendingOps implements Iterable<BatchOp>, Iterator<BatchOp> {
       result.value = deleteOp(item.table, item.key);
       return result;
     }
-    const write = bindWrite(item.table, item.kind, item.entity, writeTtl(item.ttl, this.commitTtl));
+    const write = bindWrite(item.table, item.kind, item.entity, writeTtl(item.ttl, this.commitTtl), this.slot);
     if (write.before) {
       this.after = write;
       result.value = write.before;
@@ -105,6 +107,8 @@ class PendingOps implements Iterable<BatchOp>, Iterator<BatchOp> {
     return result;
   }
 }
+
+function noCheck(): void {}
 
 /** The same row of the same table (key values as encoded for the database). */
 function sameKey(a: Pending, b: Pending): boolean {

@@ -2,7 +2,11 @@ import type { Knex } from 'knex';
 import type { RelationalDialect } from '../families/dialects';
 import type { Statement } from '../table/statement';
 
-/** One statement of a transaction; `check` sees the affected row count and may throw to roll back. */
+/**
+ * One statement of a transaction; `check` sees the affected row count and may throw to roll back.
+ * An executor runs each op of a batch before it asks the iterable for the next, and keeps neither
+ * the op nor its params after that: a unit of work binds every write into one reused object.
+ */
 export interface BatchOp {
   readonly statement: Statement;
   readonly params: unknown[];

@@ -114,7 +114,7 @@ export async function purgeTable(
     rowCap: options.batchSize,
     budgetMs: options.budgetMs,
   });
-  const sizer = new BatchSizer(options.budgetMs, runner.initial, runner.cap);
+  const sizer = new BatchSizer(options.budgetMs, startSize(t, options.budgetMs, runner.cap) ?? runner.initial, runner.cap);
   let deleted = 0;
   for (;;) {
     const started = performance.now();
@@ -138,7 +138,21 @@ export async function purgeTable(
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (runner.skipped) progress.skipped += await runner.skipped();
+  startSizes.set(t, { budgetMs: options.budgetMs, cap: runner.cap, size: sizer.size });
   return deleted;
+}
+
+/**
+ * The batch size the last purge of each table (of this session) ended with, for the same budget and
+ * cap: a purge job that runs every minute starts where the previous one settled instead of at the
+ * family's cautious first size. On a small table that is the difference between one batch and
+ * three, each rewriting the same scattered pages (docs/performance.md, the small-table purge).
+ */
+const startSizes = new WeakMap<EntityTable, { readonly budgetMs: number; readonly cap: number; readonly size: number }>();
+
+function startSize(t: EntityTable, budgetMs: number, cap: number): number | undefined {
+  const last = startSizes.get(t);
+  return last && last.budgetMs === budgetMs && last.cap === cap ? last.size : undefined;
 }
 
 function batchInfo(table: string, outcome: BatchOutcome, started: number, progress: PurgeProgress): PurgeBatchInfo {

@@ -9,7 +9,7 @@ import { RELATIONAL_STORE, type RelationalTtlMode } from '../options';
 import type { Statement } from './statement';
 import { TableSql, type NowMode } from './table-sql';
 import type { DefaultTtl } from '../schema/ttl-anchor';
-import { compiledDecoder, compiledEncoder, rowEncoder, rowToInstance } from './row-codec';
+import { compiledDecoder, compiledEncoder, rowEncoder, rowToInstance, type RowEncoder } from './row-codec';
 
 /**
  * Everything the runtime needs for one entity, computed once per session: the table's SQL layout,
@@ -22,7 +22,7 @@ export class EntityTable extends TableSql {
   readonly keyMembers: readonly string[];
   readonly keyEncoders: readonly Encoder[];
   /** A row's member values as bound column values, in column order (every value checked). */
-  readonly encodeCols: (values: Record<string, unknown>, room?: number) => unknown[];
+  readonly encodeCols: RowEncoder;
   /** A row read back as an instance of the entity class. */
   readonly instanceOfRow: (row: readonly unknown[]) => object;
   readonly nowMode: NowMode;

@@ -57,17 +57,19 @@ export function compiledDecoder(type: FieldType, generic: Decoder): Decoder {
   }
 }
 
+/** Encodes a row's member values in column order (see rowEncoder). */
+export type RowEncoder = (values: Record<string, unknown>, room?: number, into?: unknown[]) => unknown[];
+
 /**
  * Encodes a row's member values in column order with the compiled encoders; `room` more slots
- * are left at the end, so a write appends its expiry parameters without growing the array.
+ * are left at the end, so a write appends its expiry parameters without growing the array. With
+ * `into`, that array is filled (and sized) instead of a new one: a unit of work's writes reuse one.
  */
-export function rowEncoder(
-  members: readonly string[],
-  encoders: readonly Encoder[],
-): (values: Record<string, unknown>, room?: number) => unknown[] {
+export function rowEncoder(members: readonly string[], encoders: readonly Encoder[]): RowEncoder {
   const n = members.length;
-  return (values, room = 0) => {
-    const cols = new Array<unknown>(n + room);
+  return (values, room = 0, into) => {
+    const cols = into ?? new Array<unknown>(n + room);
+    if (into) into.length = n + room;
     for (let i = 0; i < n; i++) cols[i] = (encoders[i] as Encoder)(values[members[i] as string]);
     return cols;
   };

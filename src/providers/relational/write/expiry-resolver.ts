@@ -61,15 +61,26 @@ export function expiryOfWrite(
   requested: PerWriteTtl | undefined,
   values: Record<string, unknown>,
 ): WriteExpiry | null {
-  // Seconds as a number, the per-write TTL of most writes: what resolveTtl and writeExpiry do
-  // with it (the same checks, in the same order), without the resolved object in between.
-  if (typeof requested === 'number' && t.expiryColumn && t.entity.ttl?.perWrite) {
-    const seconds = parseDuration(requested);
-    checkAnchorPlaceholder(t, values);
-    return fromNow(t, seconds, 'replace');
-  }
+  const seconds = perWriteSeconds(t, requested, values);
+  if (seconds !== null) return fromNow(t, seconds, 'replace');
   const ttl = resolveTtl(t, requested);
   return t.expiryColumn ? writeExpiry(t, ttl, values) : null;
+}
+
+/**
+ * Seconds as a number, the per-write TTL of most writes (now + n, rule 'replace'): checked as
+ * resolveTtl and writeExpiry check it (the same checks, in the same order), without a resolved
+ * object in between; null for any other TTL, which expiryOfWrite resolves.
+ */
+export function perWriteSeconds(
+  t: EntityTable,
+  requested: PerWriteTtl | undefined,
+  values: Record<string, unknown>,
+): number | null {
+  if (typeof requested !== 'number' || !t.expiryColumn || !t.entity.ttl?.perWrite) return null;
+  const seconds = parseDuration(requested);
+  checkAnchorPlaceholder(t, values);
+  return seconds;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { PerWriteTtl } from '../../../model/per-write-ttl';
 import type { BatchOp } from '../drivers/executor';
 import type { EntityTable } from '../table/entity-table';
 import { bind, type BindContext, type Slot, type Statement } from '../table/statement';
-import { expiryOfWrite } from './expiry-resolver';
+import { expiryOfWrite, perWriteSeconds } from './expiry-resolver';
 import type { ConflictRule, ExpirySource, WriteExpiry } from './write-expiry';
 import { deleteExpiredByKey, insertRow, upsertRow } from './write-sql';
 
@@ -143,53 +143,74 @@ export function stampRow(t: EntityTable, instance: object): Record<string, unkno
 
 const NO_EXPIRY: WriteExpiry = Object.freeze({ source: 'value', value: undefined, rule: 'replace' });
 
+/** A bound write the caller reuses from one write to the next (a unit of work's: see bindWrite). */
+export interface WriteSlot {
+  statement: Statement;
+  params: unknown[];
+  check: (changes: number) => void;
+  before: BatchOp | null;
+}
+
 /**
  * One insert or upsert of an instance, bound: timestamps stamped, the per-write TTL checked and its
  * expiry resolved once, then the compiled plan of that expiry's shape binds the encoded row and
- * the expiry in the statement's order.
+ * the expiry in the statement's order. With `into`, the write is bound into that object instead of
+ * a new one: a unit of work binds each write as its transaction reaches it and the executor runs it
+ * before asking for the next, so one object serves the whole unit.
  */
 export function bindWrite(
   t: EntityTable,
   write: RowWrite,
   instance: object,
   requested: PerWriteTtl | undefined,
+  into?: WriteSlot,
 ): BoundWrite {
   const plans = plansOf(t);
   const values = stampRow(t, instance);
   // Encoded first (a bad value fails before a bad TTL, as it always did), with room for the tail.
-  const params = t.encodeCols(values, plans.room[write]);
-  const expiry = expiryOfWrite(t, requested, values) ?? NO_EXPIRY;
-  const plan = plans.plan(write, expiry.source, expiry.rule);
+  const params = t.encodeCols(values, plans.room[write], into?.params);
+  // Seconds as a number (most writes) bind as they are: no expiry object per write.
+  const seconds = t.nowMode === 'db' ? perWriteSeconds(t, requested, values) : null;
+  const expiry = seconds === null ? (expiryOfWrite(t, requested, values) ?? NO_EXPIRY) : null;
+  const plan = expiry ? plans.plan(write, expiry.source, expiry.rule) : plans.plan(write, 'nowPlus', 'replace');
   const now = t.nowParam();
   const { tail } = plan;
   let bound = params;
   const columns = t.dataColumns.length;
   if (tail === null) {
     params.length = columns;
-    bound = bind(plan.statement, contextOf(params, expiry, now));
+    bound = bind(plan.statement, contextOf(params, expiry, seconds, now));
   } else {
     // The room was right unless this write's shape has another tail than the last one.
     if (params.length !== columns + tail.length) {
       params.length = columns + tail.length;
       plans.room[write] = tail.length;
     }
-    for (let i = 0; i < tail.length; i++) params[columns + i] = tailParam(tail[i] as TailValue, expiry, now);
+    for (let i = 0; i < tail.length; i++) {
+      params[columns + i] = tailParam(tail[i] as TailValue, expiry, seconds, now);
+    }
   }
   const before = plan.clear ? { statement: plan.clear, params: bind(plan.clear, { cols: params, now }) } : null;
-  return { statement: plan.statement, params: bound, check: plan.check, before };
+  if (!into) return { statement: plan.statement, params: bound, check: plan.check, before };
+  into.statement = plan.statement;
+  into.params = bound;
+  into.check = plan.check;
+  into.before = before;
+  return into;
 }
 
-function tailParam(value: TailValue, expiry: WriteExpiry, now: unknown): unknown {
+/** A tail parameter: `seconds` when the write's TTL is seconds on the database clock, else from its expiry. */
+function tailParam(value: TailValue, expiry: WriteExpiry | null, seconds: number | null, now: unknown): unknown {
   switch (value) {
     case 'seconds':
-      return expiry.seconds;
+      return expiry ? expiry.seconds : seconds;
     case 'expiry':
-      return expiry.value;
+      return expiry?.value;
     case 'now':
       return now;
   }
 }
 
-function contextOf(cols: unknown[], expiry: WriteExpiry, now: unknown): BindContext {
-  return { cols, now, seconds: expiry.seconds, expiry: expiry.value };
+function contextOf(cols: unknown[], expiry: WriteExpiry | null, seconds: number | null, now: unknown): BindContext {
+  return expiry ? { cols, now, seconds: expiry.seconds, expiry: expiry.value } : { cols, now, seconds: seconds ?? undefined };
 }
