@@ -24,7 +24,8 @@ describeEngines('relational purgeExpired: where the next purge starts', (engine)
 
   async function seedDue(session: RelationalSession, from: number): Promise<void> {
     const uow = session.unitOfWork();
-    for (let i = from; i < from + ROWS; i++) uow.insert(Object.assign(new Lease(), { id: `r${i}`, owner: 'o' }), { ttl: 1 });
+    for (let i = from; i < from + ROWS; i++)
+      uow.insert(Object.assign(new Lease(), { id: `r${i}`, owner: 'o' }), { ttl: 1 });
     await uow.commit();
     clock.advance(3600);
   }

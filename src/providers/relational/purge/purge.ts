@@ -114,7 +114,11 @@ export async function purgeTable(
     rowCap: options.batchSize,
     budgetMs: options.budgetMs,
   });
-  const sizer = new BatchSizer(options.budgetMs, startSize(t, options.budgetMs, runner.cap) ?? runner.initial, runner.cap);
+  const sizer = new BatchSizer(
+    options.budgetMs,
+    startSize(t, options.budgetMs, runner.cap) ?? runner.initial,
+    runner.cap,
+  );
   let deleted = 0;
   for (;;) {
     const started = performance.now();
@@ -148,7 +152,10 @@ export async function purgeTable(
  * family's cautious first size. On a small table that is the difference between one batch and
  * three, each rewriting the same scattered pages (docs/performance.md, the small-table purge).
  */
-const startSizes = new WeakMap<EntityTable, { readonly budgetMs: number; readonly cap: number; readonly size: number }>();
+const startSizes = new WeakMap<
+  EntityTable,
+  { readonly budgetMs: number; readonly cap: number; readonly size: number }
+>();
 
 function startSize(t: EntityTable, budgetMs: number, cap: number): number | undefined {
   const last = startSizes.get(t);

@@ -212,5 +212,7 @@ function tailParam(value: TailValue, expiry: WriteExpiry | null, seconds: number
 }
 
 function contextOf(cols: unknown[], expiry: WriteExpiry | null, seconds: number | null, now: unknown): BindContext {
-  return expiry ? { cols, now, seconds: expiry.seconds, expiry: expiry.value } : { cols, now, seconds: seconds ?? undefined };
+  return expiry
+    ? { cols, now, seconds: expiry.seconds, expiry: expiry.value }
+    : { cols, now, seconds: seconds ?? undefined };
 }
