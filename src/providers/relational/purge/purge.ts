@@ -27,6 +27,8 @@ export interface PurgeHooks {
   beforeBatch?(table: string): Promise<void> | void;
   /** Runs when each batch of `table` is done, also one that deleted nothing (onProgress sees only those that did). */
   afterBatch?(table: string, rows: number): void;
+  /** Runs after work the runner did between two batches (SQLite: a WAL checkpoint), with how long it took. */
+  between?(table: string, ms: number): void;
 }
 
 export interface CheckedPurgeOptions {
@@ -120,28 +122,40 @@ export async function purgeTable(
     runner.cap,
   );
   let deleted = 0;
-  for (;;) {
-    const started = performance.now();
-    const outcome = await withRetries(table, progress, async () => {
-      await hooks.beforeBatch?.(table);
-      const sent = performance.now();
-      const result = await runner.next(sizer.size);
-      sizer.record(performance.now() - sent, result.full);
-      return result;
-    });
-    hooks.afterBatch?.(table, outcome.rows);
-    if (outcome.rows > 0) {
-      deleted += outcome.rows;
-      progress.deleted += outcome.rows;
-      progress.batches += 1;
-      options.onProgress?.(progress.deleted, batchInfo(table, outcome, started, progress));
+  try {
+    for (;;) {
+      const started = performance.now();
+      const outcome = await withRetries(table, progress, async () => {
+        await hooks.beforeBatch?.(table);
+        const sent = performance.now();
+        const result = await runner.next(sizer.size);
+        sizer.record(performance.now() - sent, result.full);
+        return result;
+      });
+      hooks.afterBatch?.(table, outcome.rows);
+      if (outcome.rows > 0) {
+        deleted += outcome.rows;
+        progress.deleted += outcome.rows;
+        progress.batches += 1;
+        options.onProgress?.(progress.deleted, batchInfo(table, outcome, started, progress));
+      }
+      if (outcome.done || options.signal?.aborted) break;
+      // SQLite's driver is synchronous: without a turn of the event loop between batches, a
+      // signal handler, a timer or a request of the caller's service would wait for the whole purge.
+      await nextTurn();
+      if (runner.between) {
+        const began = performance.now();
+        // A turn after it too: the checkpoint and the next batch do not add up to one long wait.
+        if (await runner.between()) {
+          hooks.between?.(table, performance.now() - began);
+          await nextTurn();
+        }
+      }
     }
-    if (outcome.done || options.signal?.aborted) break;
-    // SQLite's driver is synchronous: without a turn of the event loop between batches, a
-    // signal handler, a timer or a request of the caller's service would wait for the whole purge.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (runner.skipped) progress.skipped += await runner.skipped();
+  } finally {
+    await runner.finish?.();
   }
-  if (runner.skipped) progress.skipped += await runner.skipped();
   startSizes.set(t, { budgetMs: options.budgetMs, cap: runner.cap, size: sizer.size });
   return deleted;
 }
@@ -160,6 +174,10 @@ const startSizes = new WeakMap<
 function startSize(t: EntityTable, budgetMs: number, cap: number): number | undefined {
   const last = startSizes.get(t);
   return last && last.budgetMs === budgetMs && last.cap === cap ? last.size : undefined;
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 function batchInfo(table: string, outcome: BatchOutcome, started: number, progress: PurgeProgress): PurgeBatchInfo {

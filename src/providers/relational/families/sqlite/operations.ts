@@ -9,7 +9,7 @@ import { lockedSchema } from './schema-lock';
 /** Schema work runs on the executor's own connection: knex could hand out a second one. */
 export const SQLITE_OPERATIONS: FamilyOperations = {
   inspectTables,
-  purgeRunner: async (c) => purgeRunner(c),
+  purgeRunner: (c) => purgeRunner(c, c.executor as SqliteExecutor),
   firstPurgeBatch: rangeBatch,
   schemaRunner: (_knex, executor) => sqliteRunner((executor as SqliteExecutor).connection),
   lockedSchema: (_knex, executor, fn) => lockedSchema(executor as SqliteExecutor, fn),

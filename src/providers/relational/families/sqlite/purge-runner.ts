@@ -1,10 +1,17 @@
+import type { SqliteExecutor } from '../../drivers/sqlite-executor';
 import { bind } from '../../table/statement';
 import { MAX_ROWS, modeOf, type BatchOutcome, type BatchRunner, type PurgeContext } from '../../purge/batch';
+import { CheckpointPacer } from './checkpoint-pacer';
 import { keyedBatch, rangeBatch } from './purge-sql';
 
-/** SQLite: batches cut from one walk of the expiry index; a batch of rows sharing one instant is taken by key. */
-export function purgeRunner(c: PurgeContext): BatchRunner {
-  const { t, executor, ex, now } = c;
+/**
+ * SQLite: batches cut from one walk of the expiry index; a batch of rows sharing one instant is
+ * taken by key. The WAL checkpoints a commit would run inside a batch run between batches instead
+ * (checkpoint-pacer.ts), each on the free connection, as every statement of the executor is.
+ */
+export async function purgeRunner(c: PurgeContext, executor: SqliteExecutor): Promise<BatchRunner> {
+  const { t, ex, now } = c;
+  const pacer = await executor.exclusive(async () => CheckpointPacer.open(executor.connection));
   const mode = modeOf(c);
   const keyed = async (n: number): Promise<BatchOutcome> => {
     const s = t.statement(`purge:sqlite-keyed:${mode}:${n}`, () => keyedBatch(t, mode, ex, n));
@@ -21,5 +28,11 @@ export function purgeRunner(c: PurgeContext): BatchRunner {
       if (rows === 0) return keyed(n);
       return { rows, done: false, full: rows === n };
     },
+    ...(pacer
+      ? {
+          between: () => executor.exclusive(async () => pacer.betweenBatches()),
+          finish: () => executor.exclusive(async () => pacer.finish()),
+        }
+      : {}),
   };
 }
