@@ -54,6 +54,8 @@ export function setVersion(entity: EntityModel, instance: object, version: numbe
   if (entity.version !== null) (instance as Record<string, unknown>)[entity.version] = version;
 }
 
+const NO_OPTIONS: WriteOptions = Object.freeze({});
+
 /** The options of update()/getOrInsert()/patch(): `{ ttl }` or nothing; any other key is refused. */
 export function conditionalWriteOptions(
   value: unknown,
@@ -61,6 +63,8 @@ export function conditionalWriteOptions(
   entity: EntityModel,
   store: string,
 ): WriteOptions {
+  // Most calls pass none: nothing to check, nothing to allocate.
+  if (value === undefined) return NO_OPTIONS;
   const options = optionsArgument<WriteOptions>(value, call, { entity: entity.name, store }, "{ ttl: '1h' }");
   refuseUnknownOptions(options, ['ttl'], call, entity, store);
   const ttl = readGuarded(() => options.ttl, call, entity, store);
