@@ -69,7 +69,8 @@ export function rowEncoder(members: readonly string[], encoders: readonly Encode
   const n = members.length;
   return (values, room = 0, into) => {
     const cols = into ?? new Array<unknown>(n + room);
-    if (into) into.length = n + room;
+    // Setting an array's length is a runtime call: only when the reused one has another size.
+    if (into && into.length !== n + room) into.length = n + room;
     for (let i = 0; i < n; i++) cols[i] = (encoders[i] as Encoder)(values[members[i] as string]);
     return cols;
   };
