@@ -13,7 +13,7 @@ export function valuesOf(entity: EntityModel, instance: object): Record<string, 
 }
 
 /** One member of a caller's object; a getter (or proxy trap) that throws is a typed error, not a crash mid-write. */
-function readMember(source: object, member: string, entity: string, store?: string): unknown {
+export function readMember(source: object, member: string, entity: string, store?: string): unknown {
   try {
     return (source as Record<string, unknown>)[member];
   } catch (error) {
@@ -66,15 +66,15 @@ export function stampTimestamps(
   _isInsert = true,
 ): Record<string, unknown> {
   const stamped = { ...values };
-  if (entity.createdAt) {
-    const current = stamped[entity.createdAt];
-    if (!(current instanceof Date) || isEpochPlaceholder(current)) stamped[entity.createdAt] = now;
-  }
+  if (entity.createdAt && createdAtUnset(stamped[entity.createdAt])) stamped[entity.createdAt] = now;
   if (entity.updatedAt) stamped[entity.updatedAt] = now;
   return stamped;
 }
 
-/** `new Date(0)` is the usual initialiser of a not-yet-set timestamp member. */
-function isEpochPlaceholder(value: unknown): boolean {
-  return value instanceof Date && value.getTime() === 0;
+/**
+ * A @CreatedAt value that is stamped on write: not a Date, or the `new Date(0)` placeholder (the
+ * usual initialiser of a not-yet-set timestamp member).
+ */
+export function createdAtUnset(value: unknown): boolean {
+  return !(value instanceof Date) || value.getTime() === 0;
 }

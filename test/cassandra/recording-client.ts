@@ -7,6 +7,8 @@ export interface Sent {
   readonly params: unknown[];
   readonly options: Record<string, unknown>;
   readonly batch?: readonly string[];
+  /** A batch's bound values, statement by statement. */
+  readonly batchParams?: readonly unknown[][];
 }
 
 type Answer = (query: string, params: unknown[]) => Record<string, unknown>[] | undefined;
@@ -30,8 +32,9 @@ export function recordingClient(answer: Answer = () => undefined) {
       if (/SELECT COUNT\(\*\)/i.test(query)) return resultSet([{ count: 0 }]);
       return resultSet(answer(query, params) ?? []);
     },
-    async batch(statements: { query: string }[], options: Record<string, unknown> = {}) {
-      sent.push({ query: 'BATCH', params: [], options, batch: statements.map((s) => s.query) });
+    async batch(statements: { query: string; params?: unknown[] }[], options: Record<string, unknown> = {}) {
+      const batch = statements.map((s) => s.query);
+      sent.push({ query: 'BATCH', params: [], options, batch, batchParams: statements.map((s) => s.params ?? []) });
       return resultSet([]);
     },
   };

@@ -1,5 +1,5 @@
 import { LifespanError } from '../../errors';
-import { checkValue, valueInvalid } from '../../core/values';
+import { checkValue, valueInvalid, type ValuePlace } from '../../core/values';
 import type { ColumnMapping } from './compile';
 import { STORE } from './semantics';
 
@@ -12,10 +12,14 @@ const INT32_MAX = 2_147_483_647;
  * the client was built with encoding.useBigIntAsLong.
  */
 export function toCql(column: ColumnMapping, value: unknown, entity: string): unknown {
-  const place = { entity, member: column.member, store: STORE, key: column.kind !== 'regular' };
+  return toCqlAt(column, value, { entity, member: column.member, store: STORE, key: column.kind !== 'regular' });
+}
+
+/** toCql with the column's place given (a write plan holds one per column, so a row allocates none). */
+export function toCqlAt(column: ColumnMapping, value: unknown, place: ValuePlace): unknown {
   if (column.fieldType === 'counter' && value !== null && value !== undefined) {
     throw new LifespanError('CASSANDRA_COUNTER_WRITE', 'counter columns are changed by increments, not written', {
-      entity,
+      entity: place.entity,
       member: column.member,
       store: STORE,
       hint: 'update counters with your own UPDATE … SET c = c + ? statement',

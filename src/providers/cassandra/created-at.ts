@@ -3,6 +3,7 @@ import type { EntityMapping } from './compile';
 import type { SessionContext } from './context';
 import type { Params } from './executor';
 import { keyOfRow } from './rows';
+import { writePlanOf } from './write-plan';
 
 /**
  * Where the @CreatedAt value sits in an INSERT's bound values, when an overwrite must keep the
@@ -10,10 +11,7 @@ import { keyOfRow } from './rows';
  * overwrite cannot change anyway).
  */
 export function createdAtIndex(mapping: EntityMapping): number | undefined {
-  const member = mapping.entity.createdAt;
-  if (!member) return undefined;
-  const index = mapping.columns.findIndex((c) => c.member === member && c.kind === 'regular');
-  return index >= 0 ? index : undefined;
+  return writePlanOf(mapping).keptCreatedAt;
 }
 
 /**

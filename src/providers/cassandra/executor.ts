@@ -12,7 +12,11 @@ interface SchemaAgreement {
 }
 
 export type Row = types.Row;
+export type ResultSet = types.ResultSet;
 export type Params = unknown[];
+
+/** The options of a statement at the store's levels: one object per kind, built once (the driver only reads them). */
+type StatementOptions = Readonly<{ prepare: true; consistency?: number; serialConsistency?: number }>;
 
 const PAGE_SIZE = 1000;
 const READ = /^\s*SELECT\b/i;
@@ -28,13 +32,27 @@ const AGREEMENT_POLL_MS = 200;
  * level, and the serial level on each of them (Cassandra uses it only for lightweight transactions).
  */
 export class Executor {
+  /**
+   * What a statement is sent with at the store's levels, by kind, and a batch's: built once, as the
+   * raw driver's users pass one object, instead of spreading a new one for every statement (a unit
+   * of work of 50 inserts sends 50 key checks).
+   */
+  private readonly options: Readonly<Record<'read' | 'write', StatementOptions>>;
+  private readonly batchOptions: Readonly<{ prepare: true; logged: true; consistency?: number }>;
+
   constructor(
     private readonly client: CqlClient,
     private readonly consistency: CassandraConsistency = {},
-  ) {}
+  ) {
+    this.options = Object.freeze({
+      read: Object.freeze({ prepare: true as const, ...driverConsistency(consistency, 'read') }),
+      write: Object.freeze({ prepare: true as const, ...driverConsistency(consistency, 'write') }),
+    });
+    this.batchOptions = Object.freeze({ prepare: true, logged: true, ...driverConsistency(consistency, 'write') });
+  }
 
-  async execute(query: string, params: Params, place: ErrorPlace, what: string): Promise<types.ResultSet> {
-    return this.send(query, params, place, what, {});
+  execute(query: string, params: Params, place: ErrorPlace, what: string): Promise<types.ResultSet> {
+    return this.send(query, params, place, what, undefined);
   }
 
   /**
@@ -43,7 +61,7 @@ export class Executor {
    * not built on a read at ONE.
    */
   async readForWrite(query: string, params: Params, place: ErrorPlace, what: string): Promise<types.ResultSet> {
-    return this.send(query, params, place, what, {}, readBeforeWrite(this.consistency));
+    return this.send(query, params, place, what, undefined, readBeforeWrite(this.consistency));
   }
 
   /**
@@ -96,16 +114,14 @@ export class Executor {
     return this.send(query, params, place, what, paging(fetchSize, pageState));
   }
 
+  /** A logged batch of `statements`, each handed to the driver as it is (it only reads them). */
   async batch(
-    statements: readonly { query: string; params: Params }[],
+    statements: readonly { readonly query: string; readonly params: Params }[],
     place: ErrorPlace,
     what: string,
   ): Promise<types.ResultSet> {
     try {
-      return await this.client.batch(
-        statements.map((s) => ({ query: s.query, params: s.params })),
-        { prepare: true, logged: true, ...driverConsistency(this.consistency, 'write') },
-      );
+      return await this.client.batch(statements as { query: string; params: Params }[], this.batchOptions);
     } catch (error) {
       throw wrap(error, place, what, statements.map((s) => s.query).join('; '));
     }
@@ -120,12 +136,16 @@ export class Executor {
     params: Params,
     place: ErrorPlace,
     what: string,
-    extra: { fetchSize?: number; pageState?: string },
+    extra: { fetchSize?: number; pageState?: string } | undefined,
     levels: CassandraConsistency = this.consistency,
   ): Promise<types.ResultSet> {
     const kind = READ.test(query) ? 'read' : 'write';
+    const options =
+      extra === undefined && levels === this.consistency
+        ? this.options[kind]
+        : { prepare: true, ...extra, ...driverConsistency(levels, kind) };
     try {
-      return await this.client.execute(query, params, { prepare: true, ...extra, ...driverConsistency(levels, kind) });
+      return await this.client.execute(query, params, options);
     } catch (error) {
       throw wrap(error, place, what, query);
     }

@@ -4,6 +4,7 @@ import { duplicateKey, type DuplicateHit } from '../../runtime/key-errors';
 import type { EntityMapping } from './compile';
 import type { Params } from './executor';
 import { STORE } from './semantics';
+import { writePlanOf } from './write-plan';
 
 export type Write = {
   readonly kind: 'insert' | 'upsert';
@@ -15,53 +16,66 @@ export type Write = {
 export type Operation =
   Write | { readonly kind: 'delete'; readonly mapping: EntityMapping; readonly key: Record<string, unknown> };
 
+/** An operation as planned: with its row's identity (keyIdentity of its checked primary-key values). */
+export interface Planned {
+  readonly op: Operation;
+  readonly id: string;
+}
+
 /**
  * What the operations of one unit of work on one row amount to, as one statement. They cannot be
  * sent as they are: a batch gives all its statements one timestamp, and at one timestamp a delete
  * beats a write of the same row whatever their order.
  */
-export interface RowPlan {
-  readonly mapping: EntityMapping;
+export interface RowPlan<T extends Planned = Planned> {
   /** The first operation on the row (an insert when the row must be absent). */
-  readonly first: Operation;
-  /** The operation whose values (or deletion) the row is left with. */
-  readonly last: Operation;
+  readonly first: T;
+  /** The operation whose values (or deletion) the row is left with; its mapping is the row's. */
+  readonly last: T;
   /**
    * The write that created the row as it is left: the first write after the last delete. Its
    * @CreatedAt is the one written (a later upsert of a row this unit of work created keeps it).
    */
-  readonly creator: Write | undefined;
+  readonly creator: T | undefined;
   /** The first operation is an insert: the row must not exist before the commit (else nothing is written). */
   readonly mustBeAbsent: boolean;
   /** The row may exist already and is overwritten by upserts only: its stored @CreatedAt is kept. */
   readonly keepsStoredCreatedAt: boolean;
 }
 
-interface RowState {
-  first: Operation;
-  last: Operation;
-  creator: Write | undefined;
+interface RowState<T extends Planned> {
+  first: T;
+  last: T;
+  creator: T | undefined;
+  mustBeAbsent: boolean;
+  keepsStoredCreatedAt: boolean;
   /** Whether the row exists after the operations so far (the first one decides: a write makes it exist). */
   exists: boolean;
 }
 
 /**
- * Reduces the operations to one per row, in order of first appearance. `keyOf` gives an operation's
- * checked primary-key values. An insert of a row this unit of work already wrote (and did not delete
- * since) fails as a duplicate, as it would if the operations ran one by one.
+ * Reduces the operations to one per row, in order of first appearance. An insert of a row this
+ * unit of work already wrote (and did not delete since) fails as a duplicate, as it would if the
+ * operations ran one by one. The plans are the row states themselves (no copy per row).
  */
-export function planRows(operations: readonly Operation[], keyOf: (op: Operation) => Params): RowPlan[] {
-  const rows = new Map<string, RowState>();
-  for (const op of operations) {
-    const id = keyIdentity(op.mapping, keyOf(op));
-    const row = rows.get(id);
+export function planRows<T extends Planned>(items: readonly T[]): RowPlan<T>[] {
+  const byId = new Map<string, RowState<T>>();
+  const rows: RowState<T>[] = [];
+  for (const item of items) {
+    const { op } = item;
+    const row = byId.get(item.id);
     if (!row) {
-      rows.set(id, {
-        first: op,
-        last: op,
-        creator: op.kind === 'delete' ? undefined : op,
-        exists: op.kind !== 'delete',
-      });
+      const isWrite = op.kind !== 'delete';
+      const state: RowState<T> = {
+        first: item,
+        last: item,
+        creator: isWrite ? item : undefined,
+        mustBeAbsent: op.kind === 'insert',
+        keepsStoredCreatedAt: false,
+        exists: isWrite,
+      };
+      byId.set(item.id, state);
+      rows.push(state);
       continue;
     }
     if (op.kind === 'delete') {
@@ -71,19 +85,16 @@ export function planRows(operations: readonly Operation[], keyOf: (op: Operation
       if (op.kind === 'insert' && row.exists) {
         throw unitDuplicate(op.mapping, 'inserted-twice', 'nothing was written (found before sending)');
       }
-      if (!row.exists) row.creator = op;
+      if (!row.exists) row.creator = item;
       row.exists = true;
     }
-    row.last = op;
+    row.last = item;
   }
-  return [...rows.values()].map((row) => ({
-    mapping: row.last.mapping,
-    first: row.first,
-    last: row.last,
-    creator: row.creator,
-    mustBeAbsent: row.first.kind === 'insert',
-    keepsStoredCreatedAt: row.creator !== undefined && row.creator === row.first && row.creator.kind === 'upsert',
-  }));
+  for (const row of rows) {
+    const { creator } = row;
+    row.keepsStoredCreatedAt = creator !== undefined && creator === row.first && creator.op.kind === 'upsert';
+  }
+  return rows;
 }
 
 /**
@@ -91,15 +102,18 @@ export function planRows(operations: readonly Operation[], keyOf: (op: Operation
  * equal exactly when Cassandra sees the same key.
  */
 export function keyIdentity(mapping: EntityMapping, key: Params): string {
-  const columns = [...mapping.partition, ...mapping.clustering];
-  const parts = key.map((value, i) => {
-    if (value instanceof Date) return `d${value.getTime()}`;
-    if (Buffer.isBuffer(value)) return `x${value.toString('hex')}`;
-    // A uuid is one value whatever the case of its hex digits.
-    if (columns[i]?.fieldType === 'uuid') return `u${String(value).toLowerCase()}`;
-    return `${typeof value}:${String(value)}`;
-  });
-  return [mapping.table.name, ...parts].join('\u0000');
+  const { uuidKeys } = writePlanOf(mapping);
+  let id = mapping.table.name;
+  for (let i = 0; i < key.length; i++) id += `\u0000${identityPart(key[i], uuidKeys[i] === true)}`;
+  return id;
+}
+
+function identityPart(value: unknown, uuid: boolean): string {
+  if (value instanceof Date) return `d${value.getTime()}`;
+  if (Buffer.isBuffer(value)) return `x${value.toString('hex')}`;
+  // A uuid is one value whatever the case of its hex digits.
+  if (uuid) return `u${String(value).toLowerCase()}`;
+  return `${typeof value}:${String(value)}`;
 }
 
 /** STORE_DUPLICATE_KEY of a unit of work, which Cassandra lets write nothing (one conditional batch, or a check first). */

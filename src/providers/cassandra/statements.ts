@@ -10,6 +10,13 @@ export class TableStatements {
   private readonly all: readonly ColumnMapping[];
   /** The INSERT text of each shape (see insert), by its three flags as bits. */
   private readonly inserts: (string | undefined)[] = [];
+  /**
+   * The texts a unit of work asks for once per row (the key check, the delete), built on first use:
+   * building them on every call was ~4% of the Cassandra insert job's CPU (docs/performance.md).
+   */
+  private readonly fixed: { byKey?: string; exists?: string; delete?: string; where?: string } = {};
+  /** The read of one column before an overwrite, by column. */
+  private readonly columnReads = new Map<ColumnMapping, string>();
 
   constructor(
     keyspace: string,
@@ -41,20 +48,25 @@ export class TableStatements {
   }
 
   selectByKey(): string {
-    return `SELECT ${this.all.map(col).join(', ')} FROM ${this.table} WHERE ${this.keyCondition()}`;
+    return (this.fixed.byKey ??= `SELECT ${this.all.map(col).join(', ')} FROM ${this.table} WHERE ${this.keyCondition()}`);
   }
 
   existsByKey(): string {
-    return `SELECT ${col(this.firstKey())} FROM ${this.table} WHERE ${this.keyCondition()} LIMIT 1`;
+    return (this.fixed.exists ??= `SELECT ${col(this.firstKey())} FROM ${this.table} WHERE ${this.keyCondition()} LIMIT 1`);
   }
 
   /** The one column read before an overwrite (see created-at.ts). */
   selectColumn(column: ColumnMapping): string {
-    return `SELECT ${col(column)} FROM ${this.table} WHERE ${this.keyCondition()}`;
+    let text = this.columnReads.get(column);
+    if (text === undefined) {
+      text = `SELECT ${col(column)} FROM ${this.table} WHERE ${this.keyCondition()}`;
+      this.columnReads.set(column, text);
+    }
+    return text;
   }
 
   deleteByKey(): string {
-    return `DELETE FROM ${this.table} WHERE ${this.keyCondition()}`;
+    return (this.fixed.delete ??= `DELETE FROM ${this.table} WHERE ${this.keyCondition()}`);
   }
 
   /** Non-key, non-counter columns, whose cells carry a TTL(). */
@@ -107,7 +119,9 @@ export class TableStatements {
   }
 
   private keyCondition(): string {
-    return [...this.mapping.partition, ...this.mapping.clustering].map((c) => `${col(c)} = ?`).join(' AND ');
+    return (this.fixed.where ??= [...this.mapping.partition, ...this.mapping.clustering]
+      .map((c) => `${col(c)} = ?`)
+      .join(' AND '));
   }
 
   private firstKey(): ColumnMapping {

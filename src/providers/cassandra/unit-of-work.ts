@@ -3,26 +3,34 @@ import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityMapping } from './compile';
 import type { SessionContext } from './context';
 import { createdAtIndex, keepStoredCreatedAt } from './created-at';
-import type { Params } from './executor';
+import type { Params, ResultSet } from './executor';
 import { UnitOfWorkShell, writeTtl } from '../../runtime/unit-of-work';
-import { keyOfRow, keyParams, rowParams, ttlParams } from './rows';
-import { keyIdentity, planRows, unitDuplicate, type Operation, type RowPlan } from './row-plan';
+import { keyOfRow, keyParams, writeParams } from './rows';
+import { keyIdentity, planRows, unitDuplicate, type Operation, type Planned, type RowPlan } from './row-plan';
 import { STORE } from './semantics';
-import { ttlClause, type TtlClause } from './write-ttl';
+import { ttlClause } from './write-ttl';
+import { writePlanOf } from './write-plan';
 
 /** One operation with its values checked and stamped (commit() checks every one before sending any). */
-interface Checked {
-  /** Every column's bound value (writes) or the primary key's (deletes). */
+interface Checked extends Planned {
+  /**
+   * What the statement binds: every column's value, then the TTL's seconds when the write carries
+   * USING TTL ? (writes); the primary key's values (deletes). Built once, in the order the
+   * statement takes them: the batch sends this very array.
+   */
   readonly params: Params;
-  readonly clause: TtlClause | undefined;
-}
-
-interface Statement {
-  readonly query: string;
-  readonly params: Params;
-  readonly row: RowPlan;
+  /** The primary key's values (the head of params): what the key check binds. */
+  readonly key: Params;
   /** Whether the write carries USING TTL ? (its value is the last bound parameter). */
   readonly withTtl: boolean;
+}
+
+type Row = RowPlan<Checked>;
+
+/** One statement of the commit, as the driver takes it (and nothing more: one object shape). */
+interface Item {
+  readonly query: string;
+  readonly params: Params;
 }
 
 const PLACE = { store: STORE };
@@ -53,123 +61,128 @@ export class CassandraUnitOfWork extends UnitOfWorkShell<Operation, EntityMappin
 
   protected async commitOps(operations: readonly Operation[], commitTtl: PerWriteTtl | undefined): Promise<void> {
     if (operations.length === 0) return;
-    const checked = this.check(operations, commitTtl);
-    const rows = planRows(operations, (op) => keyOfRow(op.mapping, (checked.get(op) as Checked).params));
-    const statements = await Promise.all(
-      rows
-        .map((row) => this.statement(row, checked))
-        .map((s) => (s.row.keepsStoredCreatedAt ? this.keepCreatedAt(s) : s)),
-    );
-    await this.send(statements);
+    const rows = planRows(this.check(operations, commitTtl));
+    for (const row of rows) carryCreatedAt(row);
+    const kept = rows.filter((row) => row.keepsStoredCreatedAt);
+    if (kept.length > 0) {
+      await Promise.all(kept.map((row) => keepStoredCreatedAt(this.ctx, row.last.op.mapping, row.last.params, PLACE)));
+    }
+    await this.send(rows);
   }
 
   /** Every value and TTL of every operation (also those a later one on the same row replaces) is checked first. */
-  private check(operations: readonly Operation[], commitTtl: PerWriteTtl | undefined): Map<Operation, Checked> {
+  private check(operations: readonly Operation[], commitTtl: PerWriteTtl | undefined): Checked[] {
     const now = this.ctx.now();
     const clock = this.ctx.clock();
-    const checked = new Map<Operation, Checked>();
+    const checked: Checked[] = [];
     for (const op of operations) {
+      const { mapping } = op;
       if (op.kind === 'delete') {
-        checked.set(op, { params: keyParams(op.mapping, op.key), clause: undefined });
+        const params = keyParams(mapping, op.key);
+        checked.push({ op, id: keyIdentity(mapping, params), params, key: params, withTtl: false });
       } else {
-        const clause = ttlClause(op.mapping, writeTtl(op.ttl, commitTtl), clock, op.instance);
-        checked.set(op, { params: rowParams(op.mapping, op.instance, now), clause });
+        const clause = ttlClause(mapping, writeTtl(op.ttl, commitTtl), clock, op.instance);
+        const params = writeParams(mapping, op.instance, now, clause);
+        const key = keyOfRow(mapping, params);
+        checked.push({ op, id: keyIdentity(mapping, key), params, key, withTtl: clause.using });
       }
     }
     return checked;
   }
 
-  private statement(row: RowPlan, checked: ReadonlyMap<Operation, Checked>): Statement {
-    const { last, mapping } = row;
-    const statements = this.ctx.statements(mapping);
-    const own = checked.get(last) as Checked;
-    if (last.kind === 'delete') {
-      return { query: statements.deleteByKey(), params: own.params, row, withTtl: false };
-    }
-    const params = [...own.params];
-    // The row as this unit of work leaves it was created by its first write after the last delete.
-    const index = createdAtIndex(mapping);
-    const creator = row.creator ?? last;
-    if (index !== undefined) params[index] = (checked.get(creator) as Checked).params[index];
-    const clause = own.clause as TtlClause;
-    return {
-      query: statements.insert({ withTtl: clause.using, ifNotExists: row.mustBeAbsent }),
-      params: [...params, ...ttlParams(clause)],
-      row,
-      withTtl: clause.using,
-    };
-  }
-
-  /** An upsert of a row that may be stored already: its stored @CreatedAt is read and written again. */
-  private async keepCreatedAt(s: Statement): Promise<Statement> {
-    const columns = s.row.mapping.columns.length;
-    const values = s.params.slice(0, columns);
-    await keepStoredCreatedAt(this.ctx, s.row.mapping, values, PLACE);
-    return { ...s, params: [...values, ...s.params.slice(columns)] };
-  }
-
-  private async send(statements: readonly Statement[]): Promise<void> {
-    const conditional = statements.filter((s) => s.row.mustBeAbsent && s.row.last.kind !== 'delete');
+  private async send(rows: readonly Row[]): Promise<void> {
+    const conditional = rows.filter(isConditional);
     // An insert the same unit of work then deletes still needs the key to be absent: checked by a read.
-    const checkedByRead = statements.filter((s) => s.row.mustBeAbsent && s.row.last.kind === 'delete');
-    const partitions = new Set(statements.map(partitionOf));
-    if (statements.length === 1 || conditional.length === 0 || partitions.size === 1) {
+    const checkedByRead = rows.filter((row) => row.mustBeAbsent && row.last.op.kind === 'delete');
+    if (rows.length === 1 || conditional.length === 0 || onePartition(rows)) {
       await this.requireAbsent(checkedByRead);
-      const only = statements.length === 1 ? statements[0] : undefined;
+      const items = rows.map((row) => this.item(row, true));
+      const only = items.length === 1 ? items[0] : undefined;
       const result = only
         ? await this.ctx.executor.execute(only.query, only.params, PLACE, 'unit of work')
-        : await this.ctx.executor.batch(statements, PLACE, 'unit of work (logged batch)');
+        : await this.ctx.executor.batch(items, PLACE, 'unit of work (logged batch)');
       if (conditional.length > 0 && !result.wasApplied()) {
         // A failing read must not hide the duplicate: the error then does not say which key.
         const present =
           conditional.length === 1 ? conditional[0] : await this.firstPresent(conditional).catch(() => undefined);
         // Not found by the read: a racing delete; the batch still names its first insert's table.
-        throw duplicate(present ?? (conditional[0] as Statement), present !== undefined);
+        throw duplicate(present ?? (conditional[0] as Row), present !== undefined);
       }
       return;
     }
-    await this.requireAbsent([...conditional, ...checkedByRead]);
+    await this.requireAbsent(checkedByRead.length === 0 ? conditional : [...conditional, ...checkedByRead]);
+    // Across partitions the keys were checked by reads: the inserts go without IF NOT EXISTS.
     await this.ctx.executor.batch(
-      statements.map((s) => (conditional.includes(s) ? this.unconditional(s) : s)),
+      rows.map((row) => this.item(row, false)),
       PLACE,
       'unit of work (logged batch)',
     );
   }
 
-  private unconditional(s: Statement): Statement {
-    return { ...s, query: this.ctx.statements(s.row.mapping).insert({ withTtl: s.withTtl }) };
+  /** The row's one statement; `conditional`: an insert of a row that must be absent carries IF NOT EXISTS. */
+  private item(row: Row, conditional: boolean): Item {
+    const { op, params, withTtl } = row.last;
+    const statements = this.ctx.statements(op.mapping);
+    if (op.kind === 'delete') return { query: statements.deleteByKey(), params };
+    return { query: statements.insert({ withTtl, ifNotExists: conditional && row.mustBeAbsent }), params };
   }
 
-  private async requireAbsent(rows: readonly Statement[]): Promise<void> {
+  private async requireAbsent(rows: readonly Row[]): Promise<void> {
     const present = await this.firstPresent(rows);
     if (present) throw duplicate(present, true);
   }
 
   /** The first of the rows a unit of work inserts whose key is stored (the conditional batch does not say which). */
-  private async firstPresent(rows: readonly Statement[]): Promise<Statement | undefined> {
+  private async firstPresent(rows: readonly Row[]): Promise<Row | undefined> {
+    if (rows.length === 0) return undefined;
     const found = await Promise.all(
-      rows.map(async (s) => {
-        const { mapping } = s.row;
-        const query = this.ctx.statements(mapping).existsByKey();
-        const key = keyOfRow(mapping, s.params);
-        const result = await this.ctx.executor.execute(query, key, PLACE, 'unit of work (insert check)');
-        return result.rows.length > 0;
-      }),
+      rows.map(({ last }) =>
+        this.ctx.executor.execute(
+          this.ctx.statements(last.op.mapping).existsByKey(),
+          last.key,
+          PLACE,
+          'unit of work (insert check)',
+        ),
+      ),
     );
-    return rows.find((_, i) => found[i]);
+    return rows.find((_, i) => (found[i] as ResultSet).rows.length > 0);
   }
 }
 
-/** Table + partition key values: statements with the same one can form a conditional batch. */
-function partitionOf(s: Statement): string {
-  const { mapping } = s.row;
-  return keyIdentity(mapping, s.params.slice(0, mapping.partition.length));
+/** An insert that must find its row absent and is sent as a write (not one the unit then deletes). */
+function isConditional(row: Row): boolean {
+  return row.mustBeAbsent && row.last.op.kind !== 'delete';
+}
+
+/**
+ * The row as this unit of work leaves it was created by its first write after the last delete:
+ * that write's @CreatedAt is the one written (in place: each operation's values are its own).
+ */
+function carryCreatedAt(row: Row): void {
+  const { last, creator } = row;
+  if (last.op.kind === 'delete' || creator === undefined || creator === last) return;
+  const index = createdAtIndex(last.op.mapping);
+  if (index !== undefined) last.params[index] = creator.params[index];
+}
+
+/** Whether every row is in one partition (table + partition key): then they can form a conditional batch. */
+function onePartition(rows: readonly Row[]): boolean {
+  const first = partitionOf(rows[0] as Row);
+  for (let i = 1; i < rows.length; i++) if (partitionOf(rows[i] as Row) !== first) return false;
+  return true;
+}
+
+function partitionOf({ last }: Row): string {
+  const { mapping } = last.op;
+  const { partitionLength, keyLength } = writePlanOf(mapping);
+  // Without clustering columns the partition key is the whole key: its identity is the row's.
+  return partitionLength === keyLength ? last.id : keyIdentity(mapping, last.key.slice(0, partitionLength));
 }
 
 /** The unit's duplicate, naming the row's key where the store told which row it was. */
-function duplicate(s: Statement, known: boolean): StoreError {
+function duplicate(row: Row, known: boolean): StoreError {
   return unitDuplicate(
-    s.row.mapping,
+    row.last.op.mapping,
     known ? 'key' : 'one-of-keys',
     'nothing was written (a conditional batch, or a check before sending)',
   );
