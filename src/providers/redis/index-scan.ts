@@ -1,7 +1,7 @@
 import { StoreError } from '../../errors';
 import { serverIndexKey, slotIndexKey, type IndexLayout } from './collection-index';
 import type { KeyspaceMapping } from './compile';
-import type { CallPlace, RedisClientLike } from './gateway';
+import { call, type CallPlace, type RedisClientLike } from './gateway';
 import { PAGE } from './index-reads';
 import { RedisRouter } from './router';
 import { runScriptFor, script } from './scripts';
@@ -30,8 +30,8 @@ const STEP_COUNT = 100;
 
 /**
  * ARGV: k, the k index keys in walk order, then the ZSCAN cursor in the first one, how many values
- * to read at most (`want`), ZSCAN's COUNT, the mode ('values': GET; 'both': GET and PEXPIRETIME,
- * for deleteMany), '1' to first check that the first index holds its built member (one server:
+ * to read at most (`want`), ZSCAN's COUNT, the mode ('keys': the member only; 'values': GET;
+ * 'both': GET and PEXPIRETIME, for deleteMany), '1' to first check that the first index holds its built member (one server:
  * index-marker.ts; { -1 } when it does not), a MATCH pattern or '', and the members of the first
  * step already handed out (not read again). A member already due (score before the server's TIME)
  * or gone is left out; GET of a key that is not a string is read as "not a record" (WRONGTYPE),
@@ -40,7 +40,7 @@ const STEP_COUNT = 100;
  * step's cursor, skipping the members it returned from it.
  * Reply: now, the position after the script (index number, > k: done; its cursor), cut (1/0), then
  * per ZSCAN step its index number, its cursor before the step, its entry count and the entries
- * (key, value [, expiry]).
+ * (key [, value [, expiry]]).
  */
 const INDEX_SCAN = script(`#!lua flags=no-writes,allow-cross-slot-keys
 local t = redis.call('TIME')
@@ -76,7 +76,12 @@ while pos <= k and got < want and steps < ${MAX_STEPS_PER_SCRIPT} do
       end
       local key = members[i]
       local score = tonumber(members[i + 1])
-      if key ~= '' and not skip[key] and (score == nil or score >= now) then
+      if key == '' or skip[key] or (score ~= nil and score < now) then
+        -- the built member, handed out already, or due
+      elseif mode == 'keys' then
+        out[#out + 1] = key
+        n = n + 1
+      else
         local v = redis.pcall('GET', key)
         if type(v) == 'table' and v.err then
           if string.sub(v.err, 1, 9) ~= 'WRONGTYPE' then return redis.error_reply(v.err) end
@@ -144,6 +149,10 @@ export interface ScanQuery {
   readonly head: string;
 }
 
+/** What the script reads per member: its key only (the values follow by MGET), its value, or value and expiry. */
+type ScriptMode = 'keys' | 'values' | 'both';
+const WIDTH: Readonly<Record<ScriptMode, number>> = { keys: 1, values: 2, both: 3 };
+
 /** The index keys one script walks from `from`, on the client that holds them, and their slots. */
 interface Run {
   readonly client: RedisClientLike;
@@ -198,12 +207,33 @@ export async function indexScan(
   const want = Math.min(PAGE, Math.max(1, query.want));
   const count = String(Math.min(STEP_COUNT, Math.max(10, want)));
   const check = layout.cluster ? '0' : '1';
-  const args = [String(run.keys.length), ...run.keys, start.c, String(want), count, query.mode, check, query.match];
+  // One server: the script hands out members and one MGET reads their values, which costs the
+  // server less than a GET per member from Lua; a cluster's keys span slots, which MGET cannot.
+  const mode: ScriptMode = query.mode === 'values' && !layout.cluster ? 'keys' : query.mode;
+  const args = [String(run.keys.length), ...run.keys, start.c, String(want), count, mode, check, query.match];
   const skipped = start.s.map((rest) => query.head + rest);
   const reply = await runScriptFor<unknown>(run.client, INDEX_SCAN, [], [...args, ...skipped], place, true);
   if (Array.isArray(reply) && reply.length === 1 && Number(reply[0]) === -1) return { lost: true };
   if (!Array.isArray(reply) || reply.length < 4) throw unreadableReply(reply, place);
-  return { lost: false, ...stepsOf(reply as unknown[], run, start, query, place) };
+  const walked = stepsOf(reply as unknown[], run, start, query, mode, place);
+  if (mode !== 'keys') return { lost: false, ...walked };
+  return { lost: false, steps: await withValues(run.client, walked.steps, place), next: walked.next };
+}
+
+/** The steps' values by one MGET; a key gone since the script (deleted, expired) is left out. */
+async function withValues(client: RedisClientLike, steps: IndexStep[], place: CallPlace): Promise<IndexStep[]> {
+  const keys = steps.flatMap((step) => step.reads.map((r) => r.key));
+  if (keys.length === 0) return steps;
+  const texts = await call<Array<string | null>>(client, ['MGET', ...keys], place);
+  let i = 0;
+  return steps.map((step) => {
+    const reads: IndexRead[] = [];
+    for (const { key } of step.reads) {
+      const text = texts[i++];
+      if (typeof text === 'string') reads.push({ key, text });
+    }
+    return { at: step.at, reads };
+  });
 }
 
 /** The reply's steps, and the position after them (the next slot of the walk once the run is done). */
@@ -212,9 +242,10 @@ function stepsOf(
   run: Run,
   start: IndexPosition,
   query: ScanQuery,
+  mode: ScriptMode,
   place: CallPlace,
 ): { steps: IndexStep[]; next: IndexPosition | undefined } {
-  const width = query.mode === 'both' ? 3 : 2;
+  const width = WIDTH[mode];
   const slotAt = (pos: unknown) => run.slots[Number(pos) - 1];
   const steps: IndexStep[] = [];
   let i = 4;
@@ -229,7 +260,7 @@ function stepsOf(
     const reads: IndexRead[] = [];
     for (let e = i + 3; e < i + 3 + n * width; e += width) {
       const key = String(reply[e]);
-      const text = String(reply[e + 1]);
+      const text = width === 1 ? '' : String(reply[e + 1]);
       reads.push(width === 3 ? { key, text, expiresAt: String(reply[e + 2]) } : { key, text });
     }
     steps.push({ at, reads });

@@ -57,7 +57,7 @@ interface Read {
   readonly key: string;
   readonly text: string;
   /** Absolute expiry in ms (-1: none), read with the value in one script (deleteMany only). */
-  readonly expiresAt?: string;
+  readonly expiresAt?: string | undefined;
 }
 
 interface Match extends Read {
@@ -91,7 +91,8 @@ class PageMatches {
     const stored = parseStored(this.mapping, hit.key, hit.text);
     if (!matches(stored, this.forms)) return 'passed';
     if (this.full) return 'full';
-    this.matched.push({ ...hit, stored });
+    // A plain literal, not a spread of `hit`: this runs once per record of every page.
+    this.matched.push({ key: hit.key, text: hit.text, expiresAt: hit.expiresAt, stored });
     this.onPage.add(hit.key);
     return 'taken';
   }
