@@ -235,7 +235,7 @@ describeStore('redis-cluster', 'RedisStore on Redis Cluster', () => {
   test("explain() adds the cluster's behaviours: walks over every primary, instants kept on failover, replicas' counts, node-local notifications", () => {
     const [entry] = db.explain().entries;
     expect(entry?.limits).toContain(
-      'find(), count(), expiryForecast() and plan --counts read the per-slot collection indexes, a page of at most 1,000 members per script and primary; findPage(), iterate(), deleteMany() and the one-time index build SCAN each primary in turn (SCAN walks one node only), then read the values per slot',
+      'find(), count(), expiryForecast() and plan --counts read the per-slot collection indexes, a page of at most 1,000 members per script and primary; findPage(), iterate() and deleteMany() walk them with ZSCAN slot by slot, one script per run of slots of one primary; the one-time index build SCANs each primary in turn (SCAN walks one node only)',
     );
     const warnings = (entry?.warnings ?? []).join('\n');
     expect(warnings).toMatch(/absolute Unix times in ms: after a failover the key keeps its expiry instant/);

@@ -4,7 +4,7 @@
  * for replica reads of expired keys; antirez/redis#5310 for node-local keyspace notifications).
  */
 export const CLUSTER_SAY = {
-  walk: 'find(), count(), expiryForecast() and plan --counts read the per-slot collection indexes, a page of at most 1,000 members per script and primary; findPage(), iterate(), deleteMany() and the one-time index build SCAN each primary in turn (SCAN walks one node only), then read the values per slot',
+  walk: 'find(), count(), expiryForecast() and plan --counts read the per-slot collection indexes, a page of at most 1,000 members per script and primary; findPage(), iterate() and deleteMany() walk them with ZSCAN slot by slot, one script per run of slots of one primary; the one-time index build SCANs each primary in turn (SCAN walks one node only)',
   instants:
     'TTLs replicate as absolute Unix times in ms: after a failover the key keeps its expiry instant, judged by ' +
     "the new primary's clock (keep node clocks in sync)",

@@ -100,6 +100,30 @@ function storedSizes(
 export type StoredRecord = Readonly<Record<string, unknown>>;
 
 /**
+ * How one mapping's records are read, worked out once per mapping (a page decodes thousands of
+ * records with it): the key members every record must hold, and per stored field its reader. A
+ * field of a type JSON holds as it is is copied; the others are checked and converted (fromJson).
+ */
+interface Reader {
+  readonly keyMembers: readonly FieldModel[];
+  readonly fields: ReadonlyArray<{ readonly field: FieldModel; readonly asIs: boolean }>;
+}
+
+const readers = new WeakMap<KeyspaceMapping, Reader>();
+
+function readerOf(mapping: KeyspaceMapping): Reader {
+  let reader = readers.get(mapping);
+  if (reader === undefined) {
+    reader = {
+      keyMembers: [...mapping.tagMembers, ...mapping.restMembers],
+      fields: mapping.fields.map((field) => ({ field, asIs: Object.hasOwn(AS_IS, field.type) })),
+    };
+    readers.set(mapping, reader);
+  }
+  return reader;
+}
+
+/**
  * The JSON object stored at a key. Another program may have written anything under the entity's
  * prefix: what is not an object holding the key members is refused, never read as an entity.
  */
@@ -114,7 +138,7 @@ export function parseStored(mapping: KeyspaceMapping, key: string, text: string)
     throw unreadable(mapping, key, `is ${showValue(stored)}, not a JSON object`);
   }
   const record = stored as StoredRecord;
-  for (const field of [...mapping.tagMembers, ...mapping.restMembers]) {
+  for (const field of readerOf(mapping).keyMembers) {
     if (record[field.storedName] === undefined || record[field.storedName] === null) {
       throw unreadable(mapping, key, `lacks the key member '${field.member}'`, field.member);
     }
@@ -125,10 +149,11 @@ export function parseStored(mapping: KeyspaceMapping, key: string, text: string)
 /** Member values of a stored record (members it lacks are left out). */
 export function decodeRecord(mapping: KeyspaceMapping, key: string, stored: StoredRecord): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const field of mapping.fields) {
-    if (!(field.storedName in stored)) continue;
+  for (const { field, asIs } of readerOf(mapping).fields) {
+    // JSON.parse gives no own member the value undefined: undefined is a member the record lacks.
     const value = stored[field.storedName];
-    values[field.member] = value === null ? null : fromJson(mapping, key, field, value);
+    if (value === undefined) continue;
+    values[field.member] = value === null || asIs ? value : fromJson(mapping, key, field, value);
   }
   return values;
 }

@@ -6,23 +6,31 @@ import type { Page } from '../contract';
 import { decodeRecord, parseStored, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { call, type CallPlace, type RedisClientLike } from './gateway';
-import { collectionPrefix, scanPattern } from './keys';
+import { collectionPrefix, headHasTag, keyHead, scanPattern } from './keys';
 import { matches, whereForms } from './records';
 import { mapBounded, sumBounded } from '../../runtime/bounded';
 import { runScript, runScriptFor, script } from './scripts';
 import { indexKeyOf, indexLayout } from './collection-index';
+import { ensureIndexed } from './index-build';
+import { forgetIndexed } from './index-marker';
+import { indexPositionOf, indexScan, INDEX_START, type IndexPosition } from './index-scan';
 import { REINDEX_LUA } from './reindex-lua';
 import { walkTargets } from './scan';
 import { scanStep, walkPositionOf, WALK_START, type WalkPosition } from './scan-step';
 import { STORE } from './semantics';
+import { hashSlot } from './slots';
 
 /**
- * findPage / deleteMany on Redis: one SCAN walk (on a cluster, over every primary in turn), resumed
- * from its own cursor. SCAN is unordered,
- * its steps return as many keys as they find (COUNT is a hint), and a key may come twice in one
- * walk, so a page is cut inside a step: the position is the step's SCAN cursor plus the keys of
- * that step already handed out (at most one step's worth). A page may be short or empty with a
- * cursor; expired keys are gone for Redis itself (a GET of one is nil).
+ * findPage / deleteMany on Redis walk the collection index (index-scan.ts: ZSCAN over the index,
+ * per slot in slot order on a cluster, each member's value read in the same script), so their
+ * cost grows with the collection, not the database; the index is made complete first as find() /
+ * count() make it (index-build.ts). A cursor made before that (the SCAN walk's: on a cluster over
+ * every primary in turn) still resumes its SCAN walk. Both walks are unordered, their steps
+ * return as many members as they find (COUNT is a hint), and a record may come twice in one walk,
+ * so a page is cut inside a step: the position is the step's cursor plus the records of that step
+ * already handed out (at most one step's worth). A page may be short or empty with a cursor;
+ * expired keys are gone for Redis itself (a GET of one is nil) and the index walk skips the
+ * members already due.
  */
 interface ScanPosition {
   /** The walk target (primary, in walkTargets order) of the step the page stopped in. */
@@ -39,14 +47,17 @@ export interface RedisPages {
   readonly mapping: KeyspaceMapping;
 }
 
-/** SCAN steps one page may take before it returns short: a sparse match does not hold a call forever. */
+/** A position of either walk (index-scan.ts for the index walk's). */
+type Position = ScanPosition | IndexPosition;
+
+/** SCAN steps (index scripts) one page may take before it returns short: a sparse match does not hold a call forever. */
 const MAX_STEPS_PER_PAGE = 64;
 
 interface Read {
   readonly key: string;
   readonly text: string;
   /** Absolute expiry in ms (-1: none), read with the value in one script (deleteMany only). */
-  readonly expiresAt?: string;
+  readonly expiresAt?: string | undefined;
 }
 
 interface Match extends Read {
@@ -55,58 +66,166 @@ interface Match extends Read {
 
 interface Walk {
   readonly matched: Match[];
-  readonly next: ScanPosition | undefined;
+  readonly next: Position | undefined;
+}
+
+/** The matches of one page: each record once, at most `limit`. */
+class PageMatches {
+  readonly matched: Match[] = [];
+  private readonly onPage = new Set<string>();
+
+  constructor(
+    private readonly mapping: KeyspaceMapping,
+    private readonly forms: ReturnType<typeof whereForms>['forms'],
+    private readonly limit: number,
+  ) {}
+
+  get full(): boolean {
+    return this.matched.length === this.limit;
+  }
+
+  /** Keeps a record that matches; 'full' when it matches but the page is full (the walk cuts before it). */
+  offer(hit: Read): 'taken' | 'passed' | 'full' {
+    // A walk may hand a record out again in a later step of the same page: each record once per page.
+    if (this.onPage.has(hit.key)) return 'passed';
+    const stored = parseStored(this.mapping, hit.key, hit.text);
+    if (!matches(stored, this.forms)) return 'passed';
+    if (this.full) return 'full';
+    // A plain literal, not a spread of `hit`: this runs once per record of every page.
+    this.matched.push({ key: hit.key, text: hit.text, expiresAt: hit.expiresAt, stored });
+    this.onPage.add(hit.key);
+    return 'taken';
+  }
+}
+
+type ReadKeys = (keys: string[]) => Promise<Array<Read | null>>;
+
+/**
+ * The page from `from` on. A first page, and a position of the index walk, walk the collection
+ * index; a page resumed from a SCAN position (a cursor made before the index was read) goes on
+ * with that SCAN walk. The index is made complete first as find() / count() make it
+ * (index-build.ts: records stored before it are added once, by one SCAN walk of the database). An
+ * index found lost (one server: its built member is gone) is forgotten and built again, and the
+ * walk starts over on it (records already handed out may come again); lost once more, the page is
+ * the SCAN walk's first.
+ */
+async function walkFrom(
+  p: RedisPages,
+  where: Record<string, unknown>,
+  from: Position | undefined,
+  limit: number,
+  mode: 'values' | 'both',
+  read: ReadKeys,
+): Promise<Walk> {
+  if (from !== undefined && !isIndexPosition(from)) return scanWalk(p, where, from, limit, read);
+  const layout = indexLayout(p.client, p.prefix);
+  const place = placeOf(p, mode === 'both' ? 'deleteMany (collection index)' : 'findPage (collection index)');
+  let at = from;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await ensureIndexed(p.client, layout, p.mapping, place);
+    const walk = await indexWalk(p, where, at, limit, mode, place);
+    if (walk !== 'lost') return walk;
+    forgetIndexed(p.client, layout, p.mapping);
+    at = undefined;
+  }
+  return scanWalk(p, where, undefined, limit, read);
+}
+
+function isIndexPosition(position: Position): position is IndexPosition {
+  return 'z' in position;
+}
+
+/**
+ * Up to `limit` matching records from `from` on, walking the collection index (index-scan.ts):
+ * one script per step of the walk, the values read in it, kept when they hold the filtered values.
+ * A filter that gives the partition walks only its members (ZSCAN MATCH), on a cluster in its slot only.
+ */
+async function indexWalk(
+  p: RedisPages,
+  where: Record<string, unknown>,
+  from: IndexPosition | undefined,
+  limit: number,
+  mode: 'values' | 'both',
+  place: CallPlace,
+): Promise<Walk | 'lost'> {
+  const { values, forms } = whereForms(p.mapping, where);
+  const layout = indexLayout(p.client, p.prefix);
+  const narrowed = keyHead(p.prefix, p.mapping, values);
+  const tagged = headHasTag(narrowed);
+  const slot = layout.cluster && tagged ? hashSlot(narrowed) : undefined;
+  const head = collectionPrefix(p.prefix, p.mapping);
+  const match = tagged ? scanPattern(p.prefix, p.mapping, values) : '';
+  const page = new PageMatches(p.mapping, forms, limit);
+  let at: IndexPosition = from ?? (slot === undefined ? INDEX_START : { z: slot, c: '0', s: [] });
+  for (let step = 0; step < MAX_STEPS_PER_PAGE; step++) {
+    const query = { want: limit - page.matched.length, mode, match, slot, head };
+    const scan = await indexScan(p.client, layout, p.mapping, at, query, place);
+    if (scan.lost) return 'lost';
+    for (const part of scan.steps) {
+      // The script reads no more than the page lacks, so this cut is for a record read twice in one call.
+      for (const [i, hit] of part.reads.entries()) {
+        if (page.offer(hit) !== 'full') continue;
+        const handed = part.reads.slice(0, i).map((r) => r.key.slice(head.length));
+        return { matched: page.matched, next: { ...part.at, s: [...part.at.s, ...handed] } };
+      }
+    }
+    if (scan.next === undefined) return { matched: page.matched, next: undefined };
+    at = scan.next;
+    if (page.full) break;
+  }
+  return { matched: page.matched, next: at };
 }
 
 /**
  * Up to `limit` matching records from `from` on: SCAN steps, each step's keys read with MGET (or,
  * for deleteMany, value and expiry together), kept when they hold the filtered values.
  */
-async function walk(
+async function scanWalk(
   p: RedisPages,
   where: Record<string, unknown>,
   from: ScanPosition | undefined,
   limit: number,
-  read: (keys: string[]) => Promise<Array<Read | null>>,
+  read: ReadKeys,
 ): Promise<Walk> {
   const { values, forms } = whereForms(p.mapping, where);
   const pattern = scanPattern(p.prefix, p.mapping, values);
   const head = collectionPrefix(p.prefix, p.mapping);
   const place = placeOf(p, 'findPage (SCAN)');
-  const matched: Match[] = [];
-  // SCAN may hand a key out again in a later step of the same page: each record once per page.
-  const onPage = new Set<string>();
+  const page = new PageMatches(p.mapping, forms, limit);
   const targets = await walkTargets(p.client);
   let at: WalkPosition = from ? { node: from.n, cursor: from.c } : WALK_START;
   let skip = new Set(from?.s ?? []);
   for (let step = 0; step < MAX_STEPS_PER_PAGE; step++) {
     // COUNT asks for what the page still lacks, so a step seldom overshoots it (COUNT is a hint).
-    const count = Math.max(limit - matched.length, 10);
+    const count = Math.max(limit - page.matched.length, 10);
     const { keys, next } = await scanStep(targets, at, { pattern, count }, place);
     const fresh = skip.size === 0 ? keys : keys.filter((k) => !skip.has(k.slice(head.length)));
     const found = fresh.length === 0 ? [] : await read(fresh);
-    const stepStart = matched.length;
+    const taken: string[] = [];
     for (const hit of found) {
       // Null: expired or deleted between SCAN and the read.
       if (hit === null) continue;
-      const stored = parseStored(p.mapping, hit.key, hit.text);
-      if (!matches(stored, forms) || onPage.has(hit.key)) continue;
-      if (matched.length === limit) {
-        const taken = matched.slice(stepStart).map((m) => m.key.slice(head.length));
-        return { matched, next: { n: at.node, c: at.cursor, s: [...skip, ...taken] } };
-      }
-      matched.push({ ...hit, stored });
-      onPage.add(hit.key);
+      const got = page.offer(hit);
+      if (got === 'full') return { matched: page.matched, next: { n: at.node, c: at.cursor, s: [...skip, ...taken] } };
+      if (got === 'taken') taken.push(hit.key.slice(head.length));
     }
-    if (next === undefined) return { matched, next: undefined };
+    if (next === undefined) return { matched: page.matched, next: undefined };
     at = next;
     skip = new Set();
-    if (matched.length === limit) break;
+    if (page.full) break;
   }
-  return { matched, next: { n: at.node, c: at.cursor, s: [] } };
+  return { matched: page.matched, next: { n: at.node, c: at.cursor, s: [] } };
 }
 
-function checkedPosition(p: RedisPages, raw: unknown): ScanPosition {
+/** A position of the index walk (it holds `z`) or of the SCAN walk (a cursor issued before the index); else CURSOR_INVALID. */
+function checkedPosition(p: RedisPages, raw: unknown): Position {
+  if (typeof raw === 'object' && raw !== null && 'z' in raw) {
+    const at = indexPositionOf(raw);
+    if (at === undefined) {
+      throw invalidCursor('does not hold a collection index position', { entity: p.mapping.entity.name, store: STORE });
+    }
+    return at;
+  }
   const r = raw as Partial<ScanPosition> | null;
   // walkPositionOf: a primary's index and its SCAN cursor, an unsigned 64-bit number (Redis refuses any other).
   const at = typeof r === 'object' && r !== null ? walkPositionOf({ node: r.n, cursor: r.c }) : undefined;
@@ -120,12 +239,12 @@ function placeOf(p: RedisPages, operation: string): CallPlace {
   return { entity: p.mapping.entity.name, operation: `${operation} on '${p.mapping.collection}'` };
 }
 
-function request(p: RedisPages, where: unknown, options: unknown): PageRequest<ScanPosition> {
+function request(p: RedisPages, where: unknown, options: unknown): PageRequest<Position> {
   const scope = { store: STORE, entity: p.mapping.entity.name, collection: p.mapping.collection };
   return pageRequest(where, options, scope, (raw) => checkedPosition(p, raw));
 }
 
-/** findPage(): the records of SCAN steps from the cursor on, up to `limit` (unordered; see above). */
+/** findPage(): the records of the walk's steps from the cursor on, up to `limit` (unordered; see above). */
 export async function redisPage<T>(p: RedisPages, where: unknown, options: unknown): Promise<Page<T>> {
   const req = request(p, where, options);
   const place = placeOf(p, 'findPage (MGET)');
@@ -133,7 +252,7 @@ export async function redisPage<T>(p: RedisPages, where: unknown, options: unkno
     const texts = await call<Array<string | null>>(p.client, ['MGET', ...keys], place);
     return texts.map((text, i) => (text === null ? null : { key: keys[i] as string, text }));
   };
-  const { matched, next } = await walk(p, req.where, req.position, req.limit, mget);
+  const { matched, next } = await walkFrom(p, req.where, req.position, req.limit, 'values', mget);
   const items = matched.map((m) => instanceOf<T>(p.mapping.entity, decodeRecord(p.mapping, m.key, m.stored)));
   return pageOf(items, next, req);
 }
@@ -156,8 +275,8 @@ end
 return 0`);
 
 /**
- * Keys one deleteMany() remembers having handled (deleted, or spared as rewritten), so that SCAN
- * handing one out again later in the walk neither deletes a record re-created after its deletion
+ * Keys one deleteMany() remembers having handled (deleted, or spared as rewritten), so that the
+ * walk (SCAN, ZSCAN) handing one out again later in the walk neither deletes a record re-created after its deletion
  * nor one spared as rewritten. Beyond this many the oldest are forgotten: memory stays bounded,
  * and a key SCAN repeats after that many others may be deleted as a fresh match.
  */
@@ -176,7 +295,8 @@ function boundedKeys(max: number) {
 }
 
 /**
- * deleteMany(): SCAN steps as findPage, each matching key deleted by a script that first checks
+ * deleteMany(): the walk of findPage (the index walk reads each value and expiry in its script;
+ * the SCAN walk with one script per key), each matching key deleted by a script that first checks
  * the value and expiry are still the ones selected, at most MAX_IN_FLIGHT keys at once. One
  * script per key: each call names a single key, so on a cluster it goes to that key's node.
  */
@@ -189,10 +309,10 @@ export function redisDeleteMany(p: RedisPages, req: DeleteManyRequest): Promise<
     });
   const handled = boundedKeys(MAX_REMEMBERED_KEYS);
   const layout = indexLayout(p.client, p.prefix);
-  return runDeleteMany<Match, ScanPosition>(
+  return runDeleteMany<Match, Position>(
     {
       async select(after, size) {
-        const { matched, next } = await walk(p, req.where, after, size, readBoth);
+        const { matched, next } = await walkFrom(p, req.where, after, size, 'both', readBoth);
         return { picked: matched.filter((m) => !handled.has(m.key)), next };
       },
       remove: (picked) =>

@@ -54,8 +54,8 @@ export const SAY = {
     'find() and count() read the collection index (a sorted set per collection, per slot on a cluster, of record keys ' +
     'scored by expiry, kept by the write scripts), a page of at most 1,000 members per script, each value read in that script: ' +
     'their cost grows with the collection, not the database; ' +
-    'the first one on a collection written before the index builds it once with a SCAN of the database. ' +
-    'findPage(), iterate() and deleteMany() SCAN the whole database (SCAN MATCH <prefix><collection>:*, COUNT 1000)',
+    'findPage(), iterate() and deleteMany() walk the same index with ZSCAN (COUNT 100), values read in the same script; ' +
+    'the first of these reads on a collection written before the index builds it once with a SCAN of the database',
   cluster:
     'on Redis Cluster, a unit of work must stay within one hash slot (one partition key value): it runs as one script',
   version: 'needs Redis 7.0+ (EXPIRE … GT for { extend })',

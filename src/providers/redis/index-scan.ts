@@ -1,0 +1,301 @@
+import { StoreError } from '../../errors';
+import { serverIndexKey, slotIndexKey, type IndexLayout } from './collection-index';
+import type { KeyspaceMapping } from './compile';
+import { call, type CallPlace, type RedisClientLike } from './gateway';
+import { PAGE } from './index-reads';
+import { RedisRouter } from './router';
+import { runScriptFor, script } from './scripts';
+import { STORE } from './semantics';
+import { SLOT_COUNT } from './slots';
+
+/**
+ * The resumable walk of the collection index that findPage / iterate / deleteMany take (pages.ts):
+ * ZSCAN over the index sorted set (on a cluster, over the per-slot indexes in slot order), each
+ * member's value read in the same script. ZSCAN, not a walk by score: its cursor is a position in
+ * the sorted set's hash table, so a member whose score changes (an upsert that moves the expiry, a
+ * setTtl) keeps its place and the walk neither loses it nor meets it again at the end, as a walk
+ * in score order would (a loop that upserts every record it reads would never end). ZSCAN keeps
+ * SCAN's guarantee on the set (https://redis.io/docs/latest/commands/scan/): a member present for
+ * the whole walk is returned, one may come twice, one added or removed meanwhile may or may not.
+ */
+
+/** ZSCAN calls one script makes at most (besides one EXISTS per absent per-slot index). */
+const MAX_STEPS_PER_SCRIPT = 64;
+
+/** Per-slot index keys one script names at most (on a cluster: one EXISTS each when absent). */
+export const MAX_SLOTS_PER_SCRIPT = 2048;
+
+/** ZSCAN's COUNT in the index walk: small, so the step a page is cut in (its members go into the cursor) is small. */
+const STEP_COUNT = 100;
+
+/**
+ * ARGV: k, the k index keys in walk order, then the ZSCAN cursor in the first one, how many values
+ * to read at most (`want`), ZSCAN's COUNT, the mode ('keys': the member only; 'values': GET;
+ * 'both': GET and PEXPIRETIME, for deleteMany), '1' to first check that the first index holds its built member (one server:
+ * index-marker.ts; { -1 } when it does not), a MATCH pattern or '', and the members of the first
+ * step already handed out (not read again). A member already due (score before the server's TIME)
+ * or gone is left out; GET of a key that is not a string is read as "not a record" (WRONGTYPE),
+ * any other error fails the script (as index-reads.ts). Once `want` values are read the script
+ * stops, inside a step when that step holds more: it is then "cut", and the walk resumes at that
+ * step's cursor, skipping the members it returned from it.
+ * Reply: now, the position after the script (index number, > k: done; its cursor), cut (1/0), then
+ * per ZSCAN step its index number, its cursor before the step, its entry count and the entries
+ * (key [, value [, expiry]]).
+ */
+const INDEX_SCAN = script(`#!lua flags=no-writes,allow-cross-slot-keys
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local k = tonumber(ARGV[1])
+local cursor, want, count, mode = ARGV[k + 2], tonumber(ARGV[k + 3]), ARGV[k + 4], ARGV[k + 5]
+local match = ARGV[k + 7]
+if ARGV[k + 6] == '1' and not redis.call('ZSCORE', ARGV[2], '') then return { -1 } end
+local skip = {}
+for i = k + 8, #ARGV do skip[ARGV[i]] = true end
+local out = { now, 0, '0', 0 }
+local pos, got, steps, cut = 1, 0, 0, 0
+while pos <= k and got < want and steps < ${MAX_STEPS_PER_SCRIPT} do
+  local idx = ARGV[pos + 1]
+  if cursor == '0' and redis.call('EXISTS', idx) == 0 then
+    pos = pos + 1
+  else
+    local r
+    if match == '' then
+      r = redis.call('ZSCAN', idx, cursor, 'COUNT', count)
+    else
+      r = redis.call('ZSCAN', idx, cursor, 'MATCH', match, 'COUNT', count)
+    end
+    steps = steps + 1
+    local head = #out
+    out[head + 1], out[head + 2], out[head + 3] = pos, cursor, 0
+    local n = 0
+    local members = r[2]
+    for i = 1, #members, 2 do
+      if got + n == want then
+        cut = 1
+        break
+      end
+      local key = members[i]
+      local score = tonumber(members[i + 1])
+      if key == '' or skip[key] or (score ~= nil and score < now) then
+        -- the built member, handed out already, or due
+      elseif mode == 'keys' then
+        out[#out + 1] = key
+        n = n + 1
+      else
+        local v = redis.pcall('GET', key)
+        if type(v) == 'table' and v.err then
+          if string.sub(v.err, 1, 9) ~= 'WRONGTYPE' then return redis.error_reply(v.err) end
+        elseif v then
+          out[#out + 1] = key
+          out[#out + 1] = v
+          if mode == 'both' then out[#out + 1] = redis.call('PEXPIRETIME', key) end
+          n = n + 1
+        end
+      end
+    end
+    out[head + 3] = n
+    got = got + n
+    if cut == 1 then break end
+    skip = {}
+    cursor = r[1]
+    if cursor == '0' then pos = pos + 1 end
+  end
+end
+out[2], out[3], out[4] = pos, cursor, cut
+return out
+`);
+
+/**
+ * Where an index walk stands: the slot whose index it is in (0 on one server, whose one index
+ * stands for every slot), that index's ZSCAN cursor, and the members of the step at that cursor
+ * already handed out (after the collection's key prefix, as the SCAN walk's positions keep them).
+ * Plain data, so a page cursor carries it.
+ */
+export interface IndexPosition {
+  readonly z: number;
+  readonly c: string;
+  readonly s: readonly string[];
+}
+
+export const INDEX_START: IndexPosition = { z: 0, c: '0', s: [] };
+
+/** One record read from the index walk: its key, value and (mode 'both') absolute expiry in ms (-1: none). */
+export interface IndexRead {
+  readonly key: string;
+  readonly text: string;
+  readonly expiresAt?: string;
+}
+
+/** One ZSCAN step of a script: where it started (to cut a page inside it) and what it read. */
+export interface IndexStep {
+  readonly at: IndexPosition;
+  readonly reads: IndexRead[];
+}
+
+/** One script's steps and where the walk goes on (undefined: the end); lost: the index was lost (one server). */
+export type IndexScan =
+  | { readonly lost: false; readonly steps: IndexStep[]; readonly next: IndexPosition | undefined }
+  | { readonly lost: true };
+
+export interface ScanQuery {
+  /** How many records the caller still wants (the script stops after the step that reaches it). */
+  readonly want: number;
+  readonly mode: 'values' | 'both';
+  /** A ZSCAN MATCH pattern (one partition's keys), or '' for every member. */
+  readonly match: string;
+  /** On a cluster, the one slot to walk (a filter that gives the partition); undefined: every slot. */
+  readonly slot?: number | undefined;
+  /** What every member starts with (the collection's key prefix): positions hold the rest of their skipped members. */
+  readonly head: string;
+}
+
+/** What the script reads per member: its key only (the values follow by MGET), its value, or value and expiry. */
+type ScriptMode = 'keys' | 'values' | 'both';
+const WIDTH: Readonly<Record<ScriptMode, number>> = { keys: 1, values: 2, both: 3 };
+
+/** The index keys one script walks from `from`, on the client that holds them, and their slots. */
+interface Run {
+  readonly client: RedisClientLike;
+  readonly slots: readonly number[];
+  readonly keys: readonly string[];
+}
+
+/**
+ * On one server its one index. On a cluster the slots from `from.z` on that the same primary
+ * serves without a gap (at most MAX_SLOTS_PER_SCRIPT), so the walk goes through the slots in
+ * order whichever primary serves them, and a page resumed after a resharding asks the slot's
+ * owner of the moment. A slot no primary serves (a cluster that is down) is left out, as the
+ * index reads leave it out (index-reads.ts). Undefined: no slot left.
+ */
+async function runFrom(
+  client: RedisClientLike,
+  layout: IndexLayout,
+  mapping: KeyspaceMapping,
+  from: IndexPosition,
+  only: number | undefined,
+): Promise<Run | undefined> {
+  if (!layout.cluster || !(client instanceof RedisRouter)) {
+    return from.z === 0 ? { client, slots: [0], keys: [serverIndexKey(layout.prefix, mapping.collection)] } : undefined;
+  }
+  const owners = await client.nodes.slotOwners();
+  const ownerOf = new Int32Array(SLOT_COUNT).fill(-1);
+  owners.forEach((o, i) => o.slots.forEach((s) => (ownerOf[s] = i)));
+  const last = only ?? SLOT_COUNT - 1;
+  let first = Math.max(from.z, only ?? 0);
+  while (first <= last && ownerOf[first] === -1) first += 1;
+  if (first > last) return undefined;
+  const owner = ownerOf[first] as number;
+  const slots: number[] = [];
+  for (let s = first; s <= last && ownerOf[s] === owner && slots.length < MAX_SLOTS_PER_SCRIPT; s++) slots.push(s);
+  const keys = slots.map((s) => slotIndexKey(layout.prefix, mapping.collection, s));
+  return { client: (owners[owner] as { client: RedisClientLike }).client, slots, keys };
+}
+
+/** One script of the walk from `from` (a position whose slot is past the walk's end: nothing, no call). */
+export async function indexScan(
+  client: RedisClientLike,
+  layout: IndexLayout,
+  mapping: KeyspaceMapping,
+  from: IndexPosition,
+  query: ScanQuery,
+  place: CallPlace,
+): Promise<IndexScan> {
+  const run = await runFrom(client, layout, mapping, from, query.slot);
+  if (run === undefined) return { lost: false, steps: [], next: undefined };
+  // The cursor belongs to the slot it was cut in; a walk moved on to a later slot starts that one afresh.
+  const start = run.slots[0] === from.z ? from : { z: run.slots[0] as number, c: '0', s: [] };
+  const want = Math.min(PAGE, Math.max(1, query.want));
+  const count = String(Math.min(STEP_COUNT, Math.max(10, want)));
+  const check = layout.cluster ? '0' : '1';
+  // One server: the script hands out members and one MGET reads their values, which costs the
+  // server less than a GET per member from Lua; a cluster's keys span slots, which MGET cannot.
+  const mode: ScriptMode = query.mode === 'values' && !layout.cluster ? 'keys' : query.mode;
+  const args = [String(run.keys.length), ...run.keys, start.c, String(want), count, mode, check, query.match];
+  const skipped = start.s.map((rest) => query.head + rest);
+  const reply = await runScriptFor<unknown>(run.client, INDEX_SCAN, [], [...args, ...skipped], place, true);
+  if (Array.isArray(reply) && reply.length === 1 && Number(reply[0]) === -1) return { lost: true };
+  if (!Array.isArray(reply) || reply.length < 4) throw unreadableReply(reply, place);
+  const walked = stepsOf(reply as unknown[], run, start, query, mode, place);
+  if (mode !== 'keys') return { lost: false, ...walked };
+  return { lost: false, steps: await withValues(run.client, walked.steps, place), next: walked.next };
+}
+
+/** The steps' values by one MGET; a key gone since the script (deleted, expired) is left out. */
+async function withValues(client: RedisClientLike, steps: IndexStep[], place: CallPlace): Promise<IndexStep[]> {
+  const keys = steps.flatMap((step) => step.reads.map((r) => r.key));
+  if (keys.length === 0) return steps;
+  const texts = await call<Array<string | null>>(client, ['MGET', ...keys], place);
+  let i = 0;
+  return steps.map((step) => {
+    const reads: IndexRead[] = [];
+    for (const { key } of step.reads) {
+      const text = texts[i++];
+      if (typeof text === 'string') reads.push({ key, text });
+    }
+    return { at: step.at, reads };
+  });
+}
+
+/** The reply's steps, and the position after them (the next slot of the walk once the run is done). */
+function stepsOf(
+  reply: readonly unknown[],
+  run: Run,
+  start: IndexPosition,
+  query: ScanQuery,
+  mode: ScriptMode,
+  place: CallPlace,
+): { steps: IndexStep[]; next: IndexPosition | undefined } {
+  const width = WIDTH[mode];
+  const slotAt = (pos: unknown) => run.slots[Number(pos) - 1];
+  const steps: IndexStep[] = [];
+  let i = 4;
+  while (i < reply.length) {
+    const slot = slotAt(reply[i]);
+    const n = Number(reply[i + 2]);
+    if (slot === undefined || !Number.isSafeInteger(n) || i + 3 + n * width > reply.length) {
+      throw unreadableReply(reply, place);
+    }
+    const c = String(reply[i + 1]);
+    const at = slot === start.z && c === start.c ? start : { z: slot, c, s: [] };
+    const reads: IndexRead[] = [];
+    for (let e = i + 3; e < i + 3 + n * width; e += width) {
+      const key = String(reply[e]);
+      const text = width === 1 ? '' : String(reply[e + 1]);
+      reads.push(width === 3 ? { key, text, expiresAt: String(reply[e + 2]) } : { key, text });
+    }
+    steps.push({ at, reads });
+    i += 3 + n * width;
+  }
+  const last = steps[steps.length - 1];
+  if (Number(reply[3]) === 1 && last !== undefined) {
+    // Cut inside its last step: resume there, past the members it handed out.
+    const rest = last.reads.map((r) => r.key.slice(query.head.length));
+    return { steps, next: { ...last.at, s: [...last.at.s, ...rest] } };
+  }
+  const pos = Number(reply[1]);
+  if (pos <= run.keys.length) return { steps, next: { z: slotAt(pos) as number, c: String(reply[2]), s: [] } };
+  const runLast = run.slots[run.slots.length - 1] as number;
+  return { steps, next: runLast < (query.slot ?? SLOT_COUNT - 1) ? { z: runLast + 1, c: '0', s: [] } : undefined };
+}
+
+/** A position read back from a page cursor, or undefined when it is not one (ZSCAN cursors are unsigned 64-bit). */
+export function indexPositionOf(raw: unknown): IndexPosition | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { z, c, s } = raw as { z?: unknown; c?: unknown; s?: unknown };
+  if (typeof z !== 'number' || !Number.isInteger(z) || z < 0 || z >= SLOT_COUNT) return undefined;
+  if (typeof c !== 'string' || !/^\d{1,20}$/.test(c) || BigInt(c) >= 2n ** 64n) return undefined;
+  if (!Array.isArray(s) || !s.every((k) => typeof k === 'string')) return undefined;
+  return { z, c, s: s as string[] };
+}
+
+function unreadableReply(reply: unknown, place: CallPlace): StoreError {
+  return new StoreError(
+    'STORE_OPERATION_FAILED',
+    `${place.operation} failed: the index walk's reply was not understood`,
+    {
+      entity: place.entity,
+      store: STORE,
+      hint: `the server is not Redis 7 (or a proxy changed the reply: ${Array.isArray(reply) ? 'an array' : typeof reply}): lifespan needs Redis 7.0 or later`,
+    },
+  );
+}
