@@ -1,13 +1,13 @@
 import type { SqliteExecutor } from '../../drivers/sqlite-executor';
 import { bind } from '../../table/statement';
 import { MAX_ROWS, modeOf, type BatchOutcome, type BatchRunner, type PurgeContext } from '../../purge/batch';
-import { CheckpointPacer } from './checkpoint-pacer';
+import { CheckpointPacer } from '../../drivers/sqlite-checkpoint-pacer';
 import { keyedBatch, rangeBatch } from './purge-sql';
 
 /**
  * SQLite: batches cut from one walk of the expiry index; a batch of rows sharing one instant is
  * taken by key. The WAL checkpoints a commit would run inside a batch run between batches instead
- * (checkpoint-pacer.ts), each on the free connection, as every statement of the executor is.
+ * (drivers/sqlite-checkpoint-pacer.ts), each on the free connection, as every statement of the executor is.
  */
 export async function purgeRunner(c: PurgeContext, executor: SqliteExecutor): Promise<BatchRunner> {
   const { t, ex, now } = c;
