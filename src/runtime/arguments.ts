@@ -45,6 +45,7 @@ export function optionsArgument<T extends object>(value: unknown, call: string, 
 
 const WRITE_OPTIONS: readonly (keyof WriteOptions)[] = ['ttl'];
 const NO_WRITE_OPTIONS: WriteOptions = Object.freeze({});
+const WRITE_EXAMPLE = "{ ttl: '1h' }";
 
 /**
  * A write's options: an object whose only member is `ttl`; a misspelt name (`{ tll: 60 }`) is
@@ -61,8 +62,6 @@ export function writeOptions(value: unknown, call: string, store: string): Write
   }
   return optionsArgument<WriteOptions>(value, call, { store }, WRITE_EXAMPLE);
 }
-
-const WRITE_EXAMPLE = "{ ttl: '1h' }";
 
 /** plan()'s options, checked by every store before it inspects anything. */
 export function planOptions(value: unknown, store: string): PlanOptions {

@@ -3,6 +3,7 @@ import type { KeyspaceMapping } from './compile';
 import { serverIndexKey, slotIndexKey, type IndexLayout } from './collection-index';
 import type { CallPlace, RedisClientLike } from './gateway';
 import { RedisRouter } from './router';
+import { READ_VALUE_LUA } from './read-value-lua';
 import { runScriptFor, script } from './scripts';
 import { STORE } from './semantics';
 
@@ -37,6 +38,7 @@ interface IndexTarget {
  * Reply: next position (> k: done), cursor member, cursor score, now, then key, value pairs.
  */
 const INDEX_PAGE = script(`#!lua flags=no-writes,allow-cross-slot-keys
+${READ_VALUE_LUA}
 local t = redis.call('TIME')
 local now = string.format('%d', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
 local k = tonumber(ARGV[1])
@@ -67,10 +69,9 @@ while pos <= k and taken < size do
     after, after_score = key, got[i + 1]
     taken = taken + 1
     if mode == 'values' then
-      local v = redis.pcall('GET', key)
-      if type(v) == 'table' and v.err then
-        if string.sub(v.err, 1, 9) ~= 'WRONGTYPE' then return redis.error_reply(v.err) end
-      elseif v then
+      local v, err = lifespan_read_value(key)
+      if err then return redis.error_reply(err) end
+      if v then
         out[#out + 1] = key
         out[#out + 1] = v
       end

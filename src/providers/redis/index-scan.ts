@@ -4,6 +4,7 @@ import type { KeyspaceMapping } from './compile';
 import { call, type CallPlace, type RedisClientLike } from './gateway';
 import { PAGE } from './index-reads';
 import { RedisRouter } from './router';
+import { READ_VALUE_LUA } from './read-value-lua';
 import { runScriptFor, script } from './scripts';
 import { STORE } from './semantics';
 import { SLOT_COUNT } from './slots';
@@ -43,6 +44,7 @@ const STEP_COUNT = 100;
  * (key [, value [, expiry]]).
  */
 const INDEX_SCAN = script(`#!lua flags=no-writes,allow-cross-slot-keys
+${READ_VALUE_LUA}
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local k = tonumber(ARGV[1])
@@ -82,10 +84,9 @@ while pos <= k and got < want and steps < ${MAX_STEPS_PER_SCRIPT} do
         out[#out + 1] = key
         n = n + 1
       else
-        local v = redis.pcall('GET', key)
-        if type(v) == 'table' and v.err then
-          if string.sub(v.err, 1, 9) ~= 'WRONGTYPE' then return redis.error_reply(v.err) end
-        elseif v then
+        local v, err = lifespan_read_value(key)
+        if err then return redis.error_reply(err) end
+        if v then
           out[#out + 1] = key
           out[#out + 1] = v
           if mode == 'both' then out[#out + 1] = redis.call('PEXPIRETIME', key) end
