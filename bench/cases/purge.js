@@ -22,9 +22,12 @@ const LOCK_TARGET_MS = 100;
 
 /**
  * lifespan's purge with its default batching (sized by the 50 ms budget, no row cap), timing each
- * batch with the purge's hooks, from right before its statements are sent to its end.
+ * batch with the purge's hooks, from right before its statements are sent to its end. On SQLite
+ * (`sqlite`: the connection's handle) the application's next commit is timed with it, as with the
+ * raw side: the DELETE's own commit checkpoints the WAL once it is over `wal_autocheckpoint`, the
+ * purge leaves what it wrote after its last checkpoint to that next commit.
  */
-async function lifespanPurge(session) {
+async function lifespanPurge(session, sqlite) {
   let longest = 0;
   let checkpoints = 0;
   let longestCheckpoint = 0;
@@ -49,6 +52,7 @@ async function lifespanPurge(session) {
     },
   };
   const result = await session.purgeExpired({}, hooks);
+  if (sqlite) nextCommit(sqlite);
   return {
     deleted: result.deleted,
     batches: result.batches,
@@ -100,6 +104,21 @@ function purgeRows(store, measured, options, total, keyed) {
   ];
 }
 
+/**
+ * The application's next write after a purge: one row in a table of its own. Its commit runs the
+ * WAL checkpoint SQLite would run there (https://www.sqlite.org/wal.html#automatic_checkpoint).
+ */
+function nextCommit(handle) {
+  handle.prepare('INSERT INTO "bench_next_commit" ("n") VALUES (1)').run();
+}
+
+/** A raw DELETE of the due rows and the application's next commit after it. */
+function rawSqlitePurge(handle) {
+  const deleted = handle.prepare(SQL.sqlite.purge).run().changes;
+  nextCommit(handle);
+  return { deleted };
+}
+
 /** The small table a purge job meets every minute: its rows keyed by random 32-hex ids. */
 const SMALL_SQLITE_ROWS = 20_000;
 
@@ -129,7 +148,6 @@ async function sqliteJobCase(ctx, total, keyExpr, name) {
   const side = await openPurgeSide(info, name, run, true);
   const handle = await conn.sqliteHandle(side.knex);
   handle.prepare('ATTACH DATABASE ? AS template').run(template);
-  const purge = handle.prepare(SQL.sqlite.purge);
   const measured = await interleave({
     ...timing(options),
     log: ctx.log,
@@ -140,8 +158,8 @@ async function sqliteJobCase(ctx, total, keyExpr, name) {
       handle.pragma('main.wal_checkpoint(TRUNCATE)');
     },
     sides: {
-      lifespan: () => lifespanPurge(side.session),
-      raw: async () => ({ deleted: purge.run().changes }),
+      lifespan: () => lifespanPurge(side.session, handle),
+      raw: async () => rawSqlitePurge(handle),
     },
   });
   handle.exec('DETACH DATABASE template');
@@ -180,8 +198,8 @@ async function sqliteCase(ctx, total, keyExpr, name) {
       open = await openPurgeSide(info, 'purge', run, side === 'lifespan');
     },
     sides: {
-      lifespan: () => lifespanPurge(open.session),
-      raw: async () => ({ deleted: open.db.prepare(SQL.sqlite.purge).run().changes }),
+      lifespan: () => lifespanPurge(open.session, open.handle),
+      raw: async () => rawSqlitePurge(open.handle),
     },
   });
   await closeOpen();
@@ -209,6 +227,7 @@ async function sqlitePurgeTemplate(ctx, template, total, keyExpr = "'r' || i") {
        FROM n`,
     )
     .run(total);
+  handle.exec('CREATE TABLE "bench_next_commit" ("n" integer)');
   handle.pragma('wal_checkpoint(TRUNCATE)');
   ctx.log(`template of ${total} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await db.close();
@@ -275,12 +294,13 @@ async function openPurgeSide(info, label, run, lifespanSide) {
     const { RelationalStore } = lifespan.relational();
     const knex = conn.sqliteKnex(info, label, run);
     const session = await new RelationalStore({ knex, ttl: 'emulate' }).open(benchModel());
-    return { session, knex, close: async () => (await session.close(), await knex.destroy()) };
+    const handle = await conn.sqliteHandle(knex);
+    return { session, knex, handle, close: async () => (await session.close(), await knex.destroy()) };
   }
   const Database = require('better-sqlite3');
   const db = new Database(run);
   conn.sqlitePragmas(db, info.mode);
-  return { db, close: async () => db.close() };
+  return { db, handle: db, close: async () => db.close() };
 }
 
 module.exports = {
@@ -288,6 +308,7 @@ module.exports = {
   run: { sqlite, postgres },
   // Shared with the scale case (bench/cases/scale.js).
   lifespanPurge,
+  rawSqlitePurge,
   openPurgeSide,
   sqlitePurgeTemplate,
   fillPostgresPurge,

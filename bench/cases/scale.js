@@ -27,7 +27,7 @@ const { openBenchStore } = require('../lib/bench-store');
 const { interleave, atMost } = require('../lib/measure');
 const { summarize, pairedRatios, formatMs, formatRatio } = require('../lib/stats');
 const { driverLabel } = require('../lib/versions');
-const { lifespanPurge, openPurgeSide, sqlitePurgeTemplate, fillPostgresPurge } = require('./purge');
+const { lifespanPurge, rawSqlitePurge, openPurgeSide, sqlitePurgeTemplate, fillPostgresPurge } = require('./purge');
 const { FILL, rawPager } = require('./iterate');
 
 const CASE = 14;
@@ -133,12 +133,12 @@ async function sqlitePurge(ctx) {
       sides[`lifespan ${n}`] = {
         who: 'lifespan',
         n,
-        run: async () => ({ items: (await lifespanPurge(open.session)).deleted }),
+        run: async () => ({ items: (await lifespanPurge(open.session, open.handle)).deleted }),
       };
       sides[`raw ${n}`] = {
         who: 'raw',
         n,
-        run: async () => ({ items: open.db.prepare(SQL.sqlite.purge).run().changes }),
+        run: async () => ({ items: rawSqlitePurge(open.handle).deleted }),
       };
     }
     const measured = await measureSizes(ctx, sides, async (side) => {

@@ -18,7 +18,7 @@ export interface BatchRunner {
   next(size: number): Promise<BatchOutcome>;
   /** After the last batch: due rows left because another transaction held them (absent: this runner never skips). */
   skipped?(): Promise<number>;
-  /** Work between two batches, outside both (SQLite: the WAL checkpoint); true when it did any. */
+  /** Work after each batch, outside it (SQLite: the WAL checkpoint); true when it did any. */
   between?(): Promise<boolean>;
   /** After the last batch, also when the purge failed: undoes what the runner set up for the purge. */
   finish?(): Promise<void>;

@@ -32,15 +32,29 @@ export class BatchSizer {
     return this.current;
   }
 
+  /**
+   * The last size a batch that deleted rows kept to the budget with (or, after one over it, the size
+   * that fits it): where the next purge of the table may start. Not the grown size: a block walk's
+   * ranges past the due rows are fast and grow it, but say nothing of a range that deletes.
+   */
+  get proven(): number | undefined {
+    return this.worked;
+  }
+
+  private worked: number | undefined;
+
   /** A batch of the current size took `ms`; `full`: it had as much work as its size allowed. */
-  record(ms: number, full: boolean): void {
+  record(ms: number, batch: { readonly full: boolean; readonly rows: number }): void {
+    const { full } = batch;
     if (ms > this.budgetMs) {
       this.ceiling = Math.min(this.ceiling, this.current);
       this.calm = 0;
       const fit = Math.floor((this.current * this.budgetMs) / ms);
       this.current = Math.max(1, floorPow2(fit));
+      if (batch.rows > 0) this.worked = this.current;
       return;
     }
+    if (batch.rows > 0) this.worked = this.current;
     if (++this.calm >= CALM_BATCHES) this.ceiling = Infinity;
     if (full && ms < this.budgetMs / 2 && this.current * 2 < this.ceiling) {
       // Grown toward half the budget, at most MAX_GROWTH times: one batch's timing is noisy, and

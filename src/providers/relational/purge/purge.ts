@@ -9,7 +9,7 @@ import { RELATIONAL_STORE } from '../options';
 import { familyOperations } from '../families/operations-by-dialect';
 import type { NowMode, TableSql } from '../table/table-sql';
 import type { Statement } from '../table/statement';
-import type { BatchOutcome } from './batch';
+import type { BatchOutcome, BatchRunner } from './batch';
 import { BatchSizer, PURGE_RETRIES, PurgeInterruptedError, backoffMs, isLockConflict, sleep } from './pacing';
 
 export const DEFAULT_PURGE_BUDGET_MS = 50;
@@ -27,7 +27,7 @@ export interface PurgeHooks {
   beforeBatch?(table: string): Promise<void> | void;
   /** Runs when each batch of `table` is done, also one that deleted nothing (onProgress sees only those that did). */
   afterBatch?(table: string, rows: number): void;
-  /** Runs after work the runner did between two batches (SQLite: a WAL checkpoint), with how long it took. */
+  /** Runs after work the runner did after a batch (SQLite: a WAL checkpoint), with how long it took. */
   between?(table: string, ms: number): void;
 }
 
@@ -129,7 +129,7 @@ export async function purgeTable(
         await hooks.beforeBatch?.(table);
         const sent = performance.now();
         const result = await runner.next(sizer.size);
-        sizer.record(performance.now() - sent, result.full);
+        sizer.record(performance.now() - sent, result);
         return result;
       });
       hooks.afterBatch?.(table, outcome.rows);
@@ -139,25 +139,29 @@ export async function purgeTable(
         progress.batches += 1;
         options.onProgress?.(progress.deleted, batchInfo(table, outcome, started, progress));
       }
-      if (outcome.done || options.signal?.aborted) break;
       // SQLite's driver is synchronous: without a turn of the event loop between batches, a
       // signal handler, a timer or a request of the caller's service would wait for the whole purge.
       await nextTurn();
-      if (runner.between) {
-        const began = performance.now();
-        // A turn after it too: the checkpoint and the next batch do not add up to one long wait.
-        if (await runner.between()) {
-          hooks.between?.(table, performance.now() - began);
-          await nextTurn();
-        }
-      }
+      // A turn after it too: the checkpoint and the next batch do not add up to one long wait.
+      if (await between(runner, hooks, table)) await nextTurn();
+      if (outcome.done || options.signal?.aborted) break;
     }
     if (runner.skipped) progress.skipped += await runner.skipped();
   } finally {
     await runner.finish?.();
   }
-  startSizes.set(t, { budgetMs: options.budgetMs, cap: runner.cap, size: sizer.size });
+  const proven = sizer.proven;
+  if (proven !== undefined) startSizes.set(t, { budgetMs: options.budgetMs, cap: runner.cap, size: proven });
   return deleted;
+}
+
+/** The runner's work between batches (SQLite: a WAL checkpoint), timed for the hooks. */
+async function between(runner: BatchRunner, hooks: PurgeHooks, table: string): Promise<boolean> {
+  if (!runner.between) return false;
+  const began = performance.now();
+  const did = await runner.between();
+  if (did) hooks.between?.(table, performance.now() - began);
+  return did;
 }
 
 /**

@@ -11,7 +11,7 @@ import { keyedBatch, rangeBatch } from './purge-sql';
  */
 export async function purgeRunner(c: PurgeContext, executor: SqliteExecutor): Promise<BatchRunner> {
   const { t, ex, now } = c;
-  const pacer = await executor.exclusive(async () => CheckpointPacer.open(executor.connection));
+  const pacer = await executor.exclusive(async () => CheckpointPacer.open(executor.connection, c.budgetMs));
   const mode = modeOf(c);
   const keyed = async (n: number): Promise<BatchOutcome> => {
     const s = t.statement(`purge:sqlite-keyed:${mode}:${n}`, () => keyedBatch(t, mode, ex, n));
@@ -31,7 +31,9 @@ export async function purgeRunner(c: PurgeContext, executor: SqliteExecutor): Pr
     ...(pacer
       ? {
           between: () => executor.exclusive(async () => pacer.betweenBatches()),
-          finish: () => executor.exclusive(async () => pacer.finish()),
+          // Not through the executor: it would ask a closed pool for a connection, and its error
+          // would hide the purge's own.
+          finish: async () => pacer.finish(),
         }
       : {}),
   };
