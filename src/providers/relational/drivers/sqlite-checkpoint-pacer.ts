@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
+import { wrapDriverError } from './driver-errors';
 
 /**
  * Keeps SQLite's WAL checkpoints out of purge batches. In WAL mode a commit that leaves the WAL at
@@ -7,70 +8,111 @@ import type BetterSqlite3 from 'better-sqlite3';
  * (https://www.sqlite.org/wal.html#automatic_checkpoint): during a purge that is every few batches,
  * about a thousand pages copied and two fsyncs inside one batch's call, so that batch takes two to
  * four times the budget (docs/performance.md has the trace). For the purge's duration the pacer
- * turns the automatic checkpoint off on this connection and runs the same PASSIVE checkpoint
- * between batches.
+ * turns the automatic checkpoint off on this connection and runs `PRAGMA wal_checkpoint(PASSIVE)`
+ * between batches instead.
  *
- * Each checkpoint costs mostly its two fsyncs, whatever its size (a 1,000-page one and a 4,000-page
- * one both took 60–170 ms here): run at every threshold, they made a purge 1.3× one `DELETE`, which
- * pays one. So the pacer spaces them by time: after one, it waits ten times as long as that one took
- * (before the first, ten batch budgets). Checkpoints then take under a tenth of the purge's time, and
- * the WAL grows at most by what the purge writes in that time — the `DELETE` lets it grow by all it
- * writes. What is left when the purge ends, the next commit checkpoints, as SQLite always does once
- * the user's `wal_autocheckpoint` is back.
+ * Spaced by time: a checkpoint's fixed cost (two fsyncs) run at every threshold made a purge 1.3×
+ * one `DELETE`, which pays it once. After a checkpoint the pacer waits ten times as long as it took,
+ * at most MAX_GAP_MS (a checkpoint's cost also grows with what it copies: without the bound each
+ * wait makes the next checkpoint longer, and the WAL grew to hundreds of megabytes), and before the
+ * first ten batch budgets. A purge that ran any checkpoint runs a last one when it ends, so the
+ * application's next commit does not inherit it; a shorter purge leaves its few pages to that
+ * commit, as SQLite would with the user's `wal_autocheckpoint`, which is back then.
+ *
+ * While a transaction of the caller's is open on the connection (knex's one SQLite connection is
+ * shared), SQLite refuses a checkpoint: when one is due then, the automatic checkpoint is put back
+ * until the next batch, so the caller's commit runs it.
  *
  * The WAL's size is not read from the -shm file: closing any descriptor a process holds on it
  * drops every POSIX lock the process's SQLite connections hold there
  * (https://www.sqlite.org/howtocorrupt.html, section 2.2). `synchronous` is not touched.
  */
 export class CheckpointPacer {
-  private lastEnded = performance.now();
+  private lastEnded: number;
   private lastTook: number;
+  private ran = false;
+  /** The automatic checkpoint is on again for the caller's open transaction (see handOver). */
+  private handedOver = false;
 
   private constructor(
     private readonly db: BetterSqlite3.Database,
     /** The user's wal_autocheckpoint, in pages: put back by finish(). */
     private readonly threshold: number,
     budgetMs: number,
+    private readonly clock: () => number,
   ) {
+    this.lastEnded = clock();
     this.lastTook = budgetMs;
   }
 
   /**
    * A pacer for `db`, or null where there is nothing to pace: an in-memory database, not in WAL
-   * mode, or automatic checkpoints already off.
+   * mode, or automatic checkpoints already off. `clock` in milliseconds (a test's).
    */
-  static open(db: BetterSqlite3.Database, budgetMs: number): CheckpointPacer | null {
+  static open(
+    db: BetterSqlite3.Database,
+    budgetMs: number,
+    clock: () => number = () => performance.now(),
+  ): CheckpointPacer | null {
     if (db.memory || !db.name) return null;
-    if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
-    const threshold = Number(db.pragma('wal_autocheckpoint', { simple: true }));
-    if (!(threshold > 0)) return null;
-    db.pragma('wal_autocheckpoint = 0');
-    return new CheckpointPacer(db, threshold, budgetMs);
+    return guarded(() => {
+      if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
+      const threshold = Number(db.pragma('wal_autocheckpoint', { simple: true }));
+      if (!(threshold > 0)) return null;
+      db.pragma('wal_autocheckpoint = 0');
+      return new CheckpointPacer(db, threshold, budgetMs, clock);
+    });
   }
 
   /**
-   * Runs a checkpoint when the last one (or the purge's start) is long enough ago; true when it ran
-   * one. Not inside a transaction the caller holds open on this connection (SQLite refuses it
-   * there), nor while the connection is busy with another statement: the next batch tries again.
+   * Runs a checkpoint when one is due (`last`: the purge's last batch is done, and it ran one
+   * before); true when it ran one. Not while the connection is busy with another statement: the
+   * next batch tries again.
    */
-  betweenBatches(): boolean {
-    if (!this.db.open || this.db.inTransaction) return false;
-    const began = performance.now();
-    if (began - this.lastEnded < SPACING * this.lastTook) return false;
+  betweenBatches(last: boolean): boolean {
+    if (!this.db.open) return false;
+    const began = this.clock();
+    const due = last ? this.ran : began - this.lastEnded >= Math.min(MAX_GAP_MS, SPACING * this.lastTook);
+    if (!due) return false;
+    if (this.db.inTransaction) {
+      this.handOver();
+      return false;
+    }
+    if (this.handedOver && !this.setAutomatic(0)) return false;
+    this.handedOver = false;
     if (!attempt(() => this.db.pragma('wal_checkpoint(PASSIVE)'))) return false;
-    this.lastEnded = performance.now();
+    this.lastEnded = this.clock();
     this.lastTook = this.lastEnded - began;
+    this.ran = true;
     return true;
   }
 
   /**
    * Puts the user's setting back on the connection it was taken from, if that is still open; while
-   * another statement keeps the connection busy, as soon as it is free.
+   * another statement keeps the connection busy, as soon as it is free — unless someone has set it
+   * since (then theirs stays).
    */
   finish(): void {
-    if (!this.db.open) return;
-    if (attempt(() => this.db.pragma(`wal_autocheckpoint = ${this.threshold}`))) return;
-    setTimeout(() => this.finish(), RETRY_MS).unref();
+    if (this.setAutomatic(this.threshold)) return;
+    const retry = () => {
+      try {
+        if (!this.db.open || Number(this.db.pragma('wal_autocheckpoint', { simple: true })) !== 0) return;
+        if (!this.setAutomatic(this.threshold)) setTimeout(retry, RETRY_MS).unref();
+      } catch {
+        // A timer has no caller to tell: the connection failed, and its next statement says so.
+      }
+    };
+    setTimeout(retry, RETRY_MS).unref();
+  }
+
+  /** The caller's commit runs the checkpoint SQLite would run there; the next free batch takes it back. */
+  private handOver(): void {
+    if (!this.handedOver && this.setAutomatic(this.threshold)) this.handedOver = true;
+  }
+
+  /** Sets wal_autocheckpoint; false when the connection was busy (or closed). */
+  private setAutomatic(pages: number): boolean {
+    return this.db.open && attempt(() => this.db.pragma(`wal_autocheckpoint = ${pages}`));
   }
 }
 
@@ -81,7 +123,15 @@ function attempt(pragma: () => unknown): boolean {
     return true;
   } catch (error) {
     if (isBusy(error)) return false;
-    throw error;
+    throw wrapDriverError(error, undefined, 'a WAL checkpoint');
+  }
+}
+
+function guarded<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw wrapDriverError(error, undefined, 'reading the WAL settings');
   }
 }
 
@@ -97,7 +147,8 @@ function isBusy(error: unknown): boolean {
   return error instanceof TypeError && /busy/i.test(error.message);
 }
 
-/** Time between two checkpoints, as a multiple of the last one's duration. */
+/** Time between two checkpoints, as a multiple of the last one's duration, and at most. */
 const SPACING = 10;
+const MAX_GAP_MS = 1000;
 /** How soon finish() tries again on a busy connection. */
 const RETRY_MS = 10;

@@ -18,8 +18,11 @@ export interface BatchRunner {
   next(size: number): Promise<BatchOutcome>;
   /** After the last batch: due rows left because another transaction held them (absent: this runner never skips). */
   skipped?(): Promise<number>;
-  /** Work after each batch, outside it (SQLite: the WAL checkpoint); true when it did any. */
-  between?(): Promise<boolean>;
+  /**
+   * Work after each batch, outside it (SQLite: the WAL checkpoint); `last`: the purge's last batch
+   * is done. True when it did any.
+   */
+  between?(last: boolean): Promise<boolean>;
   /** After the last batch, also when the purge failed: undoes what the runner set up for the purge. */
   finish?(): Promise<void>;
 }

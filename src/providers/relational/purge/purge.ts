@@ -142,24 +142,29 @@ export async function purgeTable(
       // SQLite's driver is synchronous: without a turn of the event loop between batches, a
       // signal handler, a timer or a request of the caller's service would wait for the whole purge.
       await nextTurn();
+      // Stopped: no more work of the purge's, a checkpoint included.
+      if (options.signal?.aborted) break;
       // A turn after it too: the checkpoint and the next batch do not add up to one long wait.
-      if (await between(runner, hooks, table)) await nextTurn();
-      if (outcome.done || options.signal?.aborted) break;
+      if (await between(runner, hooks, table, outcome.done)) await nextTurn();
+      if (outcome.done) break;
     }
     if (runner.skipped) progress.skipped += await runner.skipped();
-  } finally {
-    await runner.finish?.();
+  } catch (error) {
+    // The purge's own error is the one to report; finish() failing too must not hide it.
+    await runner.finish?.().catch(() => undefined);
+    throw error;
   }
+  await runner.finish?.();
   const proven = sizer.proven;
   if (proven !== undefined) startSizes.set(t, { budgetMs: options.budgetMs, cap: runner.cap, size: proven });
   return deleted;
 }
 
 /** The runner's work between batches (SQLite: a WAL checkpoint), timed for the hooks. */
-async function between(runner: BatchRunner, hooks: PurgeHooks, table: string): Promise<boolean> {
+async function between(runner: BatchRunner, hooks: PurgeHooks, table: string, last: boolean): Promise<boolean> {
   if (!runner.between) return false;
   const began = performance.now();
-  const did = await runner.between();
+  const did = await runner.between(last);
   if (did) hooks.between?.(table, performance.now() - began);
   return did;
 }

@@ -30,7 +30,7 @@ export async function purgeRunner(c: PurgeContext, executor: SqliteExecutor): Pr
     },
     ...(pacer
       ? {
-          between: () => executor.exclusive(async () => pacer.betweenBatches()),
+          between: (last) => executor.exclusive(async () => pacer.betweenBatches(last)),
           // Not through the executor: it would ask a closed pool for a connection, and its error
           // would hide the purge's own.
           finish: async () => pacer.finish(),
