@@ -34,8 +34,10 @@ const STEP_COUNT = 100;
  * to read at most (`want`), ZSCAN's COUNT, the mode ('keys': the member only; 'values': GET;
  * 'both': GET and PEXPIRETIME, for deleteMany), '1' to first check that the first index holds its built member (one server:
  * index-marker.ts; { -1 } when it does not), a MATCH pattern or '', and the members of the first
- * step already handed out (not read again). A member already due (score before the server's TIME)
- * or gone is left out; GET of a key that is not a string is read as "not a record" (WRONGTYPE),
+ * step already handed out (not read again). A member's score is not taken as proof of expiry: an
+ * expiry changed outside lifespan (EXPIRE / PERSIST by hand) leaves it behind until a write re-scores
+ * it, so a key that is gone is left out by its read (GET nil; mode 'keys': EXISTS for a member past
+ * its score, the MGET after the script for the rest); GET of a key that is not a string is read as "not a record" (WRONGTYPE),
  * any other error fails the script (as index-reads.ts). Once `want` values are read the script
  * stops, inside a step when that step holds more: it is then "cut", and the walk resumes at that
  * step's cursor, skipping the members it returned from it.
@@ -77,12 +79,15 @@ while pos <= k and got < want and steps < ${MAX_STEPS_PER_SCRIPT} do
         break
       end
       local key = members[i]
-      local score = tonumber(members[i + 1])
-      if key == '' or skip[key] or (score ~= nil and score < now) then
-        -- the built member, handed out already, or due
+      if key == '' or skip[key] then
+        -- the built member, or handed out already
       elseif mode == 'keys' then
-        out[#out + 1] = key
-        n = n + 1
+        -- A member past its score is handed out while its key is there (its expiry moved by hand).
+        local score = tonumber(members[i + 1])
+        if score == nil or score >= now or redis.call('EXISTS', key) == 1 then
+          out[#out + 1] = key
+          n = n + 1
+        end
       else
         local v, err = lifespan_read_value(key)
         if err then return redis.error_reply(err) end

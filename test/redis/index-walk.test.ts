@@ -1,0 +1,152 @@
+/**
+ * The index walk of findPage / iterate / deleteMany (index-scan.ts) past the small cases of
+ * index-pages.test.ts: indexes of more than 128 members (a hash table, not a listpack, so ZSCAN
+ * takes several steps and a page is cut inside one), an index that turns from a listpack into a
+ * hash table in the middle of a walk, a record whose expiry was changed by hand after its index
+ * member fell due, the round trips of a selective filter, and a cursor of the other layout
+ * (one server / cluster).
+ */
+import 'reflect-metadata';
+import {
+  ClusteringKey,
+  connect,
+  Entity,
+  Field,
+  Key,
+  ModelBuilder,
+  PartitionKey,
+  TimeToLive,
+  type Page,
+  type Repository,
+  type StoreContext,
+} from '../../src';
+import { RedisStore } from '../../src/providers/redis';
+import { serverIndexKey, slotIndexKey } from '../../src/providers/redis/collection-index';
+import { hashSlot } from '../../src/providers/redis/slots';
+import { openStore, type OpenedStore } from '../harness/open-store';
+import type { TestRedisClient } from '../harness/redis';
+import type { TestRedisCluster } from '../harness/redis-cluster';
+import { describeStore } from '../harness/stores';
+import { commandSpy, type CommandSpy } from './command-spy';
+
+@Entity()
+@TimeToLive({ ttl: 3600, perWrite: true })
+class Job {
+  @Key() id = '';
+  @Field() owner = '';
+}
+
+@Entity()
+@TimeToLive({ ttl: 3600, perWrite: true })
+class Sample {
+  @PartitionKey() sensor = '';
+  @ClusteringKey() seq = 0;
+  @Field() kind = '';
+}
+
+/** Its own collection, so its index starts small (a sorted set never goes back to a listpack). */
+@Entity()
+@TimeToLive({ ttl: 3600, perWrite: true })
+class Growing {
+  @PartitionKey() sensor = '';
+  @ClusteringKey() seq = 0;
+}
+
+const model = () =>
+  new ModelBuilder()
+    .entity(Job, (e) => e.toCollection('job'))
+    .entity(Sample, (e) => e.toCollection('sample'))
+    .entity(Growing, (e) => e.toCollection('grow'))
+    .build();
+const job = (id: string, owner = 'ann') => Object.assign(new Job(), { id, owner });
+const sample = (sensor: string, seq: number, kind = 'plain') => Object.assign(new Sample(), { sensor, seq, kind });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every page of one walk (bounded, so a cursor that never ends fails the test). */
+async function walk<T>(repo: Repository<T>, where: Partial<T>, limit: number, first?: string): Promise<Page<T>[]> {
+  const pages: Page<T>[] = [];
+  let cursor = first;
+  do {
+    const page = await repo.findPage(where, cursor === undefined ? { limit } : { limit, cursor });
+    pages.push(page);
+    cursor = page.cursor;
+    if (pages.length > 5000) throw new Error('findPage() kept returning a cursor');
+  } while (cursor !== undefined);
+  return pages;
+}
+
+async function insertAll<T>(repo: Repository<T>, rows: T[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 100) await Promise.all(rows.slice(i, i + 100).map((r) => repo.insert(r)));
+}
+
+for (const store of ['redis', 'redis-cluster'] as const) {
+  describeStore(store, `the collection index walk past small indexes [${store}]`, () => {
+    let opened: OpenedStore;
+    let prefix: string;
+    let spy: CommandSpy;
+    let db: StoreContext;
+    const send = (key: string, args: string[]) => {
+      const cluster = opened.raw.redisCluster as TestRedisCluster | undefined;
+      return cluster ? cluster.sendCommand(key, false, args) : (opened.raw.redis as TestRedisClient).sendCommand(args);
+    };
+    /** The index that lists the records of partition `sensor` of `collection` (one slot's on a cluster). */
+    const indexOf = (collection: string, sensor: string) =>
+      store === 'redis'
+        ? serverIndexKey(prefix, collection)
+        : slotIndexKey(prefix, collection, hashSlot(`${prefix}${collection}:{${sensor}}:0`));
+    const encoding = (index: string) => send(index, ['OBJECT', 'ENCODING', index]);
+
+    beforeAll(async () => {
+      opened = await openStore(store, model(), { prefix: `iwk${process.pid}` });
+      prefix = opened.raw.prefix as string;
+      spy = commandSpy(opened);
+      db = await connect(model(), new RedisStore({ client: spy.client, prefix }));
+    }, 120_000);
+    afterAll(async () => {
+      await db.close();
+      await opened.close();
+    });
+
+    test('a record whose expiry was extended by hand after its index member fell due is found and deleted', async () => {
+      const jobs = db.repository(Job);
+      await jobs.insert(job('kept'), { ttl: 1 });
+      await jobs.count();
+      const key = `${prefix}job:kept`;
+      await send(key, ['EXPIRE', key, '3600']);
+      await sleep(1300);
+      expect((await jobs.get('kept'))?.id).toBe('kept');
+      expect((await jobs.findPage({}, { limit: 10 })).items.map((j) => j.id)).toEqual(['kept']);
+      const seen: string[] = [];
+      for await (const j of jobs.iterate({}, { pageSize: 3 })) seen.push(j.id);
+      expect(seen).toEqual(['kept']);
+      expect(await jobs.deleteMany({}, { all: true })).toBe(1);
+      expect(await jobs.get('kept')).toBeUndefined();
+    }, 60_000);
+
+    test('a walk over 300 records (a hash-table index: pages cut inside ZSCAN steps) gives each record once', async () => {
+      const samples = db.repository(Sample);
+      await insertAll(
+        samples,
+        Array.from({ length: 300 }, (_, i) => sample('big', i, i % 3 === 0 ? 'third' : 'plain')),
+      );
+      expect(await encoding(indexOf('sample', 'big'))).toBe('skiplist');
+      const all = Array.from({ length: 300 }, (_, i) => i);
+      for (const limit of [7, 64, 1000]) {
+        const pages = await walk(samples, { sensor: 'big' }, limit);
+        const seqs = pages.flatMap((p) => p.items.map((s) => s.seq));
+        expect(pages.every((p) => p.items.length <= limit)).toBe(true);
+        expect(seqs.length).toBe(300);
+        expect([...seqs].sort((a, b) => a - b)).toEqual(all);
+      }
+      const thirds = (await walk(samples, { sensor: 'big', kind: 'third' }, 5)).flatMap((p) => p.items.map((s) => s.seq));
+      expect([...thirds].sort((a, b) => a - b)).toEqual(all.filter((i) => i % 3 === 0));
+      const seen: number[] = [];
+      for await (const s of samples.iterate({ sensor: 'big' }, { pageSize: 11 })) seen.push(s.seq);
+      expect([...seen].sort((a, b) => a - b)).toEqual(all);
+      expect(await samples.deleteMany({ sensor: 'big', kind: 'third' }, { batchSize: 9 })).toBe(100);
+      expect(await samples.count({ sensor: 'big' })).toBe(200);
+      expect(await samples.deleteMany({ sensor: 'big' }, { batchSize: 13 })).toBe(200);
+      expect(await samples.count({ sensor: 'big' })).toBe(0);
+    }, 120_000);
+  });
+}
