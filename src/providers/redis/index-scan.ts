@@ -27,7 +27,7 @@ const MAX_STEPS_PER_SCRIPT = 64;
 export const MAX_SLOTS_PER_SCRIPT = 2048;
 
 /** ZSCAN's COUNT in the index walk: small, so the step a page is cut in (its members go into the cursor) is small. */
-const STEP_COUNT = 100;
+export const STEP_COUNT = 100;
 
 /**
  * ARGV: k, the k index keys in walk order, then the ZSCAN cursor in the first one, how many values
@@ -144,7 +144,10 @@ export type IndexScan =
   | { readonly lost: true };
 
 export interface ScanQuery {
-  /** How many records the caller still wants (the script stops after the step that reaches it). */
+  /**
+   * How many values the script reads at most (it stops inside the step that reaches it): what the
+   * page lacks, or at least STEP_COUNT when the caller filters what the script hands out.
+   */
   readonly want: number;
   readonly mode: 'values' | 'both';
   /** A ZSCAN MATCH pattern (one partition's keys), or '' for every member. */

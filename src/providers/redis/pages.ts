@@ -13,7 +13,7 @@ import { runScript, runScriptFor, script } from './scripts';
 import { indexKeyOf, indexLayout } from './collection-index';
 import { ensureIndexed } from './index-build';
 import { forgetIndexed } from './index-marker';
-import { indexPositionOf, indexScan, INDEX_START, type IndexPosition } from './index-scan';
+import { indexPositionOf, indexScan, INDEX_START, STEP_COUNT, type IndexPosition } from './index-scan';
 import { REINDEX_LUA } from './reindex-lua';
 import { walkTargets } from './scan';
 import { scanStep, walkPositionOf, WALK_START, type WalkPosition } from './scan-step';
@@ -156,13 +156,20 @@ async function indexWalk(
   const head = collectionPrefix(p.prefix, p.mapping);
   const match = tagged ? scanPattern(p.prefix, p.mapping, values) : '';
   const page = new PageMatches(p.mapping, forms, limit);
+  // Every record the script hands out matches when the filter names only what MATCH selects (or
+  // nothing); else most may fail it, and a script reading only what the page lacks (1 for limit 1)
+  // would cost a round trip per record: it reads a step's worth at least and the page is cut here.
+  const tagMembers = new Set(p.mapping.tagMembers.map((f) => f.member));
+  const exact = forms.every(([field]) => tagged && tagMembers.has(field.member));
   let at: IndexPosition = from ?? (slot === undefined ? INDEX_START : { z: slot, c: '0', s: [] });
   for (let step = 0; step < MAX_STEPS_PER_PAGE; step++) {
-    const query = { want: limit - page.matched.length, mode, match, slot, head };
+    const lack = limit - page.matched.length;
+    const query = { want: exact ? lack : Math.max(lack, STEP_COUNT), mode, match, slot, head };
     const scan = await indexScan(p.client, layout, p.mapping, at, query, place);
     if (scan.lost) return 'lost';
     for (const part of scan.steps) {
-      // The script reads no more than the page lacks, so this cut is for a record read twice in one call.
+      // Cut before the first match the page has no room for (a filter the script does not apply,
+      // or a record read twice in one call): the records of its step before it are handed out.
       for (const [i, hit] of part.reads.entries()) {
         if (page.offer(hit) !== 'full') continue;
         const handed = part.reads.slice(0, i).map((r) => r.key.slice(head.length));
