@@ -13,7 +13,7 @@ import { runScript, runScriptFor, script } from './scripts';
 import { indexKeyOf, indexLayout } from './collection-index';
 import { ensureIndexed } from './index-build';
 import { forgetIndexed } from './index-marker';
-import { indexPositionOf, indexScan, INDEX_START, STEP_COUNT, type IndexPosition } from './index-scan';
+import { cutAt, indexPositionOf, indexScan, INDEX_START, STEP_COUNT, type IndexPosition } from './index-scan';
 import { REINDEX_LUA } from './reindex-lua';
 import { walkTargets } from './scan';
 import { scanStep, walkPositionOf, WALK_START, type WalkPosition } from './scan-step';
@@ -28,7 +28,8 @@ import { hashSlot } from './slots';
  * every primary in turn) still resumes its SCAN walk. Both walks are unordered, their steps
  * return as many members as they find (COUNT is a hint), and a record may come twice in one walk,
  * so a page is cut inside a step: the position is the step's cursor plus the records of that step
- * already handed out (at most one step's worth). A page may be short or empty with a cursor;
+ * already handed out (at most one step's worth; in the index walk also those of a step at cursor 0
+ * of the same index, which may come again in later steps: IndexPosition in index-scan.ts). A page may be short or empty with a cursor;
  * expired keys are gone for Redis itself (a GET of one is nil) and the index walk skips the
  * members already due.
  */
@@ -173,7 +174,7 @@ async function indexWalk(
       for (const [i, hit] of part.reads.entries()) {
         if (page.offer(hit) !== 'full') continue;
         const handed = part.reads.slice(0, i).map((r) => r.key.slice(head.length));
-        return { matched: page.matched, next: { ...part.at, s: [...part.at.s, ...handed] } };
+        return { matched: page.matched, next: cutAt(part.at, handed) };
       }
     }
     if (scan.next === undefined) return { matched: page.matched, next: undefined };
