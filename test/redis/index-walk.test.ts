@@ -13,6 +13,7 @@ import {
   Entity,
   Field,
   Key,
+  LifespanError,
   ModelBuilder,
   PartitionKey,
   TimeToLive,
@@ -24,7 +25,7 @@ import { RedisStore } from '../../src/providers/redis';
 import { serverIndexKey, slotIndexKey } from '../../src/providers/redis/collection-index';
 import { cutAt, MAX_SKIP_BYTES } from '../../src/providers/redis/index-scan';
 import { hashSlot } from '../../src/providers/redis/slots';
-import { encodeCursor, MAX_CURSOR_LENGTH } from '../../src/runtime/cursor';
+import { decodeCursor, encodeCursor, MAX_CURSOR_LENGTH } from '../../src/runtime/cursor';
 import { openStore, type OpenedStore } from '../harness/open-store';
 import type { TestRedisClient } from '../harness/redis';
 import type { TestRedisCluster } from '../harness/redis-cluster';
@@ -76,6 +77,15 @@ async function walk<T>(repo: Repository<T>, where: Partial<T>, limit: number, fi
     if (pages.length > 5000) throw new Error('findPage() kept returning a cursor');
   } while (cursor !== undefined);
   return pages;
+}
+
+async function failure(run: () => Promise<unknown>): Promise<LifespanError> {
+  try {
+    await run();
+  } catch (error) {
+    return error as LifespanError;
+  }
+  throw new Error('expected a failure');
 }
 
 async function insertAll<T>(repo: Repository<T>, rows: T[]): Promise<void> {
@@ -209,5 +219,30 @@ for (const store of ['redis', 'redis-cluster'] as const) {
       expect(spy.total()).toBeLessThanOrEqual(store === 'redis' ? 40 : 60);
       await jobs.deleteMany({}, { all: true });
     }, 120_000);
+
+    test('a cursor of the other layout (one server / cluster) is CURSOR_INVALID, not a walk that ends early', async () => {
+      const jobs = db.repository(Job);
+      await insertAll(
+        jobs,
+        Array.from({ length: 5 }, (_, i) => job(`c${i}`)),
+      );
+      const scope = { store: 'redis', entity: 'Job', collection: 'job', where: {} };
+      const other = store === 'redis' ? 'c' : 's';
+      const refused = [{ z: 0, c: '0', s: [], l: other }, { z: 0, c: '0', s: [], l: 'x' }];
+      // An untagged cursor of a slot other than 0 can only be a cluster's.
+      if (store === 'redis') refused.push({ z: 5, c: '0', s: [] } as (typeof refused)[number]);
+      for (const position of refused) {
+        const error = await failure(() => jobs.findPage({}, { cursor: encodeCursor(scope, position) }));
+        expect(error).toBeInstanceOf(LifespanError);
+        expect({ code: error.code, store: error.store }).toEqual({ code: 'CURSOR_INVALID', store: 'redis' });
+      }
+      // Untagged cursors issued before the tag still resume; the store's own cursors resume.
+      const untagged = await walk(jobs, {}, 2, encodeCursor(scope, { z: 0, c: '0', s: [] }));
+      expect(untagged.flatMap((p) => p.items.map((j) => j.id)).sort()).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+      const own = await walk(jobs, {}, 2);
+      expect(decodeCursor(own[0]?.cursor, scope)).toMatchObject({ l: store === 'redis' ? 's' : 'c' });
+      expect(own.flatMap((p) => p.items.map((j) => j.id)).sort()).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+      await jobs.deleteMany({}, { all: true });
+    });
   });
 }

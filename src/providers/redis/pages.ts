@@ -225,12 +225,32 @@ async function scanWalk(
   return { matched: page.matched, next: { n: at.node, c: at.cursor, s: [] } };
 }
 
+/**
+ * The layout an index position was made on, in the cursor (`l`): 's' one server (its one index),
+ * 'c' a cluster (`z` the slot of a per-slot index). A position of the other layout would walk the
+ * wrong index, or none: one server has no index of slot 5, and slot 0's index of a cluster is not
+ * one server's. Cursors issued before the tag hold none: one of a slot other than 0 is a
+ * cluster's, one of slot 0 is taken for this layout's (as it was).
+ */
+type Layout = 's' | 'c';
+const LAYOUT_NAMES: Readonly<Record<Layout, string>> = { s: 'one Redis server', c: 'a Redis Cluster' };
+
 /** A position of the index walk (it holds `z`) or of the SCAN walk (a cursor issued before the index); else CURSOR_INVALID. */
 function checkedPosition(p: RedisPages, raw: unknown): Position {
   if (typeof raw === 'object' && raw !== null && 'z' in raw) {
+    const place = { entity: p.mapping.entity.name, store: STORE };
     const at = indexPositionOf(raw);
-    if (at === undefined) {
-      throw invalidCursor('does not hold a collection index position', { entity: p.mapping.entity.name, store: STORE });
+    const made = (raw as { l?: unknown }).l ?? (at !== undefined && at.z !== 0 ? 'c' : undefined);
+    if (at === undefined || (made !== undefined && made !== 's' && made !== 'c')) {
+      throw invalidCursor('does not hold a collection index position', place);
+    }
+    const here: Layout = indexLayout(p.client, p.prefix).cluster ? 'c' : 's';
+    if (made !== undefined && made !== here) {
+      throw invalidCursor(
+        `was made on ${LAYOUT_NAMES[made as Layout]}, whose collection index is laid out otherwise, not on ${LAYOUT_NAMES[here]}`,
+        place,
+        'a cursor resumes only on the kind of deployment that made it: leave the cursor out to start over',
+      );
     }
     return at;
   }
@@ -262,7 +282,10 @@ export async function redisPage<T>(p: RedisPages, where: unknown, options: unkno
   };
   const { matched, next } = await walkFrom(p, req.where, req.position, req.limit, 'values', mget);
   const items = matched.map((m) => instanceOf<T>(p.mapping.entity, decodeRecord(p.mapping, m.key, m.stored)));
-  return pageOf(items, next, req);
+  // An index position says which layout it belongs to (checkedPosition).
+  const l: Layout = indexLayout(p.client, p.prefix).cluster ? 'c' : 's';
+  const tagged = next !== undefined && isIndexPosition(next) ? { ...next, l } : next;
+  return pageOf(items, tagged, req);
 }
 
 /** A key's value and absolute expiry (PEXPIRETIME, Redis 7.0+) read together. */
