@@ -163,7 +163,9 @@ for (const store of ['redis', 'redis-cluster'] as const) {
         expect(seqs.length).toBe(300);
         expect([...seqs].sort((a, b) => a - b)).toEqual(all);
       }
-      const thirds = (await walk(samples, { sensor: 'big', kind: 'third' }, 5)).flatMap((p) => p.items.map((s) => s.seq));
+      const thirds = (await walk(samples, { sensor: 'big', kind: 'third' }, 5)).flatMap((p) =>
+        p.items.map((s) => s.seq),
+      );
       expect([...thirds].sort((a, b) => a - b)).toEqual(all.filter((i) => i % 3 === 0));
       const seen: number[] = [];
       for await (const s of samples.iterate({ sensor: 'big' }, { pageSize: 11 })) seen.push(s.seq);
@@ -228,7 +230,10 @@ for (const store of ['redis', 'redis-cluster'] as const) {
       );
       const scope = { store: 'redis', entity: 'Job', collection: 'job', where: {} };
       const other = store === 'redis' ? 'c' : 's';
-      const refused = [{ z: 0, c: '0', s: [], l: other }, { z: 0, c: '0', s: [], l: 'x' }];
+      const refused = [
+        { z: 0, c: '0', s: [], l: other },
+        { z: 0, c: '0', s: [], l: 'x' },
+      ];
       // An untagged cursor of a slot other than 0 can only be a cluster's.
       if (store === 'redis') refused.push({ z: 5, c: '0', s: [] } as (typeof refused)[number]);
       for (const position of refused) {
