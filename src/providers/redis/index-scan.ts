@@ -12,7 +12,7 @@ import { SLOT_COUNT } from './slots';
 /**
  * The resumable walk of the collection index that findPage / iterate / deleteMany take (pages.ts):
  * ZSCAN over the index sorted set (on a cluster, over the per-slot indexes in slot order), each
- * member's value read in the same script. ZSCAN, not a walk by score: its cursor is a position in
+ * member's value read in the same script (on one server for findPage by one MGET after it). ZSCAN, not a walk by score: its cursor is a position in
  * the sorted set's hash table, so a member whose score changes (an upsert that moves the expiry, a
  * setTtl) keeps its place and the walk neither loses it nor meets it again at the end, as a walk
  * in score order would (a loop that upserts every record it reads would never end). ZSCAN keeps

@@ -22,16 +22,17 @@ import { hashSlot } from './slots';
 
 /**
  * findPage / deleteMany on Redis walk the collection index (index-scan.ts: ZSCAN over the index,
- * per slot in slot order on a cluster, each member's value read in the same script), so their
+ * per slot in slot order on a cluster; each member's value read by one MGET after the script on
+ * one server, in the script on a cluster and for deleteMany), so their
  * cost grows with the collection, not the database; the index is made complete first as find() /
  * count() make it (index-build.ts). A cursor made before that (the SCAN walk's: on a cluster over
  * every primary in turn) still resumes its SCAN walk. Both walks are unordered, their steps
  * return as many members as they find (COUNT is a hint), and a record may come twice in one walk,
  * so a page is cut inside a step: the position is the step's cursor plus the records of that step
  * already handed out (at most one step's worth; in the index walk also those of a step at cursor 0
- * of the same index, which may come again in later steps: IndexPosition in index-scan.ts). A page may be short or empty with a cursor;
- * expired keys are gone for Redis itself (a GET of one is nil) and the index walk skips the
- * members already due.
+ * of the same index, which may come again in later steps: IndexPosition in index-scan.ts). A
+ * page may be short or empty with a cursor; expired keys are gone for Redis itself (a GET of one
+ * is nil), and that read, not the member's index score, leaves them out.
  */
 interface ScanPosition {
   /** The walk target (primary, in walkTargets order) of the step the page stopped in. */
