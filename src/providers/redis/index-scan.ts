@@ -12,11 +12,11 @@ import { SLOT_COUNT } from './slots';
 /**
  * The resumable walk of the collection index that findPage / iterate / deleteMany take (pages.ts):
  * ZSCAN over the index sorted set (on a cluster, over the per-slot indexes in slot order), each
- * member's value read in the same script (on one server for findPage by one MGET after it). ZSCAN, not a walk by score: its cursor is a position in
- * the sorted set's hash table, so a member whose score changes (an upsert that moves the expiry, a
- * setTtl) keeps its place and the walk neither loses it nor meets it again at the end, as a walk
- * in score order would (a loop that upserts every record it reads would never end). ZSCAN keeps
- * SCAN's guarantee on the set (https://redis.io/docs/latest/commands/scan/): a member present for
+ * member's value read in the same script (for findPage on one server: by one MGET after it). ZSCAN,
+ * not a walk by score: its cursor is a position in the sorted set's hash table, so a member whose
+ * score changes (an upsert that moves the expiry, a setTtl) keeps its place and the walk neither
+ * loses it nor meets it again at the end, as a walk in score order would (a loop that upserts
+ * every record it reads would never end). ZSCAN keeps SCAN's guarantee on the set (https://redis.io/docs/latest/commands/scan/): a member present for
  * the whole walk is returned, one may come twice, one added or removed meanwhile may or may not.
  */
 
@@ -35,13 +35,14 @@ export const STEP_COUNT = 100;
  * 'both': GET and PEXPIRETIME, for deleteMany), '1' to first check that the first index holds its built member (one server:
  * index-marker.ts; { -1 } when it does not), a MATCH pattern or '', m, then m members skipped in
  * every step of the first index until its cursor comes back to 0 (handed out from a step at cursor
- * 0: see IndexPosition), then the members of the first step already handed out (not read again). A member's score is not taken as proof of expiry: an
- * expiry changed outside lifespan (EXPIRE / PERSIST by hand) leaves it behind until a write re-scores
- * it, so a key that is gone is left out by its read (GET nil; mode 'keys': EXISTS for a member past
- * its score, the MGET after the script for the rest); GET of a key that is not a string is read as "not a record" (WRONGTYPE),
- * any other error fails the script (as index-reads.ts). Once `want` values are read the script
- * stops, inside a step when that step holds more: it is then "cut", and the walk resumes at that
- * step's cursor, skipping the members it returned from it.
+ * 0: see IndexPosition), then the members of the first step already handed out (not read again).
+ * A member's score is not taken as proof of expiry: an expiry changed outside lifespan (EXPIRE /
+ * PERSIST by hand) leaves it behind until a write re-scores it, so a key that is gone is left out
+ * by its read (GET nil; mode 'keys': EXISTS for a member past its score, the MGET after the script
+ * for the rest); GET of a key that is not a string is read as "not a record" (WRONGTYPE), any
+ * other error fails the script (as index-reads.ts). Once `want` values are read the script stops,
+ * inside a step when that step holds more: it is then "cut", and the walk resumes at that step's
+ * cursor, skipping the members it returned from it.
  * Reply: now, the position after the script (index number, > k: done; its cursor), cut (1/0), then
  * per ZSCAN step its index number, its cursor before the step, its entry count and the entries
  * (key [, value [, expiry]]).
