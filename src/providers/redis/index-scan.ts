@@ -12,11 +12,11 @@ import { SLOT_COUNT } from './slots';
 /**
  * The resumable walk of the collection index that findPage / iterate / deleteMany take (pages.ts):
  * ZSCAN over the index sorted set (on a cluster, over the per-slot indexes in slot order), each
- * member's value read in the same script. ZSCAN, not a walk by score: its cursor is a position in
- * the sorted set's hash table, so a member whose score changes (an upsert that moves the expiry, a
- * setTtl) keeps its place and the walk neither loses it nor meets it again at the end, as a walk
- * in score order would (a loop that upserts every record it reads would never end). ZSCAN keeps
- * SCAN's guarantee on the set (https://redis.io/docs/latest/commands/scan/): a member present for
+ * member's value read in the same script (for findPage on one server: by one MGET after it). ZSCAN,
+ * not a walk by score: its cursor is a position in the sorted set's hash table, so a member whose
+ * score changes (an upsert that moves the expiry, a setTtl) keeps its place and the walk neither
+ * loses it nor meets it again at the end, as a walk in score order would (a loop that upserts
+ * every record it reads would never end). ZSCAN keeps SCAN's guarantee on the set (https://redis.io/docs/latest/commands/scan/): a member present for
  * the whole walk is returned, one may come twice, one added or removed meanwhile may or may not.
  */
 
@@ -27,18 +27,22 @@ const MAX_STEPS_PER_SCRIPT = 64;
 export const MAX_SLOTS_PER_SCRIPT = 2048;
 
 /** ZSCAN's COUNT in the index walk: small, so the step a page is cut in (its members go into the cursor) is small. */
-const STEP_COUNT = 100;
+export const STEP_COUNT = 100;
 
 /**
  * ARGV: k, the k index keys in walk order, then the ZSCAN cursor in the first one, how many values
  * to read at most (`want`), ZSCAN's COUNT, the mode ('keys': the member only; 'values': GET;
  * 'both': GET and PEXPIRETIME, for deleteMany), '1' to first check that the first index holds its built member (one server:
- * index-marker.ts; { -1 } when it does not), a MATCH pattern or '', and the members of the first
- * step already handed out (not read again). A member already due (score before the server's TIME)
- * or gone is left out; GET of a key that is not a string is read as "not a record" (WRONGTYPE),
- * any other error fails the script (as index-reads.ts). Once `want` values are read the script
- * stops, inside a step when that step holds more: it is then "cut", and the walk resumes at that
- * step's cursor, skipping the members it returned from it.
+ * index-marker.ts; { -1 } when it does not), a MATCH pattern or '', m, then m members skipped in
+ * every step of the first index until its cursor comes back to 0 (handed out from a step at cursor
+ * 0: see IndexPosition), then the members of the first step already handed out (not read again).
+ * A member's score is not taken as proof of expiry: an expiry changed outside lifespan (EXPIRE /
+ * PERSIST by hand) leaves it behind until a write re-scores it, so a key that is gone is left out
+ * by its read (GET nil; mode 'keys': EXISTS for a member past its score, the MGET after the script
+ * for the rest); GET of a key that is not a string is read as "not a record" (WRONGTYPE), any
+ * other error fails the script (as index-reads.ts). Once `want` values are read the script stops,
+ * inside a step when that step holds more: it is then "cut", and the walk resumes at that step's
+ * cursor, skipping the members it returned from it.
  * Reply: now, the position after the script (index number, > k: done; its cursor), cut (1/0), then
  * per ZSCAN step its index number, its cursor before the step, its entry count and the entries
  * (key [, value [, expiry]]).
@@ -51,14 +55,16 @@ local k = tonumber(ARGV[1])
 local cursor, want, count, mode = ARGV[k + 2], tonumber(ARGV[k + 3]), ARGV[k + 4], ARGV[k + 5]
 local match = ARGV[k + 7]
 if ARGV[k + 6] == '1' and not redis.call('ZSCORE', ARGV[2], '') then return { -1 } end
-local skip = {}
-for i = k + 8, #ARGV do skip[ARGV[i]] = true end
+local carried, skip = {}, {}
+local m = tonumber(ARGV[k + 8])
+for i = k + 9, k + 8 + m do carried[ARGV[i]] = true end
+for i = k + 9 + m, #ARGV do skip[ARGV[i]] = true end
 local out = { now, 0, '0', 0 }
 local pos, got, steps, cut = 1, 0, 0, 0
 while pos <= k and got < want and steps < ${MAX_STEPS_PER_SCRIPT} do
   local idx = ARGV[pos + 1]
   if cursor == '0' and redis.call('EXISTS', idx) == 0 then
-    pos = pos + 1
+    pos, skip = pos + 1, {}
   else
     local r
     if match == '' then
@@ -77,12 +83,15 @@ while pos <= k and got < want and steps < ${MAX_STEPS_PER_SCRIPT} do
         break
       end
       local key = members[i]
-      local score = tonumber(members[i + 1])
-      if key == '' or skip[key] or (score ~= nil and score < now) then
-        -- the built member, handed out already, or due
+      if key == '' or skip[key] or (pos == 1 and carried[key]) then
+        -- the built member, or handed out already
       elseif mode == 'keys' then
-        out[#out + 1] = key
-        n = n + 1
+        -- A member past its score is handed out while its key is there (its expiry moved by hand).
+        local score = tonumber(members[i + 1])
+        if score == nil or score >= now or redis.call('EXISTS', key) == 1 then
+          out[#out + 1] = key
+          n = n + 1
+        end
       else
         local v, err = lifespan_read_value(key)
         if err then return redis.error_reply(err) end
@@ -111,11 +120,49 @@ return out
  * stands for every slot), that index's ZSCAN cursor, and the members of the step at that cursor
  * already handed out (after the collection's key prefix, as the SCAN walk's positions keep them).
  * Plain data, so a page cursor carries it.
+ *
+ * A step at cursor 0 is special: a small index (a listpack, up to zset-max-listpack-entries
+ * members) returns all its members in that one step, and the step's cursor stays 0. Should the
+ * index outgrow the listpack before the walk resumes, ZSCAN 0 of the hash table returns only some
+ * of them, and the rest come in later steps. So the members handed out from a step at cursor 0
+ * are skipped in every step of that index until its cursor comes back to 0: `s` of a position at
+ * cursor 0, and `k` (carried) of the later positions in the same index. Both are bounded by one
+ * step's members; should they make the cursor too long (MAX_SKIP_BYTES), `k` is dropped and those
+ * records may come again, as ZSCAN allows.
  */
 export interface IndexPosition {
   readonly z: number;
   readonly c: string;
   readonly s: readonly string[];
+  readonly k?: readonly string[];
+}
+
+/**
+ * The skipped members one position holds at most, in bytes of JSON: the cursor stays well within
+ * MAX_CURSOR_LENGTH (runtime/cursor.ts), whose base64 costs a third more.
+ */
+export const MAX_SKIP_BYTES = 128 * 1024;
+
+/** The members skipped in every step of the position's index until its cursor comes back to 0. */
+function carriedOf(at: IndexPosition): readonly string[] {
+  return at.c === '0' ? at.s : (at.k ?? []);
+}
+
+/** A position in the index of `at` at a later cursor, carrying what `at` carries. */
+function laterIn(at: IndexPosition, c: string): IndexPosition {
+  const k = carriedOf(at);
+  return k.length === 0 ? { z: at.z, c, s: [] } : { z: at.z, c, s: [], k };
+}
+
+/**
+ * `at` with `handed` (members of its step handed out since) skipped too; the carried members are
+ * dropped when the position would be longer than MAX_SKIP_BYTES (they may then come again).
+ */
+export function cutAt(at: IndexPosition, handed: readonly string[]): IndexPosition {
+  const s = [...at.s, ...handed];
+  if (at.k === undefined) return { z: at.z, c: at.c, s };
+  const bytes = Buffer.byteLength(JSON.stringify(s)) + Buffer.byteLength(JSON.stringify(at.k));
+  return bytes > MAX_SKIP_BYTES ? { z: at.z, c: at.c, s } : { z: at.z, c: at.c, s, k: at.k };
 }
 
 export const INDEX_START: IndexPosition = { z: 0, c: '0', s: [] };
@@ -139,7 +186,10 @@ export type IndexScan =
   | { readonly lost: true };
 
 export interface ScanQuery {
-  /** How many records the caller still wants (the script stops after the step that reaches it). */
+  /**
+   * How many values the script reads at most (it stops inside the step that reaches it): what the
+   * page lacks, or at least STEP_COUNT when the caller filters what the script hands out.
+   */
   readonly want: number;
   readonly mode: 'values' | 'both';
   /** A ZSCAN MATCH pattern (one partition's keys), or '' for every member. */
@@ -212,8 +262,12 @@ export async function indexScan(
   // server less than a GET per member from Lua; a cluster's keys span slots, which MGET cannot.
   const mode: ScriptMode = query.mode === 'values' && !layout.cluster ? 'keys' : query.mode;
   const args = [String(run.keys.length), ...run.keys, start.c, String(want), count, mode, check, query.match];
-  const skipped = start.s.map((rest) => query.head + rest);
-  const reply = await runScriptFor<unknown>(run.client, INDEX_SCAN, [], [...args, ...skipped], place, true);
+  const full = (rests: readonly string[]) => rests.map((rest) => query.head + rest);
+  // At cursor 0 the step's members are carried (skipped in every step of the index), so not sent twice.
+  const carried = full(carriedOf(start));
+  const skipped = start.c === '0' ? [] : full(start.s);
+  const skips = [String(carried.length), ...carried, ...skipped];
+  const reply = await runScriptFor<unknown>(run.client, INDEX_SCAN, [], [...args, ...skips], place, true);
   if (Array.isArray(reply) && reply.length === 1 && Number(reply[0]) === -1) return { lost: true };
   if (!Array.isArray(reply) || reply.length < 4) throw unreadableReply(reply, place);
   const walked = stepsOf(reply as unknown[], run, start, query, mode, place);
@@ -257,7 +311,7 @@ function stepsOf(
       throw unreadableReply(reply, place);
     }
     const c = String(reply[i + 1]);
-    const at = slot === start.z && c === start.c ? start : { z: slot, c, s: [] };
+    const at = slot !== start.z ? { z: slot, c, s: [] } : c === start.c ? start : laterIn(start, c);
     const reads: IndexRead[] = [];
     for (let e = i + 3; e < i + 3 + n * width; e += width) {
       const key = String(reply[e]);
@@ -271,9 +325,11 @@ function stepsOf(
   if (Number(reply[3]) === 1 && last !== undefined) {
     // Cut inside its last step: resume there, past the members it handed out.
     const rest = last.reads.map((r) => r.key.slice(query.head.length));
-    return { steps, next: { ...last.at, s: [...last.at.s, ...rest] } };
+    return { steps, next: cutAt(last.at, rest) };
   }
   const pos = Number(reply[1]);
+  // Still in the index it started in (pos 1): what the start carries goes on until its cursor is 0.
+  if (pos === 1) return { steps, next: String(reply[2]) === start.c ? start : laterIn(start, String(reply[2])) };
   if (pos <= run.keys.length) return { steps, next: { z: slotAt(pos) as number, c: String(reply[2]), s: [] } };
   const runLast = run.slots[run.slots.length - 1] as number;
   return { steps, next: runLast < (query.slot ?? SLOT_COUNT - 1) ? { z: runLast + 1, c: '0', s: [] } : undefined };
@@ -282,11 +338,12 @@ function stepsOf(
 /** A position read back from a page cursor, or undefined when it is not one (ZSCAN cursors are unsigned 64-bit). */
 export function indexPositionOf(raw: unknown): IndexPosition | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
-  const { z, c, s } = raw as { z?: unknown; c?: unknown; s?: unknown };
+  const { z, c, s, k } = raw as { z?: unknown; c?: unknown; s?: unknown; k?: unknown };
   if (typeof z !== 'number' || !Number.isInteger(z) || z < 0 || z >= SLOT_COUNT) return undefined;
   if (typeof c !== 'string' || !/^\d{1,20}$/.test(c) || BigInt(c) >= 2n ** 64n) return undefined;
-  if (!Array.isArray(s) || !s.every((k) => typeof k === 'string')) return undefined;
-  return { z, c, s: s as string[] };
+  const strings = (list: unknown): list is string[] => Array.isArray(list) && list.every((m) => typeof m === 'string');
+  if (!strings(s) || (k !== undefined && !strings(k))) return undefined;
+  return k === undefined ? { z, c, s } : { z, c, s, k };
 }
 
 function unreadableReply(reply: unknown, place: CallPlace): StoreError {

@@ -13,7 +13,7 @@ import { runScript, runScriptFor, script } from './scripts';
 import { indexKeyOf, indexLayout } from './collection-index';
 import { ensureIndexed } from './index-build';
 import { forgetIndexed } from './index-marker';
-import { indexPositionOf, indexScan, INDEX_START, type IndexPosition } from './index-scan';
+import { cutAt, indexPositionOf, indexScan, INDEX_START, STEP_COUNT, type IndexPosition } from './index-scan';
 import { REINDEX_LUA } from './reindex-lua';
 import { walkTargets } from './scan';
 import { scanStep, walkPositionOf, WALK_START, type WalkPosition } from './scan-step';
@@ -22,15 +22,17 @@ import { hashSlot } from './slots';
 
 /**
  * findPage / deleteMany on Redis walk the collection index (index-scan.ts: ZSCAN over the index,
- * per slot in slot order on a cluster, each member's value read in the same script), so their
+ * per slot in slot order on a cluster; each member's value read by one MGET after the script on
+ * one server, in the script on a cluster and for deleteMany), so their
  * cost grows with the collection, not the database; the index is made complete first as find() /
  * count() make it (index-build.ts). A cursor made before that (the SCAN walk's: on a cluster over
  * every primary in turn) still resumes its SCAN walk. Both walks are unordered, their steps
  * return as many members as they find (COUNT is a hint), and a record may come twice in one walk,
  * so a page is cut inside a step: the position is the step's cursor plus the records of that step
- * already handed out (at most one step's worth). A page may be short or empty with a cursor;
- * expired keys are gone for Redis itself (a GET of one is nil) and the index walk skips the
- * members already due.
+ * already handed out (at most one step's worth; in the index walk also those of a step at cursor 0
+ * of the same index, which may come again in later steps: IndexPosition in index-scan.ts). A
+ * page may be short or empty with a cursor; expired keys are gone for Redis itself (a GET of one
+ * is nil), and that read, not the member's index score, leaves them out.
  */
 interface ScanPosition {
   /** The walk target (primary, in walkTargets order) of the step the page stopped in. */
@@ -156,17 +158,24 @@ async function indexWalk(
   const head = collectionPrefix(p.prefix, p.mapping);
   const match = tagged ? scanPattern(p.prefix, p.mapping, values) : '';
   const page = new PageMatches(p.mapping, forms, limit);
+  // Every record the script hands out matches when the filter names only what MATCH selects (or
+  // nothing); else most may fail it, and a script reading only what the page lacks (1 for limit 1)
+  // would cost a round trip per record: it reads a step's worth at least and the page is cut here.
+  const tagMembers = new Set(p.mapping.tagMembers.map((f) => f.member));
+  const exact = forms.every(([field]) => tagged && tagMembers.has(field.member));
   let at: IndexPosition = from ?? (slot === undefined ? INDEX_START : { z: slot, c: '0', s: [] });
   for (let step = 0; step < MAX_STEPS_PER_PAGE; step++) {
-    const query = { want: limit - page.matched.length, mode, match, slot, head };
+    const lack = limit - page.matched.length;
+    const query = { want: exact ? lack : Math.max(lack, STEP_COUNT), mode, match, slot, head };
     const scan = await indexScan(p.client, layout, p.mapping, at, query, place);
     if (scan.lost) return 'lost';
     for (const part of scan.steps) {
-      // The script reads no more than the page lacks, so this cut is for a record read twice in one call.
+      // Cut before the first match the page has no room for (a filter the script does not apply,
+      // or a record read twice in one call): the records of its step before it are handed out.
       for (const [i, hit] of part.reads.entries()) {
         if (page.offer(hit) !== 'full') continue;
         const handed = part.reads.slice(0, i).map((r) => r.key.slice(head.length));
-        return { matched: page.matched, next: { ...part.at, s: [...part.at.s, ...handed] } };
+        return { matched: page.matched, next: cutAt(part.at, handed) };
       }
     }
     if (scan.next === undefined) return { matched: page.matched, next: undefined };
@@ -217,12 +226,32 @@ async function scanWalk(
   return { matched: page.matched, next: { n: at.node, c: at.cursor, s: [] } };
 }
 
+/**
+ * The layout an index position was made on, in the cursor (`l`): 's' one server (its one index),
+ * 'c' a cluster (`z` the slot of a per-slot index). A position of the other layout would walk the
+ * wrong index, or none: one server has no index of slot 5, and slot 0's index of a cluster is not
+ * one server's. Cursors issued before the tag hold none: one of a slot other than 0 is a
+ * cluster's, one of slot 0 is taken for this layout's (as it was).
+ */
+type Layout = 's' | 'c';
+const LAYOUT_NAMES: Readonly<Record<Layout, string>> = { s: 'one Redis server', c: 'a Redis Cluster' };
+
 /** A position of the index walk (it holds `z`) or of the SCAN walk (a cursor issued before the index); else CURSOR_INVALID. */
 function checkedPosition(p: RedisPages, raw: unknown): Position {
   if (typeof raw === 'object' && raw !== null && 'z' in raw) {
+    const place = { entity: p.mapping.entity.name, store: STORE };
     const at = indexPositionOf(raw);
-    if (at === undefined) {
-      throw invalidCursor('does not hold a collection index position', { entity: p.mapping.entity.name, store: STORE });
+    const made = (raw as { l?: unknown }).l ?? (at !== undefined && at.z !== 0 ? 'c' : undefined);
+    if (at === undefined || (made !== undefined && made !== 's' && made !== 'c')) {
+      throw invalidCursor('does not hold a collection index position', place);
+    }
+    const here: Layout = indexLayout(p.client, p.prefix).cluster ? 'c' : 's';
+    if (made !== undefined && made !== here) {
+      throw invalidCursor(
+        `was made on ${LAYOUT_NAMES[made as Layout]}, whose collection index is laid out otherwise, not on ${LAYOUT_NAMES[here]}`,
+        place,
+        'a cursor resumes only on the kind of deployment that made it: leave the cursor out to start over',
+      );
     }
     return at;
   }
@@ -254,7 +283,10 @@ export async function redisPage<T>(p: RedisPages, where: unknown, options: unkno
   };
   const { matched, next } = await walkFrom(p, req.where, req.position, req.limit, 'values', mget);
   const items = matched.map((m) => instanceOf<T>(p.mapping.entity, decodeRecord(p.mapping, m.key, m.stored)));
-  return pageOf(items, next, req);
+  // An index position says which layout it belongs to (checkedPosition).
+  const l: Layout = indexLayout(p.client, p.prefix).cluster ? 'c' : 's';
+  const tagged = next !== undefined && isIndexPosition(next) ? { ...next, l } : next;
+  return pageOf(items, tagged, req);
 }
 
 /** A key's value and absolute expiry (PEXPIRETIME, Redis 7.0+) read together. */

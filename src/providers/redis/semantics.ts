@@ -54,7 +54,9 @@ export const SAY = {
     'find() and count() read the collection index (a sorted set per collection, per slot on a cluster, of record keys ' +
     'scored by expiry, kept by the write scripts), a page of at most 1,000 members per script, each value read in that script: ' +
     'their cost grows with the collection, not the database; ' +
-    'findPage(), iterate() and deleteMany() walk the same index with ZSCAN (COUNT 100), values read in the same script; ' +
+    'findPage(), iterate() and deleteMany() walk the same index with ZSCAN (COUNT 100) in read-only scripts: on one server ' +
+    'the script hands out the keys and one MGET per script reads their values; on a cluster, and for deleteMany, the script ' +
+    'reads them (GET; deleteMany also PEXPIRETIME); a key that is gone is left out by its read, not by its index score; ' +
     'the first of these reads on a collection written before the index builds it once with a SCAN of the database',
   cluster:
     'on Redis Cluster, a unit of work must stay within one hash slot (one partition key value): it runs as one script',
