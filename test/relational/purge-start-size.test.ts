@@ -69,35 +69,38 @@ describeEngines('relational purgeExpired: where the next purge starts', (engine)
     }
   });
 
-  blockWalk('ranges past the due rows grow the walk, but the next purge starts at a size that deleted rows', async () => {
-    // 60,000 rows in physical order, the first 8,000 due: the first range takes them all, the
-    // ranges after it find nothing due and grow 4× each. The next purge, with every row due, must
-    // not start at that grown size (one transaction deleting the whole table).
-    const seed = async (dueRows: number) => {
-      await knex(table).delete();
-      await knex.raw(`VACUUM ${table}`);
-      await knex.raw(
-        `INSERT INTO ${table} (id, owner, expires_at)
+  blockWalk(
+    'ranges past the due rows grow the walk, but the next purge starts at a size that deleted rows',
+    async () => {
+      // 60,000 rows in physical order, the first 8,000 due: the first range takes them all, the
+      // ranges after it find nothing due and grow 4× each. The next purge, with every row due, must
+      // not start at that grown size (one transaction deleting the whole table).
+      const seed = async (dueRows: number) => {
+        await knex(table).delete();
+        await knex.raw(`VACUUM ${table}`);
+        await knex.raw(
+          `INSERT INTO ${table} (id, owner, expires_at)
          SELECT 'r' || i, 'o', CAST(? AS timestamptz) + CASE WHEN i <= ? THEN interval '-1 hour' ELSE interval '1 hour' END
          FROM generate_series(1, 60000) AS i`,
-        [clock.read().toISOString(), dueRows],
-      );
-    };
-    const session = await openSession(model, knex, clock);
-    try {
-      await seed(8_000);
-      const first: number[] = [];
-      await session.purgeExpired(BUDGET, { afterBatch: (_table, n) => void first.push(n) });
-      expect(first.length).toBeGreaterThan(2);
-      await seed(60_000);
-      const second: number[] = [];
-      const result = await session.purgeExpired(BUDGET, { afterBatch: (_table, n) => void second.push(n) });
-      expect(result.deleted).toBe(60_000);
-      // It starts where the first purge's deleting range did (64 blocks: about 11,000 rows here).
-      expect(second.length).toBeGreaterThan(2);
-      expect(second[0]).toBeLessThan(30_000);
-    } finally {
-      await session.close();
-    }
-  });
+          [clock.read().toISOString(), dueRows],
+        );
+      };
+      const session = await openSession(model, knex, clock);
+      try {
+        await seed(8_000);
+        const first: number[] = [];
+        await session.purgeExpired(BUDGET, { afterBatch: (_table, n) => void first.push(n) });
+        expect(first.length).toBeGreaterThan(2);
+        await seed(60_000);
+        const second: number[] = [];
+        const result = await session.purgeExpired(BUDGET, { afterBatch: (_table, n) => void second.push(n) });
+        expect(result.deleted).toBe(60_000);
+        // It starts where the first purge's deleting range did (64 blocks: about 11,000 rows here).
+        expect(second.length).toBeGreaterThan(2);
+        expect(second[0]).toBeLessThan(30_000);
+      } finally {
+        await session.close();
+      }
+    },
+  );
 });
