@@ -23,7 +23,7 @@ import {
 } from '../../src';
 import { RedisStore } from '../../src/providers/redis';
 import { serverIndexKey, slotIndexKey } from '../../src/providers/redis/collection-index';
-import { cutAt, MAX_SKIP_BYTES } from '../../src/providers/redis/index-scan';
+import { cutAt, MAX_SKIP_BYTES } from '../../src/providers/redis/index-position';
 import { hashSlot } from '../../src/providers/redis/slots';
 import { decodeCursor, encodeCursor, MAX_CURSOR_LENGTH } from '../../src/runtime/cursor';
 import { openStore, type OpenedStore } from '../harness/open-store';

@@ -20,7 +20,8 @@ import { STORE } from './semantics';
 import type { DeleteManyOptions, IterateOptions, Page, PageOptions } from '../contract';
 import { deleteManyRequest } from '../../runtime/delete-many';
 import { iteratePages } from '../../runtime/pages';
-import { redisDeleteMany, redisPage, type RedisPages } from './pages';
+import { redisDeleteMany } from './delete-many';
+import { redisPage, type RedisPages } from './pages';
 import {
   amountOf,
   createdAtPattern,

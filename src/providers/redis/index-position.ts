@@ -1,0 +1,64 @@
+import { SLOT_COUNT } from './slots';
+
+/**
+ * Where an index walk stands: the slot whose index it is in (0 on one server, whose one index
+ * stands for every slot), that index's ZSCAN cursor, and the members of the step at that cursor
+ * already handed out (after the collection's key prefix, as the SCAN walk's positions keep them).
+ * Plain data, so a page cursor carries it.
+ *
+ * A step at cursor 0 is special: a small index (a listpack, up to zset-max-listpack-entries
+ * members) returns all its members in that one step, and the step's cursor stays 0. Should the
+ * index outgrow the listpack before the walk resumes, ZSCAN 0 of the hash table returns only some
+ * of them, and the rest come in later steps. So the members handed out from a step at cursor 0
+ * are skipped in every step of that index until its cursor comes back to 0: `s` of a position at
+ * cursor 0, and `k` (carried) of the later positions in the same index. Both are bounded by one
+ * step's members; should they make the cursor too long (MAX_SKIP_BYTES), `k` is dropped and those
+ * records may come again, as ZSCAN allows.
+ */
+export interface IndexPosition {
+  readonly z: number;
+  readonly c: string;
+  readonly s: readonly string[];
+  readonly k?: readonly string[];
+}
+
+/**
+ * The skipped members one position holds at most, in bytes of JSON: the cursor stays well within
+ * MAX_CURSOR_LENGTH (runtime/cursor.ts), whose base64 costs a third more.
+ */
+export const MAX_SKIP_BYTES = 128 * 1024;
+
+/** The members skipped in every step of the position's index until its cursor comes back to 0. */
+export function carriedOf(at: IndexPosition): readonly string[] {
+  return at.c === '0' ? at.s : (at.k ?? []);
+}
+
+/** A position in the index of `at` at a later cursor, carrying what `at` carries. */
+export function laterIn(at: IndexPosition, c: string): IndexPosition {
+  const k = carriedOf(at);
+  return k.length === 0 ? { z: at.z, c, s: [] } : { z: at.z, c, s: [], k };
+}
+
+/**
+ * `at` with `handed` (members of its step handed out since) skipped too; the carried members are
+ * dropped when the position would be longer than MAX_SKIP_BYTES (they may then come again).
+ */
+export function cutAt(at: IndexPosition, handed: readonly string[]): IndexPosition {
+  const s = [...at.s, ...handed];
+  if (at.k === undefined) return { z: at.z, c: at.c, s };
+  const bytes = Buffer.byteLength(JSON.stringify(s)) + Buffer.byteLength(JSON.stringify(at.k));
+  return bytes > MAX_SKIP_BYTES ? { z: at.z, c: at.c, s } : { z: at.z, c: at.c, s, k: at.k };
+}
+
+export const INDEX_START: IndexPosition = { z: 0, c: '0', s: [] };
+
+/** A position read back from a page cursor, or undefined when it is not one (ZSCAN cursors are unsigned 64-bit). */
+export function indexPositionOf(raw: unknown): IndexPosition | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { z, c, s, k } = raw as { z?: unknown; c?: unknown; s?: unknown; k?: unknown };
+  if (typeof z !== 'number' || !Number.isInteger(z) || z < 0 || z >= SLOT_COUNT) return undefined;
+  if (typeof c !== 'string' || !/^\d{1,20}$/.test(c) || BigInt(c) >= 2n ** 64n) return undefined;
+  const strings = (list: unknown): list is string[] => Array.isArray(list) && list.every((m) => typeof m === 'string');
+  if (!strings(s) || (k !== undefined && !strings(k))) return undefined;
+  return k === undefined ? { z, c, s } : { z, c, s, k };
+}
