@@ -170,8 +170,9 @@ async function between(runner: BatchRunner, hooks: PurgeHooks, table: string, la
 }
 
 /**
- * The batch size the last purge of each table (of this session) ended with, for the same budget and
- * cap: a purge job that runs every minute starts where the previous one settled instead of at the
+ * The last batch size that deleted rows within the budget in the last purge of each table (of this
+ * session; BatchSizer.proven), for the same budget and cap: a purge job that runs every minute
+ * starts where the previous one settled instead of at the
  * family's cautious first size. On a small table that is the difference between one batch and
  * three, each rewriting the same scattered pages (docs/performance.md, the small-table purge).
  */
