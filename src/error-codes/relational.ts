@@ -18,6 +18,8 @@ export const RELATIONAL_CODES = {
   RELATIONAL_RESERVED_TABLE: { family: 'ModelError', exit: 'model' },
   /** The schema lock could not be taken in time. */
   RELATIONAL_SCHEMA_LOCK: { family: 'StoreError', exit: 'store' },
+  /** SQLite's one connection stayed inside a transaction lifespan did not open (a knex transaction past the acquire timeout, or a BEGIN run by hand). */
+  RELATIONAL_SQLITE_TRANSACTION_OPEN: { family: 'StoreError', exit: 'store' },
   /** A SQLite older than 3.42. */
   RELATIONAL_SQLITE_TOO_OLD: { family: 'StoreError', exit: 'store' },
   /** A write or setTtl whose expiry is not after now (the row would expire on arrival). */

@@ -10,7 +10,6 @@ import { LifespanError } from '../../src/errors';
 /** A WAL-mode connection whose checkpoint takes a quarter of the time since the last one (what it copies). */
 class FakeConnection {
   open = true;
-  inTransaction = false;
   memory = false;
   name = '/tmp/fake.db';
   autocheckpoint = 1000;
@@ -75,19 +74,6 @@ describe('SQLite checkpoint pacer', () => {
     long.now += 25;
     expect(slow.betweenBatches(false)).toBe(false);
     expect(slow.betweenBatches(true)).toBe(true);
-  });
-
-  test("a due checkpoint while the caller's transaction is open hands the automatic one back until the next batch", () => {
-    const db = new FakeConnection();
-    const pacer = pacerOn(db);
-    db.now += 600;
-    db.inTransaction = true;
-    expect(pacer.betweenBatches(false)).toBe(false);
-    expect(db.autocheckpoint).toBe(1000);
-    db.inTransaction = false;
-    db.now += 25;
-    expect(pacer.betweenBatches(false)).toBe(true);
-    expect(db.autocheckpoint).toBe(0);
   });
 
   test('finish on a busy connection puts the setting back once it is free, not over one set since', async () => {

@@ -137,14 +137,14 @@ describe('relational purgeExpired on SQLite: WAL checkpoints between batches', (
       const result = await session.purgeExpired(small, {
         beforeBatch: () => new Promise((resolve) => setTimeout(resolve, 2)),
         // Seen during the purge only: after it, the user's setting is back and any commit may checkpoint.
-        afterBatch: () => void (checkpointed ||= walIndex(file).backfilled > 0),
+        between: () => void (checkpointed ||= walIndex(file).backfilled > 0),
       });
       expect(result.deleted).toBe(ROWS / 2);
     } finally {
       stop = true;
       await app;
     }
-    // The checkpoint came due while the caller's transaction was open: the caller's commit ran it.
+    // Each batch and checkpoint waited for the caller's transaction to end, and ran between them.
     expect(checkpointed).toBe(true);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(THRESHOLD);
   });

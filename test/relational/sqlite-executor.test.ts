@@ -1,7 +1,7 @@
 /**
  * SqliteExecutor.transaction (no SQLite purge path uses it today; the Executor contract has it):
  * it commits what `fn` did, rolls all of it back when `fn` throws, passes `fn`'s own error through
- * and wraps the driver's.
+ * and wraps the driver's; the application's knex queries wait for it rather than join it.
  */
 import knexLib, { type Knex } from 'knex';
 import { SqliteExecutor } from '../../src/providers/relational/drivers/sqlite-executor';
@@ -52,5 +52,19 @@ describe('SqliteExecutor.transaction', () => {
     });
     await expect(failing).rejects.toMatchObject({ code: 'STORE_OPERATION_FAILED', cause: expect.anything() });
     expect(await executor.rows(count, [])).toEqual([[2]]);
+  });
+
+  test('a knex query sent while fn awaits waits for the transaction to end: it is not rolled back with it', async () => {
+    let knexWrite: Promise<unknown> = Promise.resolve();
+    const failing = executor.transaction(async (tx) => {
+      await tx.run(insert(5), []);
+      // then() sends it: a knex builder runs only once awaited.
+      knexWrite = knex('t').insert({ id: 6 }).then(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      throw new Error('rolled back');
+    });
+    await expect(failing).rejects.toThrow('rolled back');
+    await knexWrite;
+    expect(await executor.rows(statement('SELECT id FROM t WHERE id > 4 ORDER BY id', true), [])).toEqual([[6]]);
   });
 });

@@ -19,9 +19,8 @@ import { wrapDriverError } from './driver-errors';
  * application's next commit does not inherit it; a shorter purge leaves its few pages to that
  * commit, as SQLite would with the user's `wal_autocheckpoint`, which is back then.
  *
- * While a transaction of the caller's is open on the connection (knex's one SQLite connection is
- * shared), SQLite refuses a checkpoint: when one is due then, the automatic checkpoint is put back
- * until the next batch, so the caller's commit runs it.
+ * The purge runs it with the connection held (SqliteExecutor.exclusive): no transaction of the
+ * application is open on it then, in which SQLite would refuse a checkpoint.
  *
  * The WAL's size is not read from the -shm file: closing any descriptor a process holds on it
  * drops every POSIX lock the process's SQLite connections hold there
@@ -31,8 +30,6 @@ export class CheckpointPacer {
   private lastEnded: number;
   private lastTook: number;
   private ran = false;
-  /** The automatic checkpoint is on again for the caller's open transaction (see handOver). */
-  private handedOver = false;
 
   private constructor(
     private readonly db: BetterSqlite3.Database,
@@ -74,12 +71,6 @@ export class CheckpointPacer {
     const began = this.clock();
     const due = last ? this.ran : began - this.lastEnded >= Math.min(MAX_GAP_MS, SPACING * this.lastTook);
     if (!due) return false;
-    if (this.db.inTransaction) {
-      this.handOver();
-      return false;
-    }
-    if (this.handedOver && !this.setAutomatic(0)) return false;
-    this.handedOver = false;
     if (!attempt(() => this.db.pragma('wal_checkpoint(PASSIVE)'))) return false;
     this.lastEnded = this.clock();
     this.lastTook = this.lastEnded - began;
@@ -103,11 +94,6 @@ export class CheckpointPacer {
       }
     };
     setTimeout(retry, RETRY_MS).unref();
-  }
-
-  /** The caller's commit runs the checkpoint SQLite would run there; the next free batch takes it back. */
-  private handOver(): void {
-    if (!this.handedOver && this.setAutomatic(this.threshold)) this.handedOver = true;
   }
 
   /** Sets wal_autocheckpoint; false when the connection was busy (or closed). */

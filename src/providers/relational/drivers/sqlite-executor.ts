@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { StoreError } from '../../../errors';
 import { wrapDriverError } from './driver-errors';
-import { poolOf, type BatchOp, type Executor, type SyncExecutor, type TransactionRunner } from './executor';
+import { poolOf, type BatchOp, type Executor, type KnexPool, type SyncExecutor, type TransactionRunner } from './executor';
 import { RELATIONAL_STORE } from '../options';
 import type { Statement } from '../table/statement';
 
@@ -68,22 +68,46 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   }
 
   /**
-   * Whether the connection is open and nobody holds it. Every call checks it in the same synchronous
-   * stretch as its use (`while (!this.free()) await this.nextTurn();`, no await in between): an
-   * awaited helper would resolve a tick later, and by then another executor's waiting call may
-   * have taken the connection.
+   * Whether the connection is open and nobody holds it: neither lifespan (`holds`) nor a transaction
+   * the application opened on it (a knex transaction keeps the connection until it ends; a
+   * statement run meanwhile would join it, and its rollback would undo what lifespan reported
+   * written). Every call checks it in the same synchronous stretch as its use
+   * (`while (!this.free()) await this.nextTurn();`, no await in between): an awaited helper would
+   * resolve a tick later, and by then another executor's waiting call may have taken the connection.
    */
   private free(): boolean {
-    return !holds.has(this.db) && this.db.open;
+    return !holds.has(this.db) && this.db.open && !this.db.inTransaction;
   }
 
   /** Waits for the holder to let go, or takes the pool's new connection when the old one closed. */
   private async nextTurn(): Promise<void> {
     const held = holds.get(this.db);
     if (held) return held;
+    if (this.db.open) return this.waitForApplicationTransaction();
     // The pool closed its connection (e.g. an idle timeout): take the new one.
     this.prepared.clear();
     this.db = await SqliteExecutor.connection(this.knex);
+  }
+
+  /**
+   * The connection is inside a transaction lifespan did not open. A knex transaction holds the
+   * pool's one connection until it commits or rolls back, so the pool hands it out again only
+   * then: the same wait knex's own queries outside the transaction have, ended by the same
+   * acquireConnectionTimeout. Had the pool handed it out while it is still inside a transaction,
+   * that one was begun by hand (knex.raw('BEGIN')) and nothing will end it for us.
+   */
+  private async waitForApplicationTransaction(): Promise<void> {
+    const pool = poolOf(this.knex);
+    const db = await acquireOrExplain(pool);
+    try {
+      if (db.inTransaction && !holds.has(db)) throw openByHand();
+    } finally {
+      await pool.releaseConnection(db);
+    }
+    if (db !== this.db) {
+      this.prepared.clear();
+      this.db = db;
+    }
   }
 
   private statement(statement: Statement): BetterSqlite3.Statement {
@@ -198,20 +222,67 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     return this.transaction((tx) => tx.run(statement, params), opening);
   }
 
+  /**
+   * Runs `fn` with the connection held: by lifespan's other executors (`holds`) and, since `fn`
+   * yields, by the application too — taken from knex's pool meanwhile, so a knex query or
+   * transaction waits for it rather than running inside lifespan's transaction.
+   */
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
     while (!this.free()) await this.nextTurn();
     const db = this.db;
     let release = () => {};
     holds.set(db, new Promise<void>((resolve) => (release = resolve)));
     try {
-      return await fn();
+      const pool = poolOf(this.knex);
+      const pooled = await acquireOrExplain(pool);
+      try {
+        // The pool replaced its connection while we waited: take the new one on the next turn.
+        if (pooled !== db) return await this.releaseAndRetry(fn);
+        if (db.inTransaction) throw openByHand();
+        return await fn();
+      } finally {
+        await pool.releaseConnection(pooled);
+      }
     } finally {
       holds.delete(db);
       release();
     }
   }
 
+  private async releaseAndRetry<T>(fn: () => Promise<T>): Promise<T> {
+    this.prepared.clear();
+    this.db = await SqliteExecutor.connection(this.knex);
+    return this.exclusive(fn);
+  }
+
   close(): void {
     this.prepared.clear();
   }
+}
+
+/** The pool's connection, waited for; knex's acquire timeout said as what kept it. */
+async function acquireOrExplain(pool: KnexPool): Promise<BetterSqlite3.Database> {
+  try {
+    return (await pool.acquireConnection()) as BetterSqlite3.Database;
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== 'KnexTimeoutError') throw error;
+    throw transactionOpen('a knex transaction kept it past the acquireConnectionTimeout', error, [
+      'a lifespan call awaited inside knex.transaction() waits for that transaction itself:',
+      'make the call after the transaction, or give knex a longer acquireConnectionTimeout',
+    ]);
+  }
+}
+
+function openByHand(): StoreError {
+  return transactionOpen('a transaction begun outside knex.transaction() (a BEGIN run by hand) holds it', null, [
+    'end it with COMMIT or ROLLBACK before calling lifespan, or use knex.transaction()',
+  ]);
+}
+
+function transactionOpen(why: string, cause: unknown, hint: readonly string[]): StoreError {
+  return new StoreError(
+    'RELATIONAL_SQLITE_TRANSACTION_OPEN',
+    `lifespan did not run its statement on SQLite's one connection: ${why} (the statement would have joined that transaction)`,
+    { store: RELATIONAL_STORE, hint: hint.join(' '), ...(cause ? { cause } : {}) },
+  );
 }
