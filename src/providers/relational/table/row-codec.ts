@@ -1,6 +1,7 @@
 import { isFiniteNumber, isSafeInteger, isValidDate, isWellFormed } from '../../../core/values';
 import type { EntityModel, FieldType } from '../../../model/types';
 import type { Converter, Decoder, Encoder } from '../codec';
+import { columnFill, memberFill } from './unrolled-row';
 
 /**
  * Codecs compiled once per entity mapping for the hot paths (insert, get): each member gets a
@@ -67,11 +68,12 @@ export type RowEncoder = (values: Record<string, unknown>, room?: number, into?:
  */
 export function rowEncoder(members: readonly string[], encoders: readonly Encoder[]): RowEncoder {
   const n = members.length;
+  const fill = columnFill(members, encoders);
   return (values, room = 0, into) => {
     const cols = into ?? new Array<unknown>(n + room);
     // Setting an array's length is a runtime call: only when the reused one has another size.
     if (into && into.length !== n + room) into.length = n + room;
-    for (let i = 0; i < n; i++) cols[i] = (encoders[i] as Encoder)(values[members[i] as string]);
+    fill(values, cols);
     return cols;
   };
 }
@@ -86,13 +88,15 @@ export function rowToInstance(
   decoders: readonly Decoder[],
 ): (row: readonly unknown[]) => object {
   const order = entity.fields.map((f) => members.indexOf(f.member)).filter((i) => i >= 0);
-  const names = order.map((i) => members[i] as string);
-  const decode = order.map((i) => decoders[i] as Decoder);
+  const fill = memberFill(
+    order.map((i) => members[i] as string),
+    order,
+    order.map((i) => decoders[i] as Decoder),
+  );
   const proto = entity.target.prototype as object;
-  const n = order.length;
   return (row) => {
     const instance = Object.create(proto) as Record<string, unknown>;
-    for (let j = 0; j < n; j++) instance[names[j] as string] = (decode[j] as Decoder)(row[order[j] as number]);
+    fill(instance, row);
     return instance;
   };
 }
