@@ -2,7 +2,15 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { StoreError } from '../../../errors';
 import { wrapDriverError } from './driver-errors';
-import { poolOf, type BatchOp, type Executor, type KnexPool, type SyncExecutor, type TransactionRunner } from './executor';
+import { allWith, getWith, runWith } from './sqlite-calls';
+import {
+  poolOf,
+  type BatchOp,
+  type Executor,
+  type KnexPool,
+  type SyncExecutor,
+  type TransactionRunner,
+} from './executor';
 import { RELATIONAL_STORE } from '../options';
 import type { Statement } from '../table/statement';
 
@@ -26,6 +34,8 @@ const holds = new WeakMap<BetterSqlite3.Database, Promise<void>>();
 export class SqliteExecutor implements Executor, SyncExecutor {
   readonly dialect = 'sqlite' as const;
   private readonly prepared = new Map<Statement, BetterSqlite3.Statement>();
+  private lastStatement: Statement | null = null;
+  private lastPrepared: BetterSqlite3.Statement | null = null;
 
   private constructor(
     private readonly knex: Knex,
@@ -85,7 +95,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     if (held) return held;
     if (this.db.open) return this.waitForApplicationTransaction();
     // The pool closed its connection (e.g. an idle timeout): take the new one.
-    this.prepared.clear();
+    this.forgetPrepared();
     this.db = await SqliteExecutor.connection(this.knex);
   }
 
@@ -105,18 +115,23 @@ export class SqliteExecutor implements Executor, SyncExecutor {
       await pool.releaseConnection(db);
     }
     if (db !== this.db) {
-      this.prepared.clear();
+      this.forgetPrepared();
       this.db = db;
     }
   }
 
+  /** The prepared statement of `statement` (called with its parameters by sqlite-calls.ts). */
   private statement(statement: Statement): BetterSqlite3.Statement {
+    if (statement === this.lastStatement && this.lastPrepared) return this.lastPrepared;
     let prepared = this.prepared.get(statement);
     if (!prepared) {
       prepared = this.db.prepare(statement.sql);
       if (statement.reads) prepared.raw(true).safeIntegers(statement.bigints);
       this.prepared.set(statement, prepared);
     }
+    // A unit of work runs one statement row after row: no map lookup for the repeats.
+    this.lastStatement = statement;
+    this.lastPrepared = prepared;
     return prepared;
   }
 
@@ -126,7 +141,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
 
   rowsSync(statement: Statement, params: unknown[]): unknown[][] {
     try {
-      return this.statement(statement).all(...params) as unknown[][];
+      return allWith(this.statement(statement), params) as unknown[][];
     } catch (error) {
       throw wrapDriverError(error, statement.entity, 'a read');
     }
@@ -134,7 +149,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
 
   rowSync(statement: Statement, params: unknown[]): unknown[] | undefined {
     try {
-      return this.statement(statement).get(...params) as unknown[] | undefined;
+      return getWith(this.statement(statement), params) as unknown[] | undefined;
     } catch (error) {
       throw wrapDriverError(error, statement.entity, 'a read');
     }
@@ -142,7 +157,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
 
   runSync(statement: Statement, params: unknown[]): number {
     try {
-      return this.statement(statement).run(...params).changes;
+      return runWith(this.statement(statement), params).changes;
     } catch (error) {
       throw wrapDriverError(error, statement.entity, 'a write');
     }
@@ -169,7 +184,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
           entity = op.statement.entity;
           let changes: number;
           try {
-            changes = this.statement(op.statement).run(...op.params).changes;
+            changes = runWith(this.statement(op.statement), op.params).changes;
           } catch (error) {
             throw wrapDriverError(error, entity, 'a transaction');
           }
@@ -250,13 +265,20 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   }
 
   private async releaseAndRetry<T>(fn: () => Promise<T>): Promise<T> {
-    this.prepared.clear();
+    this.forgetPrepared();
     this.db = await SqliteExecutor.connection(this.knex);
     return this.exclusive(fn);
   }
 
   close(): void {
+    this.forgetPrepared();
+  }
+
+  /** Statements are prepared on one connection: a new connection prepares them again. */
+  private forgetPrepared(): void {
     this.prepared.clear();
+    this.lastStatement = null;
+    this.lastPrepared = null;
   }
 }
 

@@ -1,3 +1,4 @@
+import { generatedFunction } from '../../../core/generated-function';
 import type { Decoder, Encoder } from '../codec';
 
 /**
@@ -8,8 +9,7 @@ import type { Decoder, Encoder } from '../codec';
  * https://v8.dev/blog/elements-kinds and https://mathiasbynens.be/notes/shapes-ics): measured
  * ~0.1 µs a row on insert (docs/performance.md, "Eleventh session"). Member names enter the code as
  * JSON string literals, so `values["a b"]` reads exactly what `values[name]` read. Where code
- * generation from strings is disallowed (`node --disallow-code-generation-from-strings`), the loop
- * is kept.
+ * generation from strings is disallowed, the loop is kept.
  */
 
 /** Fills `cols[i]` with `encoders[i](values[members[i]])`, for every i. */
@@ -46,12 +46,10 @@ export function memberFill(
 
 /** `function (args) { body }` with the codecs bound as c0, c1, …; null where code generation is off. */
 function unrolled<F>(codecs: readonly unknown[], args: string, body: readonly string[]): F | null {
-  const bound = codecs.map((_, i) => `c${i}`);
-  try {
-    const make = new Function(...bound, `'use strict'; return function (${args}) {\n${body.join('\n')}\n};`);
-    return make(...codecs) as F;
-  } catch (error) {
-    if (error instanceof EvalError) return null;
-    throw error;
-  }
+  return generatedFunction<F>(
+    codecs.map((_, i) => `c${i}`),
+    codecs,
+    args,
+    body.join('\n'),
+  );
 }
