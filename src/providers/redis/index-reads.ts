@@ -29,8 +29,9 @@ interface IndexTarget {
  * read and its score, '' at the start), the page size and the mode: 'values' reads each member's
  * value (GET; a key that is gone or not a string is left out: WRONGTYPE is the only error read as
  * "not a record", any other error, such as a key that moved during resharding, fails the script),
- * 'expiry' its PEXPIRETIME (a key that is gone is left out). Members are read in index order from
- * the cursor: the rank after the cursor member (ZRANK, O(log n)) while it keeps its score,
+ * 'expiry' its PEXPIRETIME (a key that is gone is left out). Every member is read, those past
+ * their score too (an expiry moved by hand leaves the score behind: the key's read decides), in
+ * index order from the cursor: the rank after the cursor member (ZRANK, O(log n)) while it keeps its score,
  * else (it left the index or was re-scored) the first member at or above its old score (members
  * may then be read twice: the caller skips keys it has seen). Index keys that do not exist cost one EXISTS. With the last argument '1' (one server,
  * first page) the script first checks that the index holds its built member (index-marker.ts) and
@@ -51,7 +52,10 @@ while pos <= k and taken < size do
   local idx = ARGV[pos + 1]
   local got = {}
   if redis.call('EXISTS', idx) == 1 then
-    local start = redis.call('ZCOUNT', idx, '-inf', '(' .. now)
+    -- Members below now are read too: a record whose expiry was moved by hand (EXPIRE) keeps its
+    -- old score until a write re-scores it, and is still a record. A dead one costs its GET /
+    -- PEXPIRETIME, which answer nil / -2. Only the built member '' is at -inf: it is passed.
+    local start = redis.call('ZCOUNT', idx, '-inf', '-inf')
     if after ~= '' then
       local rank = redis.call('ZRANK', idx, after)
       local from
