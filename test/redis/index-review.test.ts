@@ -4,8 +4,7 @@
  * slot's index does not expire before it.
  */
 import 'reflect-metadata';
-import { connect, Entity, Field, Key, ModelBuilder, TimeToLive } from '../../src';
-import { RedisStore } from '../../src/providers/redis';
+import { Entity, Field, Key, ModelBuilder, TimeToLive } from '../../src';
 import { serverIndexKey, slotIndexKey } from '../../src/providers/redis/collection-index';
 import { hashSlot } from '../../src/providers/redis/slots';
 import { describeStore } from '../harness/stores';

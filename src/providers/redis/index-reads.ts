@@ -3,6 +3,7 @@ import type { KeyspaceMapping } from './compile';
 import { serverIndexKey, slotIndexKey, type IndexLayout } from './collection-index';
 import type { CallPlace, RedisClientLike } from './gateway';
 import { RedisRouter } from './router';
+import { retriedAfterReshard } from './reshard';
 import { READ_VALUE_LUA } from './read-value-lua';
 import { runScriptFor, script } from './scripts';
 import { STORE } from './semantics';
@@ -159,40 +160,56 @@ export async function walkIndex(
   visit: (page: IndexPage) => boolean,
   scope: WalkScope = {},
 ): Promise<IndexReadCost> {
-  const all = await targets(client, layout, mapping, scope.slot);
   const size = String(Math.min(PAGE, Math.max(1, scope.pageSize ?? PAGE)));
-  const cost: IndexReadCost = { scripts: 0, indexKeys: all.reduce((n, t) => n + t.keys.length, 0), lost: false };
+  const cost: IndexReadCost = { scripts: 0, indexKeys: 0, lost: false };
   const seen = new Set<string>();
   let stopped = false;
-  const walk = async (t: IndexTarget): Promise<void> => {
-    const named = [String(t.keys.length), ...t.keys];
-    let cursor = ['1', '', ''];
-    let check = layout.cluster ? '0' : '1';
-    while (!stopped) {
-      const args = [...named, ...cursor, size, mode, check];
-      const reply = await runScriptFor<unknown>(t.client, INDEX_PAGE, [], args, place, true);
-      cost.scripts += 1;
-      check = '0';
-      if (Array.isArray(reply) && reply.length === 1 && Number(reply[0]) === -1) {
-        cost.lost = true;
-        return;
+  // After a resharding the whole read runs once more on the refreshed slot map (reshard.ts): the
+  // keys handed out already are in `seen`, so none is handed out twice.
+  await retriedAfterReshard(client, layout, mapping, place, async () => {
+    const all = await targets(client, layout, mapping, scope.slot);
+    cost.indexKeys = all.reduce((n, t) => n + t.keys.length, 0);
+    let failed = false;
+    const walk = async (t: IndexTarget): Promise<void> => {
+      const named = [String(t.keys.length), ...t.keys];
+      let cursor = ['1', '', ''];
+      let check = layout.cluster ? '0' : '1';
+      while (!stopped && !failed) {
+        const args = [...named, ...cursor, size, mode, check];
+        const reply = await runScriptFor<unknown>(t.client, INDEX_PAGE, [], args, place, true);
+        cost.scripts += 1;
+        check = '0';
+        if (Array.isArray(reply) && reply.length === 1 && Number(reply[0]) === -1) {
+          cost.lost = true;
+          return;
+        }
+        if (!Array.isArray(reply) || reply.length < 4) throw unreadableReply(reply, place);
+        const [pos, after, score, now, ...rest] = reply as unknown[];
+        const entries: Array<readonly [string, string | number]> = [];
+        for (let i = 0; i + 1 < rest.length; i += 2) {
+          const key = String(rest[i]);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          entries.push([key, mode === 'values' ? String(rest[i + 1]) : Number(rest[i + 1])]);
+        }
+        // Another primary's page may have said stop while this one was read.
+        if (stopped || !visit({ now: Number(now), entries })) stopped = true;
+        if (Number(pos) > t.keys.length) return;
+        cursor = [String(pos), String(after), String(score)];
       }
-      if (!Array.isArray(reply) || reply.length < 4) throw unreadableReply(reply, place);
-      const [pos, after, score, now, ...rest] = reply as unknown[];
-      const entries: Array<readonly [string, string | number]> = [];
-      for (let i = 0; i + 1 < rest.length; i += 2) {
-        const key = String(rest[i]);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        entries.push([key, mode === 'values' ? String(rest[i + 1]) : Number(rest[i + 1])]);
-      }
-      // Another primary's page may have said stop while this one was read.
-      if (stopped || !visit({ now: Number(now), entries })) stopped = true;
-      if (Number(pos) > t.keys.length) return;
-      cursor = [String(pos), String(after), String(score)];
-    }
-  };
-  await Promise.all(all.map(walk));
+    };
+    // Every primary's walk ends before the read fails or runs again, so none visits pages after it.
+    const ends = await Promise.allSettled(
+      all.map((t) =>
+        walk(t).catch((error: unknown) => {
+          failed = true;
+          throw error;
+        }),
+      ),
+    );
+    const failure = ends.find((e): e is PromiseRejectedResult => e.status === 'rejected');
+    if (failure) throw failure.reason;
+  });
   return cost;
 }
 
