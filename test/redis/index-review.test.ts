@@ -6,7 +6,9 @@
 import 'reflect-metadata';
 import { Entity, Field, Key, ModelBuilder, TimeToLive } from '../../src';
 import { serverIndexKey, slotIndexKey } from '../../src/providers/redis/collection-index';
+import { indexPositionOf, memberDigest } from '../../src/providers/redis/index-position';
 import { hashSlot } from '../../src/providers/redis/slots';
+import { MAX_CURSOR_LENGTH } from '../../src/runtime/cursor';
 import { describeStore } from '../harness/stores';
 import { openStore, type OpenedStore } from '../harness/open-store';
 import type { TestRedisCluster } from '../harness/redis-cluster';
@@ -70,6 +72,42 @@ for (const store of ['redis', 'redis-cluster'] as const) {
       expect(await jobs.find({}, { limit: 1 })).toHaveLength(1);
       expect((await jobs.find({ owner: 'lim' }, { limit: 2 })).map((j) => j.id).sort()).toEqual(['one', 'two']);
       await jobs.deleteMany({}, { all: true });
+    });
+
+    test('a cursor findPage hands out stays short with long keys: the handed-out members go as digests', async () => {
+      const jobs = opened.db.repository(Job);
+      const ids = Array.from({ length: 300 }, (_, i) => String(i).padStart(2500, 'x'));
+      for (let i = 0; i < ids.length; i += 50) {
+        await Promise.all(ids.slice(i, i + 50).map((id) => jobs.insert(job(id, 'long'))));
+      }
+      for (const where of [{ owner: 'long' }, {}]) {
+        const seen = new Set<string>();
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const page = await jobs.findPage(where, cursor === undefined ? { limit: 95 } : { limit: 95, cursor });
+          page.items.forEach((j) => seen.add(j.id));
+          if (page.cursor !== undefined) expect(page.cursor.length).toBeLessThan(MAX_CURSOR_LENGTH / 8);
+          cursor = page.cursor;
+          pages += 1;
+        } while (cursor !== undefined && pages < 100);
+        expect(seen.size).toBe(300);
+      }
+      await jobs.deleteMany({ owner: 'long' });
+    }, 60_000);
+
+    test('a position of an older cursor (members, not digests) is read with their digests', () => {
+      expect(indexPositionOf({ z: 0, c: '7', s: ['a'], k: ['b'] })).toEqual({
+        z: 0,
+        c: '7',
+        s: [memberDigest('a')],
+        k: [memberDigest('b')],
+        h: 1,
+      });
+      const d = memberDigest('a');
+      expect(indexPositionOf({ z: 0, c: '7', s: [d], h: 1 })).toEqual({ z: 0, c: '7', s: [d], h: 1 });
+      expect(indexPositionOf({ z: 0, c: '7', s: ['a'], h: 1 })).toBeUndefined();
+      expect(indexPositionOf({ z: 0, c: '7', s: [], h: 2 })).toBeUndefined();
     });
 
     test('a per-slot index (cluster) has no expiry: a record extended by hand never outlives it', async () => {
