@@ -4,7 +4,8 @@
  * slot's index does not expire before it.
  */
 import 'reflect-metadata';
-import { Entity, Field, Key, ModelBuilder, TimeToLive } from '../../src';
+import { connect, Entity, Field, Key, ModelBuilder, TimeToLive } from '../../src';
+import { RedisStore } from '../../src/providers/redis';
 import { serverIndexKey, slotIndexKey } from '../../src/providers/redis/collection-index';
 import { indexPositionOf, memberDigest } from '../../src/providers/redis/index-position';
 import { hashSlot } from '../../src/providers/redis/slots';
@@ -12,6 +13,7 @@ import { MAX_CURSOR_LENGTH } from '../../src/runtime/cursor';
 import { describeStore } from '../harness/stores';
 import { openStore, type OpenedStore } from '../harness/open-store';
 import type { TestRedisCluster } from '../harness/redis-cluster';
+import { commandSpy } from './command-spy';
 
 @Entity()
 @TimeToLive({ ttl: 3600, perWrite: true })
@@ -62,6 +64,26 @@ for (const store of ['redis', 'redis-cluster'] as const) {
       const [step] = (await opened.db.plan({ counts: true })).steps;
       expect(step?.effect?.text ?? '').toMatch(/\b1 stored keys/);
       await jobs.delete('kept');
+    });
+
+    test('a limited read past many members whose key is gone takes one script per 1000 of them, not one per limit', async () => {
+      const spy = commandSpy(opened);
+      const db = await connect(model(), new RedisStore({ client: spy.client as never, prefix: `${prefix}lim:` }));
+      const jobs = db.repository(Job);
+      await jobs.count();
+      const dead = Array.from({ length: 200 }, (_, i) => `d${i}`);
+      for (let i = 0; i < dead.length; i += 50) {
+        await Promise.all(dead.slice(i, i + 50).map((id) => jobs.insert(job(id, 'dead'), { ttl: 1 })));
+      }
+      await jobs.insert(job('live1'), { ttl: 600 });
+      await jobs.insert(job('live2'), { ttl: 600 });
+      await sleep(1300);
+      spy.reset();
+      expect((await jobs.find({}, { limit: 2 })).map((j) => j.id).sort()).toEqual(['live1', 'live2']);
+      const primaries = opened.raw.redisCluster ? opened.raw.redisCluster.masters.length : 1;
+      expect(spy.count('EVALSHA_RO') + spy.count('EVAL_RO')).toBeLessThanOrEqual(2 * primaries);
+      await jobs.deleteMany({}, { all: true });
+      await db.close();
     });
 
     test('a page of one member after the built member goes on (no loop on the built member)', async () => {

@@ -48,10 +48,14 @@ local pos, after, after_score = tonumber(ARGV[k + 2]), ARGV[k + 3], ARGV[k + 4]
 local size, mode = tonumber(ARGV[k + 5]), ARGV[k + 6]
 if ARGV[k + 7] == '1' and not redis.call('ZSCORE', ARGV[2], '') then return { -1 } end
 local out = {}
-local taken = 0
-while pos <= k and taken < size do
+-- A page holds size entries, from at most ${PAGE} members read: members whose key is gone (most
+-- often past their score, not pruned yet) do not fill it, so a limited read over many of them
+-- takes one script per ${PAGE} of them, not one per size.
+local found, examined = 0, 0
+while pos <= k and found < size and examined < ${PAGE} do
   local idx = ARGV[pos + 1]
   local got = {}
+  local asked = math.min(size - found, ${PAGE} - examined)
   if redis.call('EXISTS', idx) == 1 then
     -- Members below now are read too: a record whose expiry was moved by hand (EXPIRE) keeps its
     -- old score until a write re-scores it, and is still a record. A dead one costs its GET /
@@ -67,28 +71,30 @@ while pos <= k and taken < size do
       end
       if from > start then start = from end
     end
-    got = redis.call('ZRANGE', idx, start, start + size - taken - 1, 'WITHSCORES')
+    got = redis.call('ZRANGE', idx, start, start + asked - 1, 'WITHSCORES')
   end
   for i = 1, #got, 2 do
     local key = got[i]
     after, after_score = key, got[i + 1]
-    taken = taken + 1
+    examined = examined + 1
     if mode == 'values' then
       local v, err = lifespan_read_value(key)
       if err then return redis.error_reply(err) end
       if v then
         out[#out + 1] = key
         out[#out + 1] = v
+        found = found + 1
       end
     else
       local at = redis.call('PEXPIRETIME', key)
       if at ~= -2 then
         out[#out + 1] = key
         out[#out + 1] = at
+        found = found + 1
       end
     end
   end
-  if taken < size then
+  if #got < asked * 2 then
     pos, after, after_score = pos + 1, '', ''
   end
 end
