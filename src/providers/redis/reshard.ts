@@ -16,9 +16,10 @@ const NON_LOCAL_KEY = /Script attempted to access a non local key/;
 
 /**
  * Runs `attempt`; when a cluster refuses it with the non-local-key error, makes the client's slot
- * map current (refreshSlotMap) and runs it once more. Any other error, a map found current, or a
- * second refusal (a slot still being migrated: its keys are on two nodes) is thrown as it came,
- * the typed error with the resharding hint (gateway.ts).
+ * map current (refreshSlotMap) and runs it once more, also when no stale slot was found (another
+ * read may have refreshed the map meanwhile). Any other error, or a second refusal (a slot still
+ * being migrated: its keys are on two nodes), is thrown as it came: the typed error with the
+ * resharding hint (gateway.ts).
  */
 export async function retriedAfterReshard<T>(
   client: RedisClientLike,
@@ -32,7 +33,7 @@ export async function retriedAfterReshard<T>(
   } catch (error) {
     if (!layout.cluster || !(client instanceof RedisRouter) || !NON_LOCAL_KEY.test(messageOf(error))) throw error;
     const keyOf = (slot: number) => slotIndexKey(layout.prefix, mapping.collection, slot);
-    if (!(await refreshSlotMap(client, keyOf))) throw error;
+    await refreshSlotMap(client, keyOf);
     return attempt();
   }
 }
