@@ -23,7 +23,7 @@ import {
 } from '../../src';
 import { RedisStore } from '../../src/providers/redis';
 import { serverIndexKey, slotIndexKey } from '../../src/providers/redis/collection-index';
-import { cutAt, MAX_SKIP_BYTES } from '../../src/providers/redis/index-position';
+import { cutAt, MAX_SKIP_BYTES, memberDigest } from '../../src/providers/redis/index-position';
 import { hashSlot } from '../../src/providers/redis/slots';
 import { decodeCursor, encodeCursor, MAX_CURSOR_LENGTH } from '../../src/runtime/cursor';
 import { openStore, type OpenedStore } from '../harness/open-store';
@@ -95,13 +95,19 @@ async function insertAll<T>(repo: Repository<T>, rows: T[]): Promise<void> {
 test('a position whose skipped members would make the cursor too long drops the carried ones', () => {
   const long = Array.from({ length: 100 }, (_, i) => `${'x'.repeat(2000)}${i}`);
   const cut = cutAt({ z: 0, c: '42', s: [], k: long }, ['a']);
-  expect(cut).toEqual({ z: 0, c: '42', s: ['a'] });
+  expect(cut).toEqual({ z: 0, c: '42', s: [memberDigest('a')], h: 1 });
   const scope = { store: 'redis', entity: 'Job', collection: 'job', where: {} };
   const kept = cutAt({ z: 0, c: '42', s: [], k: long.slice(0, 60) }, ['a']);
   expect(kept.k).toHaveLength(60);
   expect(Buffer.byteLength(JSON.stringify(kept))).toBeLessThanOrEqual(MAX_SKIP_BYTES + 100);
   expect(encodeCursor(scope, kept).length).toBeLessThan(MAX_CURSOR_LENGTH);
-  expect(cutAt({ z: 3, c: '42', s: ['a'], k: ['b'] }, ['c'])).toEqual({ z: 3, c: '42', s: ['a', 'c'], k: ['b'] });
+  expect(cutAt({ z: 3, c: '42', s: ['a'], k: ['b'] }, ['c'])).toEqual({
+    z: 3,
+    c: '42',
+    s: ['a', memberDigest('c')],
+    k: ['b'],
+    h: 1,
+  });
 });
 
 for (const store of ['redis', 'redis-cluster'] as const) {

@@ -12,8 +12,9 @@ import { hashSlot } from './slots';
  * and whose scores are their absolute expiry in Unix ms (+inf: no expiry), so count / find /
  * forecast / plan --counts read what the collection holds instead of SCANning the database.
  * Every script that writes or deletes a record updates its member in the same script (atomic with
- * the write), drops the members already due, and gives the index key the latest expiry it holds,
- * so an index whose records all expired expires with them.
+ * the write), drops the members already due, and (one server) gives the index key the latest
+ * expiry it holds, so an index whose records all expired expires with them; a cluster's per-slot
+ * index gets no expiry (reindex-lua.ts says why).
  *
  * On one server the index is `<prefix>{lifespan}:index:<collection>`. On Redis Cluster a script
  * can only touch keys of one slot, and the records of one collection hash to every slot, so there

@@ -56,7 +56,9 @@ export function operationFailed(error: unknown, place: CallPlace): unknown {
 /**
  * Errors of a cluster whose topology is changing (node-redis's and the server's words). A script
  * that reads a key of a slot being migrated away from its node is refused with "Script attempted
- * to access a non local key in a cluster node" (Redis 7 scripts get no MOVED/ASK redirection).
+ * to access a non local key in a cluster node" (Redis 7 scripts get no MOVED/ASK redirection);
+ * the index reads meet it after a slot moved too, and first make the client's slot map current
+ * and run once more (reshard.ts): the error reaches the caller when that did not help.
  */
 const CLUSTER_CHANGING =
   /^(CLUSTERDOWN|TRYAGAIN|MOVED|ASK)\b|Script attempted to access a non local key|Disconnects client|Socket closed unexpectedly|MaxCommandRedirections/;

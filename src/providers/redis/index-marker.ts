@@ -8,7 +8,9 @@ import { call, type CallPlace, type RedisClientLike } from './gateway';
  * on one slot (`{lifespan}`) like the recorded default TTLs. On one server the build also adds
  * the member '' at -inf to the index itself (reindex-lua.ts), and the index counts as complete
  * only while that member is there: an index lost after it was built (evicted under maxmemory, a
- * stray DEL, or expired with its last record) is built again rather than read as empty.
+ * stray DEL, or expired with its last record) is built again rather than read as empty. A
+ * cluster's per-slot index has no such member, so it gets no expiry either (reindex-lua.ts): only
+ * eviction or a DEL by hand can lose it unnoticed.
  */
 export function indexedMarkerKey(prefix: string): string {
   return `${prefix}{lifespan}:indexed`;

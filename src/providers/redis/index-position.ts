@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SLOT_COUNT } from './slots';
 
 /**
@@ -14,12 +15,35 @@ import { SLOT_COUNT } from './slots';
  * cursor 0, and `k` (carried) of the later positions in the same index. Both are bounded by one
  * step's members; should they make the cursor too long (MAX_SKIP_BYTES), `k` is dropped and those
  * records may come again, as ZSCAN allows.
+ *
+ * `s` and `k` hold digests of the members (memberDigest), not the members: a step of 100 members
+ * of 2.5 KB keys would make a cursor longer than MAX_CURSOR_LENGTH, which findPage then refuses
+ * as CURSOR_INVALID. `h: 1` says so in a cursor; a cursor made before (no `h`) holds the members,
+ * and resumes: they are digested when it is read.
  */
 export interface IndexPosition {
   readonly z: number;
   readonly c: string;
   readonly s: readonly string[];
   readonly k?: readonly string[];
+  readonly h?: 1;
+}
+
+/**
+ * A member's digest, as the walk's script computes it: the first 16 hex digits of the SHA-1 of
+ * the member after the collection's key prefix (redis.sha1hex,
+ * https://redis.io/docs/latest/develop/interact/programmability/lua-api/#redis.sha1hex). Two
+ * members of one step share one with odds of about 2^-64: the second would be skipped as handed out.
+ */
+export function memberDigest(rest: string): string {
+  return createHash('sha1').update(rest, 'utf8').digest('hex').slice(0, 16);
+}
+
+const DIGEST = /^[0-9a-f]{16}$/;
+
+function digested(z: number, c: string, s: readonly string[], k?: readonly string[]): IndexPosition {
+  const base = k === undefined ? { z, c, s } : { z, c, s, k };
+  return s.length > 0 || (k?.length ?? 0) > 0 ? { ...base, h: 1 } : base;
 }
 
 /**
@@ -36,18 +60,19 @@ export function carriedOf(at: IndexPosition): readonly string[] {
 /** A position in the index of `at` at a later cursor, carrying what `at` carries. */
 export function laterIn(at: IndexPosition, c: string): IndexPosition {
   const k = carriedOf(at);
-  return k.length === 0 ? { z: at.z, c, s: [] } : { z: at.z, c, s: [], k };
+  return k.length === 0 ? { z: at.z, c, s: [] } : digested(at.z, c, [], k);
 }
 
 /**
- * `at` with `handed` (members of its step handed out since) skipped too; the carried members are
- * dropped when the position would be longer than MAX_SKIP_BYTES (they may then come again).
+ * `at` with `handed` (members of its step handed out since, after the collection's key prefix)
+ * skipped too; the carried members are dropped when the position would be longer than
+ * MAX_SKIP_BYTES (they may then come again).
  */
 export function cutAt(at: IndexPosition, handed: readonly string[]): IndexPosition {
-  const s = [...at.s, ...handed];
-  if (at.k === undefined) return { z: at.z, c: at.c, s };
+  const s = [...at.s, ...handed.map(memberDigest)];
+  if (at.k === undefined) return digested(at.z, at.c, s);
   const bytes = Buffer.byteLength(JSON.stringify(s)) + Buffer.byteLength(JSON.stringify(at.k));
-  return bytes > MAX_SKIP_BYTES ? { z: at.z, c: at.c, s } : { z: at.z, c: at.c, s, k: at.k };
+  return bytes > MAX_SKIP_BYTES ? digested(at.z, at.c, s) : digested(at.z, at.c, s, at.k);
 }
 
 export const INDEX_START: IndexPosition = { z: 0, c: '0', s: [] };
@@ -55,10 +80,14 @@ export const INDEX_START: IndexPosition = { z: 0, c: '0', s: [] };
 /** A position read back from a page cursor, or undefined when it is not one (ZSCAN cursors are unsigned 64-bit). */
 export function indexPositionOf(raw: unknown): IndexPosition | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
-  const { z, c, s, k } = raw as { z?: unknown; c?: unknown; s?: unknown; k?: unknown };
+  const { z, c, s, k, h } = raw as { z?: unknown; c?: unknown; s?: unknown; k?: unknown; h?: unknown };
   if (typeof z !== 'number' || !Number.isInteger(z) || z < 0 || z >= SLOT_COUNT) return undefined;
   if (typeof c !== 'string' || !/^\d{1,20}$/.test(c) || BigInt(c) >= 2n ** 64n) return undefined;
-  const strings = (list: unknown): list is string[] => Array.isArray(list) && list.every((m) => typeof m === 'string');
+  if (h !== undefined && h !== 1) return undefined;
+  const strings = (list: unknown): list is string[] =>
+    Array.isArray(list) && list.every((m) => typeof m === 'string' && (h === undefined || DIGEST.test(m)));
   if (!strings(s) || (k !== undefined && !strings(k))) return undefined;
-  return k === undefined ? { z, c, s } : { z, c, s, k };
+  // A cursor made before the digests holds the members themselves.
+  const own = (list: string[]) => (h === undefined ? list.map(memberDigest) : list);
+  return digested(z, c, own(s), k === undefined ? undefined : own(k));
 }

@@ -3,6 +3,7 @@ import type { KeyspaceMapping } from './compile';
 import { serverIndexKey, slotIndexKey, type IndexLayout } from './collection-index';
 import type { CallPlace, RedisClientLike } from './gateway';
 import { RedisRouter } from './router';
+import { retriedAfterReshard } from './reshard';
 import { READ_VALUE_LUA } from './read-value-lua';
 import { runScriptFor, script } from './scripts';
 import { STORE } from './semantics';
@@ -29,8 +30,9 @@ interface IndexTarget {
  * read and its score, '' at the start), the page size and the mode: 'values' reads each member's
  * value (GET; a key that is gone or not a string is left out: WRONGTYPE is the only error read as
  * "not a record", any other error, such as a key that moved during resharding, fails the script),
- * 'expiry' its PEXPIRETIME (a key that is gone is left out). Members are read in index order from
- * the cursor: the rank after the cursor member (ZRANK, O(log n)) while it keeps its score,
+ * 'expiry' its PEXPIRETIME (a key that is gone is left out). Every member is read, those past
+ * their score too (an expiry moved by hand leaves the score behind: the key's read decides), in
+ * index order from the cursor: the rank after the cursor member (ZRANK, O(log n)) while it keeps its score,
  * else (it left the index or was re-scored) the first member at or above its old score (members
  * may then be read twice: the caller skips keys it has seen). Index keys that do not exist cost one EXISTS. With the last argument '1' (one server,
  * first page) the script first checks that the index holds its built member (index-marker.ts) and
@@ -46,12 +48,19 @@ local pos, after, after_score = tonumber(ARGV[k + 2]), ARGV[k + 3], ARGV[k + 4]
 local size, mode = tonumber(ARGV[k + 5]), ARGV[k + 6]
 if ARGV[k + 7] == '1' and not redis.call('ZSCORE', ARGV[2], '') then return { -1 } end
 local out = {}
-local taken = 0
-while pos <= k and taken < size do
+-- A page holds size entries, from at most ${PAGE} members read: members whose key is gone (most
+-- often past their score, not pruned yet) do not fill it, so a limited read over many of them
+-- takes one script per ${PAGE} of them, not one per size.
+local found, examined = 0, 0
+while pos <= k and found < size and examined < ${PAGE} do
   local idx = ARGV[pos + 1]
   local got = {}
+  local asked = math.min(size - found, ${PAGE} - examined)
   if redis.call('EXISTS', idx) == 1 then
-    local start = redis.call('ZCOUNT', idx, '-inf', '(' .. now)
+    -- Members below now are read too: a record whose expiry was moved by hand (EXPIRE) keeps its
+    -- old score until a write re-scores it, and is still a record. A dead one costs its GET /
+    -- PEXPIRETIME, which answer nil / -2. Only the built member '' is at -inf: it is passed.
+    local start = redis.call('ZCOUNT', idx, '-inf', '-inf')
     if after ~= '' then
       local rank = redis.call('ZRANK', idx, after)
       local from
@@ -62,28 +71,30 @@ while pos <= k and taken < size do
       end
       if from > start then start = from end
     end
-    got = redis.call('ZRANGE', idx, start, start + size - taken - 1, 'WITHSCORES')
+    got = redis.call('ZRANGE', idx, start, start + asked - 1, 'WITHSCORES')
   end
   for i = 1, #got, 2 do
     local key = got[i]
     after, after_score = key, got[i + 1]
-    taken = taken + 1
+    examined = examined + 1
     if mode == 'values' then
       local v, err = lifespan_read_value(key)
       if err then return redis.error_reply(err) end
       if v then
         out[#out + 1] = key
         out[#out + 1] = v
+        found = found + 1
       end
     else
       local at = redis.call('PEXPIRETIME', key)
       if at ~= -2 then
         out[#out + 1] = key
         out[#out + 1] = at
+        found = found + 1
       end
     end
   end
-  if taken < size then
+  if #got < asked * 2 then
     pos, after, after_score = pos + 1, '', ''
   end
 end
@@ -155,40 +166,56 @@ export async function walkIndex(
   visit: (page: IndexPage) => boolean,
   scope: WalkScope = {},
 ): Promise<IndexReadCost> {
-  const all = await targets(client, layout, mapping, scope.slot);
   const size = String(Math.min(PAGE, Math.max(1, scope.pageSize ?? PAGE)));
-  const cost: IndexReadCost = { scripts: 0, indexKeys: all.reduce((n, t) => n + t.keys.length, 0), lost: false };
+  const cost: IndexReadCost = { scripts: 0, indexKeys: 0, lost: false };
   const seen = new Set<string>();
   let stopped = false;
-  const walk = async (t: IndexTarget): Promise<void> => {
-    const named = [String(t.keys.length), ...t.keys];
-    let cursor = ['1', '', ''];
-    let check = layout.cluster ? '0' : '1';
-    while (!stopped) {
-      const args = [...named, ...cursor, size, mode, check];
-      const reply = await runScriptFor<unknown>(t.client, INDEX_PAGE, [], args, place, true);
-      cost.scripts += 1;
-      check = '0';
-      if (Array.isArray(reply) && reply.length === 1 && Number(reply[0]) === -1) {
-        cost.lost = true;
-        return;
+  // After a resharding the whole read runs once more on the refreshed slot map (reshard.ts): the
+  // keys handed out already are in `seen`, so none is handed out twice.
+  await retriedAfterReshard(client, layout, mapping, place, async () => {
+    const all = await targets(client, layout, mapping, scope.slot);
+    cost.indexKeys = all.reduce((n, t) => n + t.keys.length, 0);
+    let failed = false;
+    const walk = async (t: IndexTarget): Promise<void> => {
+      const named = [String(t.keys.length), ...t.keys];
+      let cursor = ['1', '', ''];
+      let check = layout.cluster ? '0' : '1';
+      while (!stopped && !failed) {
+        const args = [...named, ...cursor, size, mode, check];
+        const reply = await runScriptFor<unknown>(t.client, INDEX_PAGE, [], args, place, true);
+        cost.scripts += 1;
+        check = '0';
+        if (Array.isArray(reply) && reply.length === 1 && Number(reply[0]) === -1) {
+          cost.lost = true;
+          return;
+        }
+        if (!Array.isArray(reply) || reply.length < 4) throw unreadableReply(reply, place);
+        const [pos, after, score, now, ...rest] = reply as unknown[];
+        const entries: Array<readonly [string, string | number]> = [];
+        for (let i = 0; i + 1 < rest.length; i += 2) {
+          const key = String(rest[i]);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          entries.push([key, mode === 'values' ? String(rest[i + 1]) : Number(rest[i + 1])]);
+        }
+        // Another primary's page may have said stop while this one was read.
+        if (stopped || !visit({ now: Number(now), entries })) stopped = true;
+        if (Number(pos) > t.keys.length) return;
+        cursor = [String(pos), String(after), String(score)];
       }
-      if (!Array.isArray(reply) || reply.length < 4) throw unreadableReply(reply, place);
-      const [pos, after, score, now, ...rest] = reply as unknown[];
-      const entries: Array<readonly [string, string | number]> = [];
-      for (let i = 0; i + 1 < rest.length; i += 2) {
-        const key = String(rest[i]);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        entries.push([key, mode === 'values' ? String(rest[i + 1]) : Number(rest[i + 1])]);
-      }
-      // Another primary's page may have said stop while this one was read.
-      if (stopped || !visit({ now: Number(now), entries })) stopped = true;
-      if (Number(pos) > t.keys.length) return;
-      cursor = [String(pos), String(after), String(score)];
-    }
-  };
-  await Promise.all(all.map(walk));
+    };
+    // Every primary's walk ends before the read fails or runs again, so none visits pages after it.
+    const ends = await Promise.allSettled(
+      all.map((t) =>
+        walk(t).catch((error: unknown) => {
+          failed = true;
+          throw error;
+        }),
+      ),
+    );
+    const failure = ends.find((e): e is PromiseRejectedResult => e.status === 'rejected');
+    if (failure) throw failure.reason;
+  });
   return cost;
 }
 

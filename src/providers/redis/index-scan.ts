@@ -34,9 +34,10 @@ export const STEP_COUNT = 100;
  * ARGV: k, the k index keys in walk order, then the ZSCAN cursor in the first one, how many values
  * to read at most (`want`), ZSCAN's COUNT, the mode ('keys': the member only; 'values': GET;
  * 'both': GET and PEXPIRETIME, for deleteMany), '1' to first check that the first index holds its built member (one server:
- * index-marker.ts; { -1 } when it does not), a MATCH pattern or '', m, then m members skipped in
- * every step of the first index until its cursor comes back to 0 (handed out from a step at cursor
- * 0: see IndexPosition), then the members of the first step already handed out (not read again).
+ * index-marker.ts; { -1 } when it does not), a MATCH pattern or '', the length in bytes of the
+ * collection's key prefix, m, then the digests (memberDigest) of m members skipped in every step
+ * of the first index until its cursor comes back to 0 (handed out from a step at cursor 0: see
+ * IndexPosition), then those of the members of the first step already handed out (not read again).
  * A member's score is not taken as proof of expiry: an expiry changed outside lifespan (EXPIRE /
  * PERSIST by hand) leaves it behind until a write re-scores it, so a key that is gone is left out
  * by its read (GET nil; mode 'keys': EXISTS for a member past its score, the MGET after the script
@@ -57,9 +58,9 @@ local cursor, want, count, mode = ARGV[k + 2], tonumber(ARGV[k + 3]), ARGV[k + 4
 local match = ARGV[k + 7]
 if ARGV[k + 6] == '1' and not redis.call('ZSCORE', ARGV[2], '') then return { -1 } end
 local carried, skip = {}, {}
-local m = tonumber(ARGV[k + 8])
-for i = k + 9, k + 8 + m do carried[ARGV[i]] = true end
-for i = k + 9 + m, #ARGV do skip[ARGV[i]] = true end
+local prefix_len, m = tonumber(ARGV[k + 8]), tonumber(ARGV[k + 9])
+for i = k + 10, k + 9 + m do carried[ARGV[i]] = true end
+for i = k + 10 + m, #ARGV do skip[ARGV[i]] = true end
 local out = { now, 0, '0', 0 }
 local pos, got, steps, cut = 1, 0, 0, 0
 while pos <= k and got < want and steps < ${MAX_STEPS_PER_SCRIPT} do
@@ -84,7 +85,12 @@ while pos <= k and got < want and steps < ${MAX_STEPS_PER_SCRIPT} do
         break
       end
       local key = members[i]
-      if key == '' or skip[key] or (pos == 1 and carried[key]) then
+      local handed = false
+      if key ~= '' and (next(skip) ~= nil or (pos == 1 and m > 0)) then
+        local d = string.sub(redis.sha1hex(string.sub(key, prefix_len + 1)), 1, 16)
+        handed = skip[d] or (pos == 1 and carried[d])
+      end
+      if key == '' or handed then
         -- the built member, or handed out already
       elseif mode == 'keys' then
         -- A member past its score is handed out while its key is there (its expiry moved by hand).
@@ -211,11 +217,10 @@ export async function indexScan(
   // server less than a GET per member from Lua; a cluster's keys span slots, which MGET cannot.
   const mode: ScriptMode = query.mode === 'values' && !layout.cluster ? 'keys' : query.mode;
   const args = [String(run.keys.length), ...run.keys, start.c, String(want), count, mode, check, query.match];
-  const full = (rests: readonly string[]) => rests.map((rest) => query.head + rest);
   // At cursor 0 the step's members are carried (skipped in every step of the index), so not sent twice.
-  const carried = full(carriedOf(start));
-  const skipped = start.c === '0' ? [] : full(start.s);
-  const skips = [String(carried.length), ...carried, ...skipped];
+  const carried = carriedOf(start);
+  const skipped = start.c === '0' ? [] : start.s;
+  const skips = [String(Buffer.byteLength(query.head)), String(carried.length), ...carried, ...skipped];
   const reply = await runScriptFor<unknown>(run.client, INDEX_SCAN, [], [...args, ...skips], place, true);
   if (Array.isArray(reply) && reply.length === 1 && Number(reply[0]) === -1) return { lost: true };
   if (!Array.isArray(reply) || reply.length < 4) throw unreadableReply(reply, place);

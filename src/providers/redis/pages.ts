@@ -11,6 +11,7 @@ import { indexLayout } from './collection-index';
 import { ensureIndexed } from './index-build';
 import { forgetIndexed } from './index-marker';
 import { indexScan, STEP_COUNT } from './index-scan';
+import { retriedAfterReshard } from './reshard';
 import { cutAt, indexPositionOf, INDEX_START, type IndexPosition } from './index-position';
 import { walkTargets } from './scan';
 import { scanStep, walkPositionOf, WALK_START, type WalkPosition } from './scan-step';
@@ -164,7 +165,9 @@ async function indexWalk(
   for (let step = 0; step < MAX_STEPS_PER_PAGE; step++) {
     const lack = limit - page.matched.length;
     const query = { want: exact ? lack : Math.max(lack, STEP_COUNT), mode, match, slot, head };
-    const scan = await indexScan(p.client, layout, p.mapping, at, query, place);
+    const scan = await retriedAfterReshard(p.client, layout, p.mapping, place, () =>
+      indexScan(p.client, layout, p.mapping, at, query, place),
+    );
     if (scan.lost) return 'lost';
     for (const part of scan.steps) {
       // Cut before the first match the page has no room for (a filter the script does not apply,

@@ -12,6 +12,18 @@
  * member's expiry back; a +inf member whose key is gone (deleted outside lifespan) is dropped
  * there, one per write. The member '' at -inf marks an index built complete (index-marker.ts):
  * no record key is empty, and the prune starts above -inf.
+ *
+ * A cluster's per-slot index (its hash tag is a slot tag `ix…`, one server's is `{lifespan}`; a
+ * prefix holds no brace) gets no expiry, and one from an older version is PERSISTed at the next
+ * write to it. Its expiry could only follow the scores, and a record whose expiry was extended by
+ * hand (EXPIRE) keeps its old score until a write to the same slot re-scores it: with a cluster's
+ * 16,384 slots that write may never come before the index expires, and then no read sees the
+ * record. One server notices such a loss (the built member goes with the index, and the index is
+ * built again); a slot's index holds no built member, so the loss would go unnoticed. Without an
+ * expiry, the members of records that expired stay until a write to that slot prunes them (reads
+ * skip them at one GET / PEXPIRETIME each), and an index whose last member is dropped is removed
+ * by Redis itself, as every empty sorted set is ("Automatic creation and removal of keys",
+ * https://redis.io/docs/latest/develop/data-types/lists/).
  */
 export const PRUNE_STEP = 16;
 
@@ -32,7 +44,7 @@ end
 local function lifespan_expire_index(idx, at)
   redis.call('PEXPIREAT', idx, string.format('%d', at - at % 60000 + 60000))
 end
-local function lifespan_top(idx)
+local function lifespan_top(idx, expire)
   local top = redis.call('ZRANGE', idx, -1, -1, 'WITHSCORES')
   if #top == 0 or top[2] == '-inf' then return end
   if top[2] == 'inf' then
@@ -41,7 +53,7 @@ local function lifespan_top(idx)
     top = redis.call('ZRANGE', idx, -1, -1, 'WITHSCORES')
     if #top == 0 or top[2] == '-inf' or top[2] == 'inf' then return end
   end
-  lifespan_expire_index(idx, tonumber(top[2]))
+  if expire then lifespan_expire_index(idx, tonumber(top[2])) end
 end
 local function lifespan_reindex(key, idx)
   local idx_at = redis.call('PEXPIRETIME', idx)
@@ -53,10 +65,13 @@ local function lifespan_reindex(key, idx)
     local at = lifespan_rescore(idx, member)
     if at == -1 or (at ~= nil and latest ~= -1 and (latest == nil or at > latest)) then latest = at end
   end
-  if latest == -1 then
+  if string.match(idx, '{([^}]*)}') ~= 'lifespan' then
+    if idx_at >= 0 then redis.call('PERSIST', idx) end
+    if latest ~= -1 then lifespan_top(idx, false) end
+  elseif latest == -1 then
     if idx_at >= 0 then redis.call('PERSIST', idx) end
   elseif idx_at == -1 then
-    lifespan_top(idx)
+    lifespan_top(idx, true)
   elseif latest ~= nil and latest > idx_at then
     lifespan_expire_index(idx, latest)
   end
