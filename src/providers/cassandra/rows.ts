@@ -1,5 +1,6 @@
 import type { ValuePlace } from '../../core/values';
-import { createdAtUnset, instanceOf, keyValues, readMember } from '../../runtime/entity-values';
+import { createdAtUnset, keyValues, readMember } from '../../runtime/entity-values';
+import { memberFill } from '../../runtime/unrolled-fill';
 import type { KeyInput } from '../contract';
 import { fromCql, toCqlAt } from './codec';
 import type { ColumnMapping, EntityMapping } from './compile';
@@ -56,8 +57,33 @@ export function ttlParams(clause: TtlClause): Params {
   return clause.using ? [clause.seconds] : [];
 }
 
+const READERS = new WeakMap<EntityMapping, (row: Row) => object>();
+
+/** A row read back as an instance of the entity class: members in model order, as instanceOf sets them. */
 export function rowToEntity<T>(mapping: EntityMapping, row: Row): T {
-  const values: Record<string, unknown> = {};
-  for (const c of mapping.columns) values[c.member] = fromCql(c, row[c.column], mapping.entity.name);
-  return instanceOf<T>(mapping.entity, values);
+  let read = READERS.get(mapping);
+  if (!read) {
+    read = rowReader(mapping);
+    READERS.set(mapping, read);
+  }
+  return read(row) as T;
+}
+
+/** Decodes straight onto the instance (no object of values in between), by code made once per mapping. */
+function rowReader(mapping: EntityMapping): (row: Row) => object {
+  const { entity } = mapping;
+  const columns = entity.fields
+    .map((f) => mapping.columns.find((c) => c.member === f.member))
+    .filter((c): c is ColumnMapping => c !== undefined);
+  const fill = memberFill(
+    columns.map((c) => c.member),
+    columns.map((c) => c.column),
+    columns.map((c) => (raw: unknown) => fromCql(c, raw, entity.name)),
+  );
+  const proto = entity.target.prototype as object;
+  return (row) => {
+    const instance = Object.create(proto) as Record<string, unknown>;
+    fill(instance, row as unknown as Record<string, unknown>);
+    return instance;
+  };
 }

@@ -1,7 +1,7 @@
 import { isFiniteNumber, isSafeInteger, isValidDate, isWellFormed } from '../../../core/values';
 import type { EntityModel, FieldType } from '../../../model/types';
 import type { Converter, Decoder, Encoder } from '../codec';
-import { columnFill, memberFill } from './unrolled-row';
+import { columnFill, memberFill } from '../../../runtime/unrolled-fill';
 
 /**
  * Codecs compiled once per entity mapping for the hot paths (insert, get): each member gets a

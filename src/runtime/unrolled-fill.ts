@@ -1,9 +1,11 @@
-import { generatedFunction } from '../../../core/generated-function';
-import type { Decoder, Encoder } from '../codec';
+import { generatedFunction } from '../core/generated-function';
+
+/** A member's or a column's conversion, one value to one value. */
+type Convert = (value: unknown) => unknown;
 
 /**
- * A row's columns read and written by straight-line code made once per mapping: one statement per
- * member, each with its own call site and a literal property name. The loop it replaces called
+ * A row's columns read and written by straight-line code made once per mapping (every store's
+ * codecs): one statement per member, each with its own call site and a literal property name. The loop it replaces called
  * every column's codec from one call site and read or set every member through one keyed access,
  * which V8 cannot inline or cache past a few members (megamorphic sites,
  * https://v8.dev/blog/elements-kinds and https://mathiasbynens.be/notes/shapes-ics): measured
@@ -15,30 +17,38 @@ import type { Decoder, Encoder } from '../codec';
 /** Fills `cols[i]` with `encoders[i](values[members[i]])`, for every i. */
 export type ColumnFill = (values: Record<string, unknown>, cols: unknown[]) => void;
 
-/** Sets `instance[names[j]] = decoders[j](row[positions[j]])`, for every j, in that order. */
-export type MemberFill = (instance: Record<string, unknown>, row: readonly unknown[]) => void;
+/**
+ * Sets `instance[names[j]] = decoders[j](row[sources[j]])`, for every j, in that order; a source is
+ * a position in an array row or a column name in an object row.
+ */
+export type MemberFill = (instance: Record<string, unknown>, row: RowSource) => void;
 
-export function columnFill(members: readonly string[], encoders: readonly Encoder[]): ColumnFill {
+/** A row as a driver returns it: values by position, or by column name. */
+export type RowSource = readonly unknown[] | Readonly<Record<string, unknown>>;
+
+export function columnFill(members: readonly string[], encoders: readonly Convert[]): ColumnFill {
   const body = members.map((m, i) => `cols[${i}] = c${i}(values[${JSON.stringify(m)}]);`);
   return (
     unrolled<ColumnFill>(encoders, 'values, cols', body) ??
     ((values, cols) => {
-      for (let i = 0; i < members.length; i++) cols[i] = (encoders[i] as Encoder)(values[members[i] as string]);
+      for (let i = 0; i < members.length; i++) cols[i] = (encoders[i] as Convert)(values[members[i] as string]);
     })
   );
 }
 
 export function memberFill(
   names: readonly string[],
-  positions: readonly number[],
-  decoders: readonly Decoder[],
+  sources: readonly (number | string)[],
+  decoders: readonly Convert[],
 ): MemberFill {
-  const body = names.map((m, j) => `instance[${JSON.stringify(m)}] = c${j}(row[${positions[j] as number}]);`);
+  const body = names.map((m, j) => `instance[${JSON.stringify(m)}] = c${j}(row[${JSON.stringify(sources[j])}]);`);
   return (
     unrolled<MemberFill>(decoders, 'instance, row', body) ??
     ((instance, row) => {
       for (let j = 0; j < names.length; j++) {
-        instance[names[j] as string] = (decoders[j] as Decoder)(row[positions[j] as number]);
+        instance[names[j] as string] = (decoders[j] as Convert)(
+          (row as Record<string | number, unknown>)[sources[j] as string],
+        );
       }
     })
   );

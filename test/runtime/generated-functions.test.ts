@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import Database from 'better-sqlite3';
 import { allWith, getWith, runWith } from '../../src/providers/relational/drivers/sqlite-calls';
-import { columnFill, memberFill } from '../../src/providers/relational/table/unrolled-row';
+import { columnFill, memberFill } from '../../src/runtime/unrolled-fill';
 
 const NAMES = ['plain', 'a b', "it's", 'quote"d', 'back\\slash', 'line\u2028sep', '${x}', '\n', 'ünï', 'constructor'];
 
@@ -38,6 +38,19 @@ describe('unrolled row codecs', () => {
     expect(NAMES.map((n) => instance[n])).toEqual(positions.map((p) => p * 10 + 1));
   });
 
+  test('memberFill reads an object row by column name (a Cassandra row) as well as an array row by position', () => {
+    const instance: Record<string, unknown> = {};
+    memberFill(
+      ['a', 'b c'],
+      ['col_a', "it's"],
+      [(r) => r, (r) => `${String(r)}!`],
+    )(instance, {
+      col_a: 1,
+      "it's": 'x',
+    });
+    expect(instance).toEqual({ a: 1, 'b c': 'x!' });
+  });
+
   test('the fixed-arity SQLite calls bind every parameter in order, for none, a few and more than are unrolled', () => {
     const db = new Database(':memory:');
     const columns = Array.from({ length: 120 }, (_, i) => `c${i}`);
@@ -63,7 +76,7 @@ describe('unrolled row codecs', () => {
     const dir = fs.mkdtempSync(path.join(tmpdir(), 'lifespan-unrolled-'));
     for (const file of [
       'core/generated-function',
-      'providers/relational/table/unrolled-row',
+      'runtime/unrolled-fill',
       'providers/relational/drivers/sqlite-calls',
     ]) {
       const source = fs.readFileSync(path.resolve(__dirname, '../../src', `${file}.ts`), 'utf8');
@@ -72,7 +85,7 @@ describe('unrolled row codecs', () => {
       fs.writeFileSync(path.join(dir, `${file}.js`), out);
     }
     const script = `
-      const { columnFill, memberFill } = require(${JSON.stringify(path.join(dir, 'providers/relational/table/unrolled-row.js'))});
+      const { columnFill, memberFill } = require(${JSON.stringify(path.join(dir, 'runtime/unrolled-fill.js'))});
       const { runWith, getWith } = require(${JSON.stringify(path.join(dir, 'providers/relational/drivers/sqlite-calls.js'))});
       const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
       const cols = [];
