@@ -1,4 +1,4 @@
-import { generatedFunction } from '../core/generated-function';
+import { generatedFunction } from './generated-function';
 
 /** A member's or a column's conversion, one value to one value. */
 type Convert = (value: unknown) => unknown;

@@ -75,7 +75,7 @@ describe('unrolled row codecs', () => {
     // These modules import nothing but types and each other: transpiled alone, they run in a plain node.
     const dir = fs.mkdtempSync(path.join(tmpdir(), 'lifespan-unrolled-'));
     for (const file of [
-      'core/generated-function',
+      'runtime/generated-function',
       'runtime/unrolled-fill',
       'providers/relational/drivers/sqlite-calls',
     ]) {

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { generatedFunction } from '../../../core/generated-function';
+import { generatedFunction } from '../../../runtime/generated-function';
 
 /**
  * better-sqlite3's statement methods called with the parameters as separate arguments, by a
