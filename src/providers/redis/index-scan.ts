@@ -8,12 +8,14 @@ import { READ_VALUE_LUA } from './read-value-lua';
 import { runScriptFor, script } from './scripts';
 import { STORE } from './semantics';
 import { carriedOf, cutAt, laterIn, type IndexPosition } from './index-position';
+import { serverIndexScan } from './server-index-walk';
 import { SLOT_COUNT } from './slots';
 
 /**
  * The resumable walk of the collection index that findPage / iterate / deleteMany take (pages.ts):
  * ZSCAN over the index sorted set (on a cluster, over the per-slot indexes in slot order), each
- * member's value read in the same script (for findPage on one server: by one MGET after it). ZSCAN,
+ * member's value read in the same script (for findPage on one server: by one MGET after it, and
+ * with no script at all when every value read is handed out: server-index-walk.ts). ZSCAN,
  * not a walk by score: its cursor is a position in the sorted set's hash table, so a member whose
  * score changes (an upsert that moves the expiry, a setTtl) keeps its place and the walk neither
  * loses it nor meets it again at the end, as a walk in score order would (a loop that upserts
@@ -147,6 +149,8 @@ export interface ScanQuery {
   readonly slot?: number | undefined;
   /** What every member starts with (the collection's key prefix): positions hold the rest of their skipped members. */
   readonly head: string;
+  /** The caller hands out every value read (its filter is none, or what `match` selects): on one server no script is needed. */
+  readonly exact: boolean;
 }
 
 /** What the script reads per member: its key only (the values follow by MGET), its value, or value and expiry. */
@@ -205,6 +209,10 @@ export async function indexScan(
   // The cursor belongs to the slot it was cut in; a walk moved on to a later slot starts that one afresh.
   const start = run.slots[0] === from.z ? from : { z: run.slots[0] as number, c: '0', s: [] };
   const want = Math.min(PAGE, Math.max(1, query.want));
+  if (!layout.cluster && query.mode === 'values' && query.exact) {
+    const walk = { want, match: query.match, head: query.head, tail: STEP_COUNT };
+    return serverIndexScan(run.client, run.keys[0] as string, start, walk, place);
+  }
   const count = String(Math.min(STEP_COUNT, Math.max(10, want)));
   const check = layout.cluster ? '0' : '1';
   // One server: the script hands out members and one MGET reads their values, which costs the

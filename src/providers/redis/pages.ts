@@ -1,8 +1,7 @@
-import { instanceOf } from '../../runtime/entity-values';
 import { invalidCursor } from '../../runtime/cursor';
 import { pageOf, pageRequest, type PageRequest } from '../../runtime/pages';
 import type { Page } from '../contract';
-import { decodeRecord, parseStored, type StoredRecord } from './codec';
+import { decodeEntity, parseStored, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { call, type CallPlace, type RedisClientLike } from './gateway';
 import { collectionPrefix, headHasTag, keyHead, scanPattern } from './keys';
@@ -163,14 +162,14 @@ async function indexWalk(
   let at: IndexPosition = from ?? (slot === undefined ? INDEX_START : { z: slot, c: '0', s: [] });
   for (let step = 0; step < MAX_STEPS_PER_PAGE; step++) {
     const lack = limit - page.matched.length;
-    const query = { want: exact ? lack : Math.max(lack, STEP_COUNT), mode, match, slot, head };
+    const query = { want: exact ? lack : Math.max(lack, STEP_COUNT), mode, match, slot, head, exact };
     const scan = await indexScan(p.client, layout, p.mapping, at, query, place);
     if (scan.lost) return 'lost';
     for (const part of scan.steps) {
       // Cut before the first match the page has no room for (a filter the script does not apply,
       // or a record read twice in one call): the records of its step before it are handed out.
-      for (const [i, hit] of part.reads.entries()) {
-        if (page.offer(hit) !== 'full') continue;
+      for (let i = 0; i < part.reads.length; i++) {
+        if (page.offer(part.reads[i] as Read) !== 'full') continue;
         const handed = part.reads.slice(0, i).map((r) => r.key.slice(head.length));
         return { matched: page.matched, next: cutAt(part.at, handed) };
       }
@@ -279,7 +278,7 @@ export async function redisPage<T>(p: RedisPages, where: unknown, options: unkno
     return texts.map((text, i) => (text === null ? null : { key: keys[i] as string, text }));
   };
   const { matched, next } = await walkFrom(p, req.where, req.position, req.limit, 'values', mget);
-  const items = matched.map((m) => instanceOf<T>(p.mapping.entity, decodeRecord(p.mapping, m.key, m.stored)));
+  const items = matched.map((m) => decodeEntity<T>(p.mapping, m.key, m.stored));
   // An index position says which layout it belongs to (checkedPosition).
   const l: Layout = indexLayout(p.client, p.prefix).cluster ? 'c' : 's';
   const tagged = next !== undefined && isIndexPosition(next) ? { ...next, l } : next;
