@@ -15,7 +15,7 @@ import { SLOT_COUNT } from './slots';
  * The resumable walk of the collection index that findPage / iterate / deleteMany take (pages.ts):
  * ZSCAN over the index sorted set (on a cluster, over the per-slot indexes in slot order), each
  * member's value read in the same script (for findPage on one server: by one MGET after it, and
- * with no script at all when every value read is handed out: server-index-walk.ts). ZSCAN,
+ * with no script at all when the page has no filter: server-index-walk.ts). ZSCAN,
  * not a walk by score: its cursor is a position in the sorted set's hash table, so a member whose
  * score changes (an upsert that moves the expiry, a setTtl) keeps its place and the walk neither
  * loses it nor meets it again at the end, as a walk in score order would (a loop that upserts
@@ -209,8 +209,8 @@ export async function indexScan(
   // The cursor belongs to the slot it was cut in; a walk moved on to a later slot starts that one afresh.
   const start = run.slots[0] === from.z ? from : { z: run.slots[0] as number, c: '0', s: [] };
   const want = Math.min(PAGE, Math.max(1, query.want));
-  if (!layout.cluster && query.mode === 'values' && query.exact) {
-    const walk = { want, match: query.match, head: query.head, tail: STEP_COUNT };
+  if (!layout.cluster && query.mode === 'values' && query.exact && query.match === '') {
+    const walk = { want, head: query.head };
     return serverIndexScan(run.client, run.keys[0] as string, start, walk, place);
   }
   const count = String(Math.min(STEP_COUNT, Math.max(10, want)));
