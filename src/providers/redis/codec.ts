@@ -107,6 +107,9 @@ export type StoredRecord = Readonly<Record<string, unknown>>;
 interface FieldReader {
   readonly field: FieldModel;
   readonly asIs: boolean;
+  /** The field's names, taken out once: a page reads them for each of its records. */
+  readonly storedName: string;
+  readonly member: string;
 }
 
 interface Reader {
@@ -123,7 +126,12 @@ const readers = new WeakMap<KeyspaceMapping, Reader>();
 function readerOf(mapping: KeyspaceMapping): Reader {
   let reader = readers.get(mapping);
   if (reader === undefined) {
-    const fields = mapping.fields.map((field) => ({ field, asIs: Object.hasOwn(AS_IS, field.type) }));
+    const fields = mapping.fields.map((field) => ({
+      field,
+      asIs: Object.hasOwn(AS_IS, field.type),
+      storedName: field.storedName,
+      member: field.member,
+    }));
     reader = {
       keyMembers: [...mapping.tagMembers, ...mapping.restMembers],
       fields,
@@ -163,7 +171,7 @@ export function decodeRecord(mapping: KeyspaceMapping, key: string, stored: Stor
   const values: Record<string, unknown> = {};
   for (const reader of readerOf(mapping).fields) {
     const value = readField(mapping, key, reader, stored);
-    if (value !== undefined) values[reader.field.member] = value;
+    if (value !== undefined) values[reader.member] = value;
   }
   return values;
 }
@@ -179,9 +187,11 @@ export function decodeEntity<T>(mapping: KeyspaceMapping, key: string, stored: S
   const instance = Object.create(reader.prototype) as Record<string, unknown>;
   const first = reader.fields[0];
   const firstValue = first === undefined ? undefined : readField(mapping, key, first, stored);
-  for (const entry of reader.inEntityOrder) {
+  const order = reader.inEntityOrder;
+  for (let i = 0; i < order.length; i++) {
+    const entry = order[i] as FieldReader;
     const value = entry === first ? firstValue : readField(mapping, key, entry, stored);
-    if (value !== undefined) instance[entry.field.member] = value;
+    if (value !== undefined) instance[entry.member] = value;
   }
   return instance as T;
 }
@@ -189,22 +199,26 @@ export function decodeEntity<T>(mapping: KeyspaceMapping, key: string, stored: S
 /** One member's value of a stored record; undefined when the record lacks it. */
 function readField(mapping: KeyspaceMapping, key: string, reader: FieldReader, stored: StoredRecord): unknown {
   // JSON.parse gives no own member the value undefined: undefined is a member the record lacks.
-  const value = stored[reader.field.storedName];
+  const value = stored[reader.storedName];
   if (value === undefined || value === null || reader.asIs) return value;
   return fromJson(mapping, key, reader.field, value);
 }
 
 function fromJson(mapping: KeyspaceMapping, key: string, field: FieldModel, value: unknown): unknown {
-  const wrongType = () => unreadable(mapping, key, `holds ${showValue(value)} as ${field.type}`, field.member);
-  if (READ_AS_TEXT.has(field.type) && typeof value !== 'string') throw wrongType();
+  // No closure for the error: this runs for each converted member of every record of a page.
+  if (READ_AS_TEXT.has(field.type) && typeof value !== 'string') throw wrongType(mapping, key, field, value);
   let decoded: unknown;
   try {
     decoded = FROM_JSON[field.type](value);
   } catch {
-    throw wrongType();
+    throw wrongType(mapping, key, field, value);
   }
-  if (decoded instanceof Date && Number.isNaN(decoded.getTime())) throw wrongType();
+  if (decoded instanceof Date && Number.isNaN(decoded.getTime())) throw wrongType(mapping, key, field, value);
   return decoded;
+}
+
+function wrongType(mapping: KeyspaceMapping, key: string, field: FieldModel, value: unknown): StoreError {
+  return unreadable(mapping, key, `holds ${showValue(value)} as ${field.type}`, field.member);
 }
 
 /** The types lifespan writes as JSON text (a number there was not written by lifespan). */

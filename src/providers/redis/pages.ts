@@ -103,7 +103,7 @@ class PageMatches<M> {
     // A walk may hand a record out again in a later step of the same page: each record once per page.
     if (this.onPage.has(hit.key)) return 'passed';
     const stored = parseStored(this.mapping, hit.key, hit.text);
-    if (!matches(stored, this.forms)) return 'passed';
+    if (this.forms.length > 0 && !matches(stored, this.forms)) return 'passed';
     if (this.full) return 'full';
     this.matched.push(this.keep(hit, stored));
     this.onPage.add(hit.key);

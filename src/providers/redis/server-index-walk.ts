@@ -90,7 +90,10 @@ export async function serverIndexScan(
     const step: Step = await (pending ?? zscan(cursor, query.want - got));
     pending = undefined;
     const at = taken === 0 ? start : laterIn(start, cursor);
-    const todo = step.members.filter((m) => !skip.has(m) && !carried.has(m));
+    const todo =
+      skip.size === 0 && carried.size === 0
+        ? step.members
+        : step.members.filter((m) => !skip.has(m) && !carried.has(m));
     // Sent with this step's MGET when the page stays short even if every member is still there.
     if (step.next !== '0' && got + todo.length < query.want) {
       pending = zscan(step.next, query.want - got - todo.length);
