@@ -1,5 +1,6 @@
 import { StoreError } from '../../errors';
 import { serverIndexKey, slotIndexKey, type IndexLayout } from './collection-index';
+import type { StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { call, type CallPlace, type RedisClientLike } from './gateway';
 import { PAGE } from './index-reads';
@@ -123,6 +124,8 @@ export interface IndexRead {
   readonly key: string;
   readonly text: string;
   readonly expiresAt?: string;
+  /** The value parsed already (ScanQuery.parse). */
+  readonly stored?: StoredRecord;
 }
 
 /** One ZSCAN step of a script: where it started (to cut a page inside it) and what it read. */
@@ -151,6 +154,8 @@ export interface ScanQuery {
   readonly head: string;
   /** The caller hands out every value read (its filter is none, or what `match` selects): on one server no script is needed. */
   readonly exact: boolean;
+  /** How the caller parses a value; a walk with no script parses each as it arrives (server-index-walk.ts). */
+  readonly parse?: ((key: string, text: string) => StoredRecord) | undefined;
 }
 
 /** What the script reads per member: its key only (the values follow by MGET), its value, or value and expiry. */
@@ -210,7 +215,7 @@ export async function indexScan(
   const start = run.slots[0] === from.z ? from : { z: run.slots[0] as number, c: '0', s: [] };
   const want = Math.min(PAGE, Math.max(1, query.want));
   if (!layout.cluster && query.mode === 'values' && query.exact && query.match === '') {
-    const walk = { want, head: query.head };
+    const walk = { want, head: query.head, parse: query.parse };
     return serverIndexScan(run.client, run.keys[0] as string, start, walk, place);
   }
   const count = String(Math.min(STEP_COUNT, Math.max(10, want)));

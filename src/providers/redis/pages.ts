@@ -57,6 +57,8 @@ export interface Read {
   readonly text: string;
   /** Absolute expiry in ms (-1: none), read with the value in one script (deleteMany only). */
   readonly expiresAt?: string | undefined;
+  /** The value parsed already, by the walk that read it (server-index-walk.ts). */
+  readonly stored?: StoredRecord | undefined;
 }
 
 export interface Match extends Read {
@@ -102,7 +104,7 @@ class PageMatches<M> {
   offer(hit: Read): 'taken' | 'passed' | 'full' {
     // A walk may hand a record out again in a later step of the same page: each record once per page.
     if (this.onPage.has(hit.key)) return 'passed';
-    const stored = parseStored(this.mapping, hit.key, hit.text);
+    const stored = hit.stored ?? parseStored(this.mapping, hit.key, hit.text);
     if (this.forms.length > 0 && !matches(stored, this.forms)) return 'passed';
     if (this.full) return 'full';
     this.matched.push(this.keep(hit, stored));
@@ -171,6 +173,7 @@ async function indexWalk<M>(
   const head = collectionPrefix(p.prefix, p.mapping);
   const match = tagged ? scanPattern(p.prefix, p.mapping, values) : '';
   const page = new PageMatches(p.mapping, forms, limit, keep);
+  const parse = (key: string, text: string) => parseStored(p.mapping, key, text);
   // Every record the script hands out matches when the filter names only what MATCH selects (or
   // nothing); else most may fail it, and a script reading only what the page lacks (1 for limit 1)
   // would cost a round trip per record: it reads a step's worth at least and the page is cut here.
@@ -179,7 +182,7 @@ async function indexWalk<M>(
   let at: IndexPosition = from ?? (slot === undefined ? INDEX_START : { z: slot, c: '0', s: [] });
   for (let step = 0; step < MAX_STEPS_PER_PAGE; step++) {
     const lack = limit - page.matched.length;
-    const query = { want: exact ? lack : Math.max(lack, STEP_COUNT), mode, match, slot, head, exact };
+    const query = { want: exact ? lack : Math.max(lack, STEP_COUNT), mode, match, slot, head, exact, parse };
     const scan = await indexScan(p.client, layout, p.mapping, at, query, place);
     if (scan.lost) return 'lost';
     for (const part of scan.steps) {
