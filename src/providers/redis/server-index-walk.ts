@@ -23,7 +23,7 @@ import type { IndexRead, IndexScan, IndexStep } from './index-scan';
  * way the walk is not taken as complete: it starts over on the index built again (pages.ts), as
  * it does when the script finds the index lost, and records already handed out may come again.
  * Mid-walk no check is needed: a page of an index lost meanwhile is still a page of records.
- * A step's MGET goes out with the next step's ZSCAN when the page cannot be full without it, so
+ * A step's MGETs go out with the next step's ZSCAN when the page cannot be full without it, so
  * a page of 1,000 costs the round trips of SCAN + MGET plus one.
  */
 
@@ -133,6 +133,8 @@ export async function serverIndexScan(
     // Asked with the MGETs of a step that should end the walk; a step the page is cut in does not end it.
     const ends = todo.length <= query.want - got;
     const whole = ends ? intact(step) : true;
+    // Met below; not an unhandled rejection if a chunk (or a value's parse) fails first.
+    if (whole !== true) whole.catch(() => undefined);
     const reads: IndexRead[] = [];
     let i = 0;
     for (const chunk of chunks) {
