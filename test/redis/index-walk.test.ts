@@ -72,7 +72,6 @@ const model = () =>
     .build();
 const job = (id: string, owner = 'ann') => Object.assign(new Job(), { id, owner });
 const sample = (sensor: string, seq: number, kind = 'plain') => Object.assign(new Sample(), { sensor, seq, kind });
-const growing = (seq: number) => Object.assign(new Growing(), { sensor: 'g', seq });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every page of one walk (bounded, so a cursor that never ends fails the test). */
