@@ -215,6 +215,37 @@ for (const store of ['redis', 'redis-cluster'] as const) {
         expect([...new Set(idsOf(await walk(tickets, {}, 5)))].sort()).toEqual(TEN);
         expect(spy.count('SCAN')).toBe(0);
       });
+
+      test('an index lost mid-walk and written to again (without its built member) is found out: every record still comes', async () => {
+        const tickets = db.repository(Ticket);
+        const first = await tickets.findPage({}, { limit: 3 });
+        const index = `${prefix}{lifespan}:index:ticket`;
+        await send(index, ['DEL', index]);
+        // The write puts its own member back, in an index that lacks every other record.
+        await tickets.upsert(ticket('t0'));
+        const rest = idsOf(await walk(tickets, {}, 3, first.cursor));
+        expect([...new Set([...first.items.map((t) => t.id), ...rest])].sort()).toEqual(TEN);
+      });
+
+      test('a large index (a hash table) lost mid-walk and written to again is found out where its walk ends', async () => {
+        const readings = db.repository(Reading);
+        for (let seq = 0; seq < 300; seq += 50) {
+          await Promise.all(Array.from({ length: 50 }, (_, i) => readings.upsert(reading('big', seq + i))));
+        }
+        const name = (r: Reading) => `${r.sensor}/${r.seq}`;
+        const all = new Set((await walk(readings, {}, 1000)).flatMap((p) => p.items.map(name)));
+        expect(all.size).toBeGreaterThanOrEqual(300);
+        const first = await readings.findPage({}, { limit: 40 });
+        const index = `${prefix}{lifespan}:index:reading`;
+        await send(index, ['DEL', index]);
+        // 150 writes: an index again, past zset-max-listpack-entries (a hash table ZSCAN walks by cursor), without the built member.
+        for (let seq = 0; seq < 150; seq += 50) {
+          await Promise.all(Array.from({ length: 50 }, (_, i) => readings.upsert(reading('big', seq + i))));
+        }
+        const rest = (await walk(readings, {}, 40, first.cursor)).flatMap((p) => p.items.map(name));
+        expect(new Set([...first.items.map(name), ...rest])).toEqual(all);
+        await readings.deleteMany({ sensor: 'big' }, { all: true });
+      }, 60_000);
     }
   });
 }

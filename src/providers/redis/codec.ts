@@ -104,9 +104,21 @@ export type StoredRecord = Readonly<Record<string, unknown>>;
  * records with it): the key members every record must hold, and per stored field its reader. A
  * field of a type JSON holds as it is is copied; the others are checked and converted (fromJson).
  */
+interface FieldReader {
+  readonly field: FieldModel;
+  readonly asIs: boolean;
+  /** The field's names, taken out once: a page reads them for each of its records. */
+  readonly storedName: string;
+  readonly member: string;
+}
+
 interface Reader {
   readonly keyMembers: readonly FieldModel[];
-  readonly fields: ReadonlyArray<{ readonly field: FieldModel; readonly asIs: boolean }>;
+  /** In the mapping's order (the @CreatedAt member first). */
+  readonly fields: readonly FieldReader[];
+  /** The same readers in the entity's field order (the order instanceOf sets members in). */
+  readonly inEntityOrder: readonly FieldReader[];
+  readonly prototype: object;
 }
 
 const readers = new WeakMap<KeyspaceMapping, Reader>();
@@ -114,9 +126,17 @@ const readers = new WeakMap<KeyspaceMapping, Reader>();
 function readerOf(mapping: KeyspaceMapping): Reader {
   let reader = readers.get(mapping);
   if (reader === undefined) {
+    const fields = mapping.fields.map((field) => ({
+      field,
+      asIs: Object.hasOwn(AS_IS, field.type),
+      storedName: field.storedName,
+      member: field.member,
+    }));
     reader = {
       keyMembers: [...mapping.tagMembers, ...mapping.restMembers],
-      fields: mapping.fields.map((field) => ({ field, asIs: Object.hasOwn(AS_IS, field.type) })),
+      fields,
+      inEntityOrder: mapping.entity.fields.map((f) => fields.find((r) => r.field === f) as FieldReader),
+      prototype: mapping.entity.target.prototype as object,
     };
     readers.set(mapping, reader);
   }
@@ -149,26 +169,56 @@ export function parseStored(mapping: KeyspaceMapping, key: string, text: string)
 /** Member values of a stored record (members it lacks are left out). */
 export function decodeRecord(mapping: KeyspaceMapping, key: string, stored: StoredRecord): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const { field, asIs } of readerOf(mapping).fields) {
-    // JSON.parse gives no own member the value undefined: undefined is a member the record lacks.
-    const value = stored[field.storedName];
-    if (value === undefined) continue;
-    values[field.member] = value === null || asIs ? value : fromJson(mapping, key, field, value);
+  for (const reader of readerOf(mapping).fields) {
+    const value = readField(mapping, key, reader, stored);
+    if (value !== undefined) values[reader.member] = value;
   }
   return values;
 }
 
+/**
+ * The entity a stored record holds, as instanceOf(entity, decodeRecord(…)) makes it but in one
+ * pass with no values object between (a page decodes thousands of records). Members are set in
+ * the entity's field order, as instanceOf sets them; the first stored field is read first, as
+ * decodeRecord reads it, so a record with several unreadable members is named by the same one.
+ */
+export function decodeEntity<T>(mapping: KeyspaceMapping, key: string, stored: StoredRecord): T {
+  const reader = readerOf(mapping);
+  const instance = Object.create(reader.prototype) as Record<string, unknown>;
+  const first = reader.fields[0];
+  const firstValue = first === undefined ? undefined : readField(mapping, key, first, stored);
+  const order = reader.inEntityOrder;
+  for (let i = 0; i < order.length; i++) {
+    const entry = order[i] as FieldReader;
+    const value = entry === first ? firstValue : readField(mapping, key, entry, stored);
+    if (value !== undefined) instance[entry.member] = value;
+  }
+  return instance as T;
+}
+
+/** One member's value of a stored record; undefined when the record lacks it. */
+function readField(mapping: KeyspaceMapping, key: string, reader: FieldReader, stored: StoredRecord): unknown {
+  // JSON.parse gives no own member the value undefined: undefined is a member the record lacks.
+  const value = stored[reader.storedName];
+  if (value === undefined || value === null || reader.asIs) return value;
+  return fromJson(mapping, key, reader.field, value);
+}
+
 function fromJson(mapping: KeyspaceMapping, key: string, field: FieldModel, value: unknown): unknown {
-  const wrongType = () => unreadable(mapping, key, `holds ${showValue(value)} as ${field.type}`, field.member);
-  if (READ_AS_TEXT.has(field.type) && typeof value !== 'string') throw wrongType();
+  // No closure for the error: this runs for each converted member of every record of a page.
+  if (READ_AS_TEXT.has(field.type) && typeof value !== 'string') throw wrongType(mapping, key, field, value);
   let decoded: unknown;
   try {
     decoded = FROM_JSON[field.type](value);
   } catch {
-    throw wrongType();
+    throw wrongType(mapping, key, field, value);
   }
-  if (decoded instanceof Date && Number.isNaN(decoded.getTime())) throw wrongType();
+  if (decoded instanceof Date && Number.isNaN(decoded.getTime())) throw wrongType(mapping, key, field, value);
   return decoded;
+}
+
+function wrongType(mapping: KeyspaceMapping, key: string, field: FieldModel, value: unknown): StoreError {
+  return unreadable(mapping, key, `holds ${showValue(value)} as ${field.type}`, field.member);
 }
 
 /** The types lifespan writes as JSON text (a number there was not written by lifespan). */

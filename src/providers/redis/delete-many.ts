@@ -1,7 +1,7 @@
 import { mapBounded, sumBounded } from '../../runtime/bounded';
 import { runDeleteMany, type DeleteManyRequest } from '../../runtime/delete-many';
 import { indexKeyOf, indexLayout } from './collection-index';
-import { placeOf, walkFrom, type Match, type Position, type RedisPages } from './pages';
+import { keepMatch, placeOf, walkFrom, type Match, type Position, type RedisPages } from './pages';
 import { REINDEX_LUA } from './reindex-lua';
 import { runScript, runScriptFor, script } from './scripts';
 
@@ -60,7 +60,7 @@ export function redisDeleteMany(p: RedisPages, req: DeleteManyRequest): Promise<
   return runDeleteMany<Match, Position>(
     {
       async select(after, size) {
-        const { matched, next } = await walkFrom(p, req.where, after, size, 'both', readBoth);
+        const { matched, next } = await walkFrom(p, req.where, after, size, 'both', readBoth, keepMatch);
         return { picked: matched.filter((m) => !handled.has(m.key)), next };
       },
       remove: (picked) =>

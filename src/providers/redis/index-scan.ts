@@ -1,5 +1,6 @@
 import { StoreError } from '../../errors';
 import { serverIndexKey, slotIndexKey, type IndexLayout } from './collection-index';
+import type { StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { call, type CallPlace, type RedisClientLike } from './gateway';
 import { PAGE } from './index-reads';
@@ -8,12 +9,14 @@ import { READ_VALUE_LUA } from './read-value-lua';
 import { runScriptFor, script } from './scripts';
 import { STORE } from './semantics';
 import { carriedOf, cutAt, laterIn, type IndexPosition } from './index-position';
+import { serverIndexScan } from './server-index-walk';
 import { SLOT_COUNT } from './slots';
 
 /**
  * The resumable walk of the collection index that findPage / iterate / deleteMany take (pages.ts):
  * ZSCAN over the index sorted set (on a cluster, over the per-slot indexes in slot order), each
- * member's value read in the same script (for findPage on one server: by one MGET after it). ZSCAN,
+ * member's value read in the same script (for findPage on one server: by one MGET after it, and
+ * with no script at all when the page has no filter: server-index-walk.ts). ZSCAN,
  * not a walk by score: its cursor is a position in the sorted set's hash table, so a member whose
  * score changes (an upsert that moves the expiry, a setTtl) keeps its place and the walk neither
  * loses it nor meets it again at the end, as a walk in score order would (a loop that upserts
@@ -127,6 +130,8 @@ export interface IndexRead {
   readonly key: string;
   readonly text: string;
   readonly expiresAt?: string;
+  /** The value parsed already (ScanQuery.parse). */
+  readonly stored?: StoredRecord;
 }
 
 /** One ZSCAN step of a script: where it started (to cut a page inside it) and what it read. */
@@ -153,6 +158,10 @@ export interface ScanQuery {
   readonly slot?: number | undefined;
   /** What every member starts with (the collection's key prefix): positions hold the rest of their skipped members. */
   readonly head: string;
+  /** The caller hands out every value read (its filter is none, or what `match` selects): on one server no script is needed. */
+  readonly exact: boolean;
+  /** How the caller parses a value; a walk with no script parses each as it arrives (server-index-walk.ts). */
+  readonly parse?: ((key: string, text: string) => StoredRecord) | undefined;
 }
 
 /** What the script reads per member: its key only (the values follow by MGET), its value, or value and expiry. */
@@ -211,6 +220,10 @@ export async function indexScan(
   // The cursor belongs to the slot it was cut in; a walk moved on to a later slot starts that one afresh.
   const start = run.slots[0] === from.z ? from : { z: run.slots[0] as number, c: '0', s: [] };
   const want = Math.min(PAGE, Math.max(1, query.want));
+  if (!layout.cluster && query.mode === 'values' && query.exact && query.match === '') {
+    const walk = { want, head: query.head, parse: query.parse };
+    return serverIndexScan(run.client, run.keys[0] as string, start, walk, place);
+  }
   const count = String(Math.min(STEP_COUNT, Math.max(10, want)));
   const check = layout.cluster ? '0' : '1';
   // One server: the script hands out members and one MGET reads their values, which costs the

@@ -1,8 +1,7 @@
-import { instanceOf } from '../../runtime/entity-values';
 import { invalidCursor } from '../../runtime/cursor';
 import { pageOf, pageRequest, type PageRequest } from '../../runtime/pages';
 import type { Page } from '../contract';
-import { decodeRecord, parseStored, type StoredRecord } from './codec';
+import { decodeEntity, parseStored, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { call, type CallPlace, type RedisClientLike } from './gateway';
 import { collectionPrefix, headHasTag, keyHead, scanPattern } from './keys';
@@ -21,7 +20,8 @@ import { hashSlot } from './slots';
 /**
  * findPage / deleteMany on Redis walk the collection index (index-scan.ts: ZSCAN over the index,
  * per slot in slot order on a cluster; each member's value read by one MGET after the script on
- * one server, in the script on a cluster and for deleteMany), so their
+ * one server, in the script on a cluster and for deleteMany; an unfiltered findPage on one server
+ * sends ZSCAN and MGET itself, server-index-walk.ts), so their
  * cost grows with the collection, not the database; the index is made complete first as find() /
  * count() make it (index-build.ts). A cursor made before that (the SCAN walk's: on a cluster over
  * every primary in turn) still resumes its SCAN walk. Both walks are unordered, their steps
@@ -53,31 +53,48 @@ export type Position = ScanPosition | IndexPosition;
 /** SCAN steps (index scripts) one page may take before it returns short: a sparse match does not hold a call forever. */
 const MAX_STEPS_PER_PAGE = 64;
 
-interface Read {
+export interface Read {
   readonly key: string;
   readonly text: string;
   /** Absolute expiry in ms (-1: none), read with the value in one script (deleteMany only). */
   readonly expiresAt?: string | undefined;
+  /** The value parsed already, by the walk that read it (server-index-walk.ts). */
+  readonly stored?: StoredRecord | undefined;
 }
 
 export interface Match extends Read {
   readonly stored: StoredRecord;
 }
 
-interface Walk {
-  readonly matched: Match[];
+/**
+ * What a walk keeps of each record it takes: findPage the entity, made as the record is taken so
+ * a page holds its entities only, not their texts and parsed records too (fewer objects live
+ * through a page: less for the garbage collector to copy); deleteMany the match (keepMatch).
+ */
+export type Keep<M> = (hit: Read, stored: StoredRecord) => M;
+
+export const keepMatch: Keep<Match> = (hit, stored) => ({
+  key: hit.key,
+  text: hit.text,
+  expiresAt: hit.expiresAt,
+  stored,
+});
+
+interface Walk<M> {
+  readonly matched: M[];
   readonly next: Position | undefined;
 }
 
 /** The matches of one page: each record once, at most `limit`. */
-class PageMatches {
-  readonly matched: Match[] = [];
+class PageMatches<M> {
+  readonly matched: M[] = [];
   private readonly onPage = new Set<string>();
 
   constructor(
     private readonly mapping: KeyspaceMapping,
     private readonly forms: ReturnType<typeof whereForms>['forms'],
     private readonly limit: number,
+    private readonly keep: Keep<M>,
   ) {}
 
   get full(): boolean {
@@ -88,11 +105,10 @@ class PageMatches {
   offer(hit: Read): 'taken' | 'passed' | 'full' {
     // A walk may hand a record out again in a later step of the same page: each record once per page.
     if (this.onPage.has(hit.key)) return 'passed';
-    const stored = parseStored(this.mapping, hit.key, hit.text);
-    if (!matches(stored, this.forms)) return 'passed';
+    const stored = hit.stored ?? parseStored(this.mapping, hit.key, hit.text);
+    if (this.forms.length > 0 && !matches(stored, this.forms)) return 'passed';
     if (this.full) return 'full';
-    // A plain literal, not a spread of `hit`: this runs once per record of every page.
-    this.matched.push({ key: hit.key, text: hit.text, expiresAt: hit.expiresAt, stored });
+    this.matched.push(this.keep(hit, stored));
     this.onPage.add(hit.key);
     return 'taken';
   }
@@ -109,26 +125,27 @@ type ReadKeys = (keys: string[]) => Promise<Array<Read | null>>;
  * walk starts over on it (records already handed out may come again); lost once more, the page is
  * the SCAN walk's first.
  */
-export async function walkFrom(
+export async function walkFrom<M>(
   p: RedisPages,
   where: Record<string, unknown>,
   from: Position | undefined,
   limit: number,
   mode: 'values' | 'both',
   read: ReadKeys,
-): Promise<Walk> {
-  if (from !== undefined && !isIndexPosition(from)) return scanWalk(p, where, from, limit, read);
+  keep: Keep<M>,
+): Promise<Walk<M>> {
+  if (from !== undefined && !isIndexPosition(from)) return scanWalk(p, where, from, limit, read, keep);
   const layout = indexLayout(p.client, p.prefix);
   const place = placeOf(p, mode === 'both' ? 'deleteMany (collection index)' : 'findPage (collection index)');
   let at = from;
   for (let attempt = 0; attempt < 2; attempt++) {
     await ensureIndexed(p.client, layout, p.mapping, place);
-    const walk = await indexWalk(p, where, at, limit, mode, place);
+    const walk = await indexWalk(p, where, at, limit, mode, place, keep);
     if (walk !== 'lost') return walk;
     forgetIndexed(p.client, layout, p.mapping);
     at = undefined;
   }
-  return scanWalk(p, where, undefined, limit, read);
+  return scanWalk(p, where, undefined, limit, read, keep);
 }
 
 function isIndexPosition(position: Position): position is IndexPosition {
@@ -140,14 +157,15 @@ function isIndexPosition(position: Position): position is IndexPosition {
  * one script per step of the walk, the values read in it, kept when they hold the filtered values.
  * A filter that gives the partition walks only its members (ZSCAN MATCH), on a cluster in its slot only.
  */
-async function indexWalk(
+async function indexWalk<M>(
   p: RedisPages,
   where: Record<string, unknown>,
   from: IndexPosition | undefined,
   limit: number,
   mode: 'values' | 'both',
   place: CallPlace,
-): Promise<Walk | 'lost'> {
+  keep: Keep<M>,
+): Promise<Walk<M> | 'lost'> {
   const { values, forms } = whereForms(p.mapping, where);
   const layout = indexLayout(p.client, p.prefix);
   const narrowed = keyHead(p.prefix, p.mapping, values);
@@ -155,7 +173,8 @@ async function indexWalk(
   const slot = layout.cluster && tagged ? hashSlot(narrowed) : undefined;
   const head = collectionPrefix(p.prefix, p.mapping);
   const match = tagged ? scanPattern(p.prefix, p.mapping, values) : '';
-  const page = new PageMatches(p.mapping, forms, limit);
+  const page = new PageMatches(p.mapping, forms, limit, keep);
+  const parse = (key: string, text: string) => parseStored(p.mapping, key, text);
   // Every record the script hands out matches when the filter names only what MATCH selects (or
   // nothing); else most may fail it, and a script reading only what the page lacks (1 for limit 1)
   // would cost a round trip per record: it reads a step's worth at least and the page is cut here.
@@ -164,7 +183,7 @@ async function indexWalk(
   let at: IndexPosition = from ?? (slot === undefined ? INDEX_START : { z: slot, c: '0', s: [] });
   for (let step = 0; step < MAX_STEPS_PER_PAGE; step++) {
     const lack = limit - page.matched.length;
-    const query = { want: exact ? lack : Math.max(lack, STEP_COUNT), mode, match, slot, head };
+    const query = { want: exact ? lack : Math.max(lack, STEP_COUNT), mode, match, slot, head, exact, parse };
     const scan = await retriedAfterReshard(p.client, layout, p.mapping, place, () =>
       indexScan(p.client, layout, p.mapping, at, query, place),
     );
@@ -172,8 +191,8 @@ async function indexWalk(
     for (const part of scan.steps) {
       // Cut before the first match the page has no room for (a filter the script does not apply,
       // or a record read twice in one call): the records of its step before it are handed out.
-      for (const [i, hit] of part.reads.entries()) {
-        if (page.offer(hit) !== 'full') continue;
+      for (let i = 0; i < part.reads.length; i++) {
+        if (page.offer(part.reads[i] as Read) !== 'full') continue;
         const handed = part.reads.slice(0, i).map((r) => r.key.slice(head.length));
         return { matched: page.matched, next: cutAt(part.at, handed) };
       }
@@ -189,18 +208,19 @@ async function indexWalk(
  * Up to `limit` matching records from `from` on: SCAN steps, each step's keys read with MGET (or,
  * for deleteMany, value and expiry together), kept when they hold the filtered values.
  */
-async function scanWalk(
+async function scanWalk<M>(
   p: RedisPages,
   where: Record<string, unknown>,
   from: ScanPosition | undefined,
   limit: number,
   read: ReadKeys,
-): Promise<Walk> {
+  keep: Keep<M>,
+): Promise<Walk<M>> {
   const { values, forms } = whereForms(p.mapping, where);
   const pattern = scanPattern(p.prefix, p.mapping, values);
   const head = collectionPrefix(p.prefix, p.mapping);
   const place = placeOf(p, 'findPage (SCAN)');
-  const page = new PageMatches(p.mapping, forms, limit);
+  const page = new PageMatches(p.mapping, forms, limit, keep);
   const targets = await walkTargets(p.client);
   let at: WalkPosition = from ? { node: from.n, cursor: from.c } : WALK_START;
   let skip = new Set(from?.s ?? []);
@@ -281,8 +301,8 @@ export async function redisPage<T>(p: RedisPages, where: unknown, options: unkno
     const texts = await call<Array<string | null>>(p.client, ['MGET', ...keys], place);
     return texts.map((text, i) => (text === null ? null : { key: keys[i] as string, text }));
   };
-  const { matched, next } = await walkFrom(p, req.where, req.position, req.limit, 'values', mget);
-  const items = matched.map((m) => instanceOf<T>(p.mapping.entity, decodeRecord(p.mapping, m.key, m.stored)));
+  const entity: Keep<T> = (hit, stored) => decodeEntity<T>(p.mapping, hit.key, stored);
+  const { matched: items, next } = await walkFrom(p, req.where, req.position, req.limit, 'values', mget, entity);
   // An index position says which layout it belongs to (checkedPosition).
   const l: Layout = indexLayout(p.client, p.prefix).cluster ? 'c' : 's';
   const tagged = next !== undefined && isIndexPosition(next) ? { ...next, l } : next;
