@@ -136,4 +136,56 @@ describe("SQLite: a knex transaction opened by the application on lifespan's con
     }
     expect(await leases().get({ id: 'a' })).toBeUndefined();
   });
+
+  test('counts and plans wait for it too: they never count what it then rolls back', async () => {
+    const app = await openAppTransaction((trx) => trx('leases').insert({ id: 'due', owner: 'o', expires_at: 1 }));
+    const due = session.countExpired();
+    const plan = session.plan({ counts: true });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await app.end('rollback');
+    expect(await due).toBe(0);
+    await plan;
+  });
+});
+
+describe('SQLite: a knex pool of more than one connection, and a knex destroyed while lifespan waits', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(tmpdir(), 'lifespan-pool-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const knexWith = (pool?: Knex.PoolConfig) =>
+    knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: path.join(dir, 'app.db') },
+      useNullAsDefault: true,
+      log: { warn: () => undefined, error: () => undefined, debug: () => undefined, deprecate: () => undefined },
+      ...(pool ? { pool } : {}),
+    });
+
+  test('a pool that allows several connections is refused when the store opens, naming it', async () => {
+    const knex = knexWith({ min: 1, max: 2 });
+    try {
+      await expect(openSession(leaseModel('leases'), knex, new TestClock())).rejects.toMatchObject({
+        code: 'STORE_BAD_OPTION',
+        message: expect.stringMatching(/pool allows 2 better-sqlite3 connections/),
+      });
+    } finally {
+      await knex.destroy();
+    }
+  });
+
+  test('a call waiting for the connection when knex is destroyed fails with a typed error', async () => {
+    const knex = knexWith();
+    const session = await openSession(leaseModel('leases'), knex, new TestClock());
+    await session.ensureCollections();
+    let finish = () => {};
+    const app = knex.transaction(async () => new Promise<void>((resolve) => (finish = resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const write = session.repository(Lease).insert(Object.assign(new Lease(), { id: 'a', owner: 'o' }));
+    const destroyed = knex.destroy();
+    finish();
+    await app.catch(() => undefined);
+    await destroyed;
+    await expect(write).rejects.toBeInstanceOf(LifespanError);
+    await session.close();
+  });
 });

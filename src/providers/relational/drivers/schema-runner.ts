@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { sqlFamily } from '../families/by-dialect';
 import type { RelationalDialect } from '../families/dialects';
+import type { SqliteExecutor } from './sqlite-executor';
 
 /** Runs introspection queries and DDL: knex for PostgreSQL and MariaDB/MySQL, the raw connection for SQLite. */
 export interface SchemaRunner {
@@ -23,8 +24,8 @@ export function knexRunner(knex: Knex | Knex.Transaction, dialect: RelationalDia
 }
 
 /**
- * SQLite schema work runs on the very connection the executor uses (knex could hand a second
- * one out if the caller configured a larger pool), synchronously per statement.
+ * SQLite schema work runs on the very connection the executor uses, synchronously per statement:
+ * inside the executor's exclusive() (schema changes), where `db` is held.
  */
 export function sqliteRunner(db: BetterSqlite3.Database): SchemaRunner {
   return {
@@ -32,5 +33,21 @@ export function sqliteRunner(db: BetterSqlite3.Database): SchemaRunner {
     exec: async (sql) => {
       db.exec(sql);
     },
+  };
+}
+
+/**
+ * SQLite reads outside a schema change (inspection, counts, forecasts): each statement waits, as
+ * the executor's own do, until no transaction holds the connection — neither lifespan's nor one
+ * the application opened, whose uncommitted rows it would otherwise read.
+ */
+export function sqliteSharedRunner(executor: SqliteExecutor): SchemaRunner {
+  return {
+    rows: (sql, bindings = []) =>
+      executor.whenFree((db) => db.prepare(sql).all(...bindings) as Record<string, unknown>[]),
+    exec: (sql) =>
+      executor.whenFree((db) => {
+        db.exec(sql);
+      }),
   };
 }

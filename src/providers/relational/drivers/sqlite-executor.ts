@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
-import { StoreError } from '../../../errors';
+import { LifespanError, StoreError } from '../../../errors';
 import { wrapDriverError } from './driver-errors';
 import { allWith, getWith, runWith } from './sqlite-calls';
 import {
@@ -43,6 +43,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   ) {}
 
   static async open(knex: Knex): Promise<SqliteExecutor> {
+    refuseSeveralConnections(knex);
     const executor = new SqliteExecutor(knex, await SqliteExecutor.connection(knex));
     executor.checkVersion();
     return executor;
@@ -51,7 +52,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   /** Knex hands out its connection and gets it straight back: better-sqlite3 calls never overlap. */
   private static async connection(knex: Knex): Promise<BetterSqlite3.Database> {
     const pool = poolOf(knex);
-    const db = (await pool.acquireConnection()) as BetterSqlite3.Database;
+    const db = await acquireOrExplain(pool);
     await pool.releaseConnection(db);
     return db;
   }
@@ -238,36 +239,44 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   }
 
   /**
+   * Runs `fn` on the connection once it is free (no await between the check and the use): for
+   * reads outside a transaction, e.g. schema inspection and counts.
+   */
+  async whenFree<T>(fn: (db: BetterSqlite3.Database) => T): Promise<T> {
+    while (!this.free()) await this.nextTurn();
+    return fn(this.db);
+  }
+
+  /**
    * Runs `fn` with the connection held: by lifespan's other executors (`holds`) and, since `fn`
    * yields, by the application too — taken from knex's pool meanwhile, so a knex query or
    * transaction waits for it rather than running inside lifespan's transaction.
    */
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
     while (!this.free()) await this.nextTurn();
-    const db = this.db;
-    let release = () => {};
-    holds.set(db, new Promise<void>((resolve) => (release = resolve)));
+    let release = hold(this.db);
+    const pool = poolOf(this.knex);
+    let pooled: BetterSqlite3.Database;
     try {
-      const pool = poolOf(this.knex);
-      const pooled = await acquireOrExplain(pool);
-      try {
-        // The pool replaced its connection while we waited: take the new one on the next turn.
-        if (pooled !== db) return await this.releaseAndRetry(fn);
-        if (db.inTransaction) throw openByHand();
-        return await fn();
-      } finally {
-        await pool.releaseConnection(pooled);
+      pooled = await acquireOrExplain(pool);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    try {
+      if (pooled !== this.db) {
+        // The pool replaced its connection while we waited for it: the new one is the one held now.
+        release();
+        this.forgetPrepared();
+        this.db = pooled;
+        release = hold(pooled);
       }
+      if (pooled.inTransaction) throw openByHand();
+      return await fn();
     } finally {
-      holds.delete(db);
+      await pool.releaseConnection(pooled);
       release();
     }
-  }
-
-  private async releaseAndRetry<T>(fn: () => Promise<T>): Promise<T> {
-    this.forgetPrepared();
-    this.db = await SqliteExecutor.connection(this.knex);
-    return this.exclusive(fn);
   }
 
   close(): void {
@@ -282,16 +291,49 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   }
 }
 
-/** The pool's connection, waited for; knex's acquire timeout said as what kept it. */
+/** Marks `db` held by lifespan; the function returned lets it go and wakes whoever waits. */
+function hold(db: BetterSqlite3.Database): () => void {
+  let resolve = () => {};
+  holds.set(db, new Promise<void>((done) => (resolve = done)));
+  return () => {
+    if (!holds.has(db)) return;
+    holds.delete(db);
+    resolve();
+  };
+}
+
+/**
+ * lifespan runs on knex's one SQLite connection and keeps its transactions, the application's
+ * waits and its prepared statements by that connection: with a larger pool, knex would hand the
+ * application's transactions other connections, and lifespan's statements would wait on SQLite's
+ * file lock in better-sqlite3's busy wait, which blocks the event loop that commit needs.
+ */
+function refuseSeveralConnections(knex: Knex): void {
+  const max = (knex.client as { pool?: { max?: unknown } }).pool?.max;
+  if (typeof max !== 'number' || max <= 1) return;
+  throw new LifespanError(
+    'STORE_BAD_OPTION',
+    `the knex instance's pool allows ${max} better-sqlite3 connections; lifespan runs on SQLite's one connection`,
+    { store: RELATIONAL_STORE, hint: "leave knex's pool for better-sqlite3 at its default (max: 1)" },
+  );
+}
+
+/** The pool's connection, waited for; an acquire that fails is a typed error that keeps knex's cause. */
 async function acquireOrExplain(pool: KnexPool): Promise<BetterSqlite3.Database> {
   try {
     return (await pool.acquireConnection()) as BetterSqlite3.Database;
   } catch (error) {
-    if (!(error instanceof Error) || error.name !== 'KnexTimeoutError') throw error;
-    throw transactionOpen('a knex transaction kept it past the acquireConnectionTimeout', error, [
-      'a lifespan call awaited inside knex.transaction() waits for that transaction itself:',
-      'make the call after the transaction, or give knex a longer acquireConnectionTimeout',
-    ]);
+    if (error instanceof Error && error.name === 'KnexTimeoutError') {
+      throw transactionOpen('a knex transaction (or query) kept it past the acquireConnectionTimeout', error, [
+        'a lifespan call awaited inside knex.transaction() waits for that transaction itself:',
+        'make the call after the transaction, or give knex a longer acquireConnectionTimeout',
+      ]);
+    }
+    throw new StoreError('STORE_OPERATION_FAILED', "knex did not hand out SQLite's connection (was knex destroyed?)", {
+      store: RELATIONAL_STORE,
+      hint: 'keep the knex instance open while lifespan uses it (close the lifespan session first)',
+      cause: error,
+    });
   }
 }
 

@@ -1,4 +1,4 @@
-import { sqliteRunner } from '../../drivers/schema-runner';
+import { sqliteSharedRunner } from '../../drivers/schema-runner';
 import type { SqliteExecutor } from '../../drivers/sqlite-executor';
 import type { FamilyOperations } from '../operations';
 import { inspectTables } from './inspect';
@@ -11,6 +11,6 @@ export const SQLITE_OPERATIONS: FamilyOperations = {
   inspectTables,
   purgeRunner: (c) => purgeRunner(c, c.executor as SqliteExecutor),
   firstPurgeBatch: rangeBatch,
-  schemaRunner: (_knex, executor) => sqliteRunner((executor as SqliteExecutor).connection),
+  schemaRunner: (_knex, executor) => sqliteSharedRunner(executor as SqliteExecutor),
   lockedSchema: (_knex, executor, fn) => lockedSchema(executor as SqliteExecutor, fn),
 };
