@@ -13,11 +13,33 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
-import { connect, Entity, Field, Key, LifespanError, ModelBuilder, TimeToLive, type StoreContext } from '../../src';
+import {
+  ClusteringKey,
+  connect,
+  Entity,
+  Field,
+  Key,
+  LifespanError,
+  ModelBuilder,
+  PartitionKey,
+  TimeToLive,
+  type StoreContext,
+} from '../../src';
 import { RedisStore } from '../../src/providers/redis';
+import { compileModel } from '../../src/providers/redis/compile';
+import { keyOf } from '../../src/providers/redis/keys';
+import { hashSlot } from '../../src/providers/redis/slots';
 import { decodeCursor, encodeCursor } from '../../src/runtime/cursor';
 import { freePort } from '../servers/redis-cluster';
 import { sleep, tcpOpen } from '../servers/system';
+import {
+  clusterHealthy,
+  nodeCommand,
+  redisClusterClient,
+  startRedisCluster,
+  type RedisClusterBed,
+  type TestRedisCluster,
+} from '../harness/redis-cluster';
 import { describeStore } from '../harness/stores';
 
 @Entity()
@@ -27,7 +49,18 @@ class Job {
   @Field() owner = '';
 }
 
-const model = () => new ModelBuilder().entity(Job, (e) => e.toCollection('job')).build();
+@Entity()
+@TimeToLive({ ttl: 3600, perWrite: true })
+class Sample {
+  @PartitionKey() sensor = '';
+  @ClusteringKey() seq = 0;
+}
+
+const model = () =>
+  new ModelBuilder()
+    .entity(Job, (e) => e.toCollection('job'))
+    .entity(Sample, (e) => e.toCollection('sample'))
+    .build();
 const job = (id: string) => Object.assign(new Job(), { id, owner: 'ann' });
 const scope = { store: 'redis', entity: 'Job', collection: 'job', where: {} };
 
@@ -46,7 +79,18 @@ class OwnServer {
   }
 
   private async run(): Promise<void> {
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'no'];
+    const args = [
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      this.dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ];
     this.child = spawn('redis-server', args, { stdio: 'ignore' });
     for (let i = 0; i < 100 && !(await tcpOpen('127.0.0.1', this.port, 200)); i++) await sleep(50);
   }
@@ -131,14 +175,90 @@ describeStore('redis', 'Redis index walk resumed on another server process', () 
     expect(position).toMatchObject({ o: await runId() });
     expect(position['c']).not.toBe('0');
     for (const o of [5, '', 'not-hex!', 'a'.repeat(65), null]) {
-      const error = await jobs.findPage({}, { cursor: encodeCursor(scope, { ...position, o }) }).catch((e: unknown) => e);
+      const error = await jobs
+        .findPage({}, { cursor: encodeCursor(scope, { ...position, o }) })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LifespanError);
       expect((error as LifespanError).code).toBe('CURSOR_INVALID');
     }
     // Old cursors (no origin) resume; another process's origin starts the index again (records may repeat).
     const { o: _issued, ...old } = position;
     await expect(jobs.findPage({}, { limit: 10, cursor: encodeCursor(scope, old) })).resolves.toBeDefined();
-    const elsewhere = await jobs.findPage({}, { limit: 10, cursor: encodeCursor(scope, { ...position, o: 'f'.repeat(40) }) });
+    const elsewhere = await jobs.findPage(
+      {},
+      { limit: 10, cursor: encodeCursor(scope, { ...position, o: 'f'.repeat(40) }) },
+    );
     expect(elsewhere.items).toHaveLength(10);
   });
+});
+
+describeStore('redis-cluster', 'Redis Cluster index walk resumed after a failover', () => {
+  let bed: RedisClusterBed;
+  let cluster: TestRedisCluster;
+  let db: StoreContext;
+  const prefix = 'origin:';
+
+  beforeAll(async () => {
+    bed = await startRedisCluster();
+    cluster = await redisClusterClient(bed.nodes);
+    db = await connect(model(), new RedisStore({ client: cluster, prefix }));
+  }, 90_000);
+  afterAll(async () => {
+    await db?.close();
+    cluster?.destroy();
+    await bed?.stop();
+  });
+
+  test("a partition's pages resumed on the promoted replica return every record present for the whole walk", async () => {
+    const samples = db.repository(Sample);
+    const total = 3000;
+    for (let i = 0; i < total; i += 250) {
+      await Promise.all(
+        Array.from({ length: 250 }, (_, j) =>
+          samples.insert(Object.assign(new Sample(), { sensor: 's1', seq: i + j })),
+        ),
+      );
+    }
+    const seen = new Set<number>();
+    let cursor: string | undefined;
+    for (let page = 0; page < 3; page++) {
+      const got = await samples.findPage(
+        { sensor: 's1' },
+        cursor === undefined ? { limit: 400 } : { limit: 400, cursor },
+      );
+      got.items.forEach((r) => seen.add(r.seq));
+      cursor = got.cursor;
+    }
+    expect(cursor).toBeDefined();
+
+    // A graceful failover of the partition's slot: its replica (another process) takes over, nothing is lost.
+    const [mapping] = compileModel(model()).mappings.filter((m) => m.collection === 'sample');
+    const slot = hashSlot(keyOf(prefix, mapping!, { sensor: 's1', seq: 0 }));
+    const primary = cluster.slots[slot]!.master.address;
+    const lines = (await nodeCommand(primary, ['CLUSTER', 'NODES']))!.split('\n');
+    const id = lines.find((l) => l.includes('myself'))!.split(' ')[0]!;
+    const replica = lines
+      .find((l) => l.includes(` ${id} `) && /\bslave\b/.test(l))!
+      .split(' ')[1]!
+      .split('@')[0]!;
+    expect(await nodeCommand(replica, ['CLUSTER', 'FAILOVER'])).toBe('OK');
+    const until = Date.now() + 30_000;
+    while (
+      !/^role:master/m.test((await nodeCommand(replica, ['INFO', 'replication'])) ?? '') ||
+      !(await clusterHealthy(bed.nodes))
+    ) {
+      if (Date.now() > until) throw new Error('the replica did not take over within 30 s');
+      await sleep(200);
+    }
+
+    let pages = 0;
+    while (cursor !== undefined && pages++ < 100) {
+      const got = await samples.findPage({ sensor: 's1' }, { limit: 400, cursor });
+      got.items.forEach((r) => seen.add(r.seq));
+      cursor = got.cursor;
+    }
+    expect(cursor).toBeUndefined();
+    const missed = Array.from({ length: total }, (_, i) => i).filter((i) => !seen.has(i));
+    expect({ missed: missed.length, some: missed.slice(0, 5) }).toEqual({ missed: 0, some: [] });
+  }, 120_000);
 });
