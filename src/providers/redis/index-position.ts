@@ -20,6 +20,9 @@ import { SLOT_COUNT } from './slots';
  * of 2.5 KB keys would make a cursor longer than MAX_CURSOR_LENGTH, which findPage then refuses
  * as CURSOR_INVALID. `h: 1` says so in a cursor; a cursor made before (no `h`) holds the members,
  * and resumes: they are digested when it is read.
+ *
+ * `o`: the run_id of the server process that issued `c` (cursor-origin.ts); resumed in another,
+ * the index is walked again from cursor 0.
  */
 export interface IndexPosition {
   readonly z: number;
@@ -27,6 +30,7 @@ export interface IndexPosition {
   readonly s: readonly string[];
   readonly k?: readonly string[];
   readonly h?: 1;
+  readonly o?: string;
 }
 
 /**
@@ -70,9 +74,9 @@ export function laterIn(at: IndexPosition, c: string): IndexPosition {
  */
 export function cutAt(at: IndexPosition, handed: readonly string[]): IndexPosition {
   const s = [...at.s, ...handed.map(memberDigest)];
-  if (at.k === undefined) return digested(at.z, at.c, s);
+  if (at.k === undefined) return sameOrigin(at, digested(at.z, at.c, s));
   const bytes = Buffer.byteLength(JSON.stringify(s)) + Buffer.byteLength(JSON.stringify(at.k));
-  return bytes > MAX_SKIP_BYTES ? digested(at.z, at.c, s) : digested(at.z, at.c, s, at.k);
+  return sameOrigin(at, bytes > MAX_SKIP_BYTES ? digested(at.z, at.c, s) : digested(at.z, at.c, s, at.k));
 }
 
 export const INDEX_START: IndexPosition = { z: 0, c: '0', s: [] };
@@ -81,6 +85,8 @@ export const INDEX_START: IndexPosition = { z: 0, c: '0', s: [] };
 export function indexPositionOf(raw: unknown): IndexPosition | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const { z, c, s, k, h } = raw as { z?: unknown; c?: unknown; s?: unknown; k?: unknown; h?: unknown };
+  const o = originOf((raw as { o?: unknown }).o);
+  if (o === null) return undefined;
   if (typeof z !== 'number' || !Number.isInteger(z) || z < 0 || z >= SLOT_COUNT) return undefined;
   if (typeof c !== 'string' || !/^\d{1,20}$/.test(c) || BigInt(c) >= 2n ** 64n) return undefined;
   if (h !== undefined && h !== 1) return undefined;
@@ -89,5 +95,20 @@ export function indexPositionOf(raw: unknown): IndexPosition | undefined {
   if (!strings(s) || (k !== undefined && !strings(k))) return undefined;
   // A cursor made before the digests holds the members themselves.
   const own = (list: string[]) => (h === undefined ? list.map(memberDigest) : list);
-  return digested(z, c, own(s), k === undefined ? undefined : own(k));
+  const at = digested(z, c, own(s), k === undefined ? undefined : own(k));
+  return o === undefined ? at : { ...at, o };
+}
+
+/** A run_id as Redis writes it (40 hex digits; a few more or fewer allowed for other servers). */
+const RUN_ID = /^[0-9a-fA-F]{1,64}$/;
+
+/** `o` read back from a page cursor: undefined (none), the origin, or null when it is not one. */
+export function originOf(raw: unknown): string | undefined | null {
+  if (raw === undefined) return undefined;
+  return typeof raw === 'string' && RUN_ID.test(raw) ? raw : null;
+}
+
+/** `to` with the origin of `from` (a position cut in the same step keeps the process that issued its cursor). */
+export function sameOrigin(from: IndexPosition, to: IndexPosition): IndexPosition {
+  return from.o === undefined || to.c === '0' ? to : { ...to, o: from.o };
 }

@@ -10,7 +10,11 @@ import { runScriptFor, script } from './scripts';
 import { STORE } from './semantics';
 import { carriedOf, cutAt, laterIn, type IndexPosition } from './index-position';
 import { serverIndexScan } from './server-index-walk';
+import { ORIGIN_LUA, originReply, stamped } from './cursor-origin';
 import { SLOT_COUNT } from './slots';
+import type { IndexRead, IndexScan, IndexStep } from './index-walk-types';
+
+export type { IndexRead, IndexScan, IndexStep } from './index-walk-types';
 
 /**
  * The resumable walk of the collection index that findPage / iterate / deleteMany take (pages.ts):
@@ -40,7 +44,8 @@ export const STEP_COUNT = 100;
  * index-marker.ts; { -1 } when it does not), a MATCH pattern or '', the length in bytes of the
  * collection's key prefix, m, then the digests (memberDigest) of m members skipped in every step
  * of the first index until its cursor comes back to 0 (handed out from a step at cursor 0: see
- * IndexPosition), then those of the members of the first step already handed out (not read again).
+ * IndexPosition), then those of the members of the first step already handed out (not read again),
+ * then the run_id that issued the first cursor ('' for none; another: start again, cursor-origin.ts).
  * A member's score is not taken as proof of expiry: an expiry changed outside lifespan (EXPIRE /
  * PERSIST by hand) leaves it behind until a write re-scores it, so a key that is gone is left out
  * by its read (GET nil; mode 'keys': EXISTS for a member past its score, the MGET after the script
@@ -48,12 +53,14 @@ export const STEP_COUNT = 100;
  * other error fails the script (as index-reads.ts). Once `want` values are read the script stops,
  * inside a step when that step holds more: it is then "cut", and the walk resumes at that step's
  * cursor, skipping the members it returned from it.
- * Reply: now, the position after the script (index number, > k: done; its cursor), cut (1/0), then
+ * Reply: now, the position after the script (index number, > k: done; its cursor), cut (1/0), the
+ * script's run_id and 1 when it started the first index again (cursor-origin.ts), then
  * per ZSCAN step its index number, its cursor before the step, its entry count and the entries
  * (key [, value [, expiry]]).
  */
 const INDEX_SCAN = script(`#!lua flags=no-writes,allow-cross-slot-keys
 ${READ_VALUE_LUA}
+${ORIGIN_LUA}
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local k = tonumber(ARGV[1])
@@ -63,8 +70,10 @@ if ARGV[k + 6] == '1' and not redis.call('ZSCORE', ARGV[2], '') then return { -1
 local carried, skip = {}, {}
 local prefix_len, m = tonumber(ARGV[k + 8]), tonumber(ARGV[k + 9])
 for i = k + 10, k + 9 + m do carried[ARGV[i]] = true end
-for i = k + 10 + m, #ARGV do skip[ARGV[i]] = true end
-local out = { now, 0, '0', 0 }
+for i = k + 10 + m, #ARGV - 1 do skip[ARGV[i]] = true end
+local origin, moved = lifespan_origin(ARGV[#ARGV])
+if moved then cursor, m, carried, skip = '0', 0, {}, {} end
+local out = { now, 0, '0', 0, origin, moved and 1 or 0 }
 local pos, got, steps, cut = 1, 0, 0, 0
 while pos <= k and got < want and steps < ${MAX_STEPS_PER_SCRIPT} do
   local idx = ARGV[pos + 1]
@@ -124,26 +133,6 @@ end
 out[2], out[3], out[4] = pos, cursor, cut
 return out
 `);
-
-/** One record read from the index walk: its key, value and (mode 'both') absolute expiry in ms (-1: none). */
-export interface IndexRead {
-  readonly key: string;
-  readonly text: string;
-  readonly expiresAt?: string;
-  /** The value parsed already (ScanQuery.parse). */
-  readonly stored?: StoredRecord;
-}
-
-/** One ZSCAN step of a script: where it started (to cut a page inside it) and what it read. */
-export interface IndexStep {
-  readonly at: IndexPosition;
-  readonly reads: IndexRead[];
-}
-
-/** One script's steps and where the walk goes on (undefined: the end); lost: the index was lost (one server). */
-export type IndexScan =
-  | { readonly lost: false; readonly steps: IndexStep[]; readonly next: IndexPosition | undefined }
-  | { readonly lost: true };
 
 export interface ScanQuery {
   /**
@@ -234,10 +223,12 @@ export async function indexScan(
   const carried = carriedOf(start);
   const skipped = start.c === '0' ? [] : start.s;
   const skips = [String(Buffer.byteLength(query.head)), String(carried.length), ...carried, ...skipped];
-  const reply = await runScriptFor<unknown>(run.client, INDEX_SCAN, [], [...args, ...skips], place, true);
+  const issued = start.o ?? '';
+  const reply = await runScriptFor<unknown>(run.client, INDEX_SCAN, [], [...args, ...skips, issued], place, true);
   if (Array.isArray(reply) && reply.length === 1 && Number(reply[0]) === -1) return { lost: true };
-  if (!Array.isArray(reply) || reply.length < 4) throw unreadableReply(reply, place);
-  const walked = stepsOf(reply as unknown[], run, start, query, mode, place);
+  if (!Array.isArray(reply) || reply.length < 6) throw unreadableReply(reply, place);
+  const { origin, begun } = originReply(reply as unknown[], start);
+  const walked = stamped(stepsOf(reply as unknown[], run, begun, query, mode, place), origin);
   if (mode !== 'keys') return { lost: false, ...walked };
   return { lost: false, steps: await withValues(run.client, walked.steps, place), next: walked.next };
 }
@@ -270,7 +261,7 @@ function stepsOf(
   const width = WIDTH[mode];
   const slotAt = (pos: unknown) => run.slots[Number(pos) - 1];
   const steps: IndexStep[] = [];
-  let i = 4;
+  let i = 6;
   while (i < reply.length) {
     const slot = slotAt(reply[i]);
     const n = Number(reply[i + 2]);

@@ -1,8 +1,9 @@
 import { call, type CallPlace, type RedisClientLike } from './gateway';
 import { BUILT_MEMBER } from './index-marker';
+import { issuedElsewhere, runIdOf, stamped } from './cursor-origin';
 import { carriedOf, cutAt, laterIn, memberDigest, type IndexPosition } from './index-position';
 import type { StoredRecord } from './codec';
-import type { IndexRead, IndexScan, IndexStep } from './index-scan';
+import type { IndexRead, IndexScan, IndexStep } from './index-walk-types';
 
 /**
  * The index walk of a findPage on one server with no filter, so every value read is handed out:
@@ -81,7 +82,7 @@ interface Step {
 export async function serverIndexScan(
   client: RedisClientLike,
   index: string,
-  start: IndexPosition,
+  from: IndexPosition,
   query: {
     readonly want: number;
     readonly head: string;
@@ -90,14 +91,6 @@ export async function serverIndexScan(
   },
   place: CallPlace,
 ): Promise<IndexScan> {
-  // Digests of members (memberDigest). At cursor 0 the step's members are carried (skipped in
-  // every step of the index until it ends).
-  const carried = new Set(carriedOf(start));
-  let skip = start.c === '0' ? new Set<string>() : new Set(start.s);
-  const handedOut = (member: string) => {
-    const digest = memberDigest(member.slice(query.head.length));
-    return skip.has(digest) || carried.has(digest);
-  };
   const zscan = async (cursor: string, lack: number): Promise<Step> => {
     const args = ['ZSCAN', index, cursor, 'COUNT', countFor(lack)];
     const [next, pairs] = await call<[string, string[]]>(client, args, place);
@@ -115,18 +108,39 @@ export async function serverIndexScan(
     step.next !== '0' ||
     step.built ||
     (await call<string | null>(client, ['ZSCORE', index, BUILT_MEMBER], place)) !== null;
+  // Which process serves the walk (cursor-origin.ts): asked with the first ZSCAN, whose reply it
+  // precedes. A position another process issued starts its index again at cursor 0.
+  const info = call<string>(client, ['INFO', 'server'], place);
+  info.catch(() => undefined);
+  let start = from;
+  let first: Promise<Step> | undefined = zscan(start.c, query.want);
+  first.catch(() => undefined);
+  const own = runIdOf(await info);
+  if (issuedElsewhere(start.o, own)) {
+    start = { z: start.z, c: '0', s: [] };
+    first = undefined;
+  }
+  const done = (steps: IndexStep[], next: IndexPosition | undefined): IndexScan => ({
+    lost: false,
+    ...stamped({ steps, next }, own),
+  });
+  // Digests of members (memberDigest). At cursor 0 the step's members are carried (skipped in
+  // every step of the index until it ends).
+  const carried = new Set(carriedOf(start));
+  let skip = start.c === '0' ? new Set<string>() : new Set(start.s);
+  const handedOut = (member: string) => {
+    const digest = memberDigest(member.slice(query.head.length));
+    return skip.has(digest) || carried.has(digest);
+  };
   const steps: IndexStep[] = [];
   let cursor = start.c;
   let got = 0;
-  let pending: Promise<Step> | undefined = zscan(cursor, query.want);
+  let pending: Promise<Step> | undefined = first;
   for (let taken = 0; taken < MAX_STEPS; taken++) {
     const step: Step = await (pending ?? zscan(cursor, query.want - got));
     pending = undefined;
     const at = taken === 0 ? start : laterIn(start, cursor);
-    const todo =
-      skip.size === 0 && carried.size === 0
-        ? step.members
-        : step.members.filter((m) => !handedOut(m));
+    const todo = skip.size === 0 && carried.size === 0 ? step.members : step.members.filter((m) => !handedOut(m));
     // Sent with this step's MGET when the page stays short even if every member is still there.
     if (step.next !== '0' && got + todo.length < query.want) {
       pending = zscan(step.next, query.want - got - todo.length);
@@ -156,21 +170,19 @@ export async function serverIndexScan(
     steps.push({ at, reads });
     if (i < todo.length) {
       // Full inside the step: resume at its cursor, past the members it handed out.
-      return {
-        lost: false,
+      return done(
         steps,
-        next: cutAt(
+        cutAt(
           at,
           reads.map((r) => r.key.slice(query.head.length)),
         ),
-      };
+      );
     }
-    if (step.next === '0')
-      return ends || (await intact(step)) ? { lost: false, steps, next: undefined } : { lost: true };
+    if (step.next === '0') return ends || (await intact(step)) ? done(steps, undefined) : { lost: true };
     cursor = step.next;
     skip = new Set();
     if (got === query.want) break;
   }
   // The speculative ZSCAN of a call that stops here is dropped (its reply is read and ignored).
-  return { lost: false, steps, next: laterIn(start, cursor) };
+  return done(steps, laterIn(start, cursor));
 }
