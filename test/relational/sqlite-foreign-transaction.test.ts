@@ -137,6 +137,35 @@ describe("SQLite: a knex transaction opened by the application on lifespan's con
     expect(await leases().get({ id: 'a' })).toBeUndefined();
   });
 
+  test('a write between back-to-back application transactions gets its turn', async () => {
+    let stop = false;
+    let transactions = 0;
+    // Two loops: whenever one transaction ends, the other's is already waiting for the pool.
+    const loop = async () => {
+      while (!stop) {
+        await knex.transaction(async (trx) => {
+          await trx('app').insert({ n: 1 });
+          await new Promise((resolve) => setImmediate(resolve));
+        });
+        transactions += 1;
+      }
+    };
+    const app = Promise.all([loop(), loop()]);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const written = leases().insert(lease('busy'));
+      const outcome = await Promise.race([
+        written.then(() => 'written'),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 3_000)),
+      ]);
+      expect(outcome).toBe('written');
+      expect(transactions).toBeGreaterThan(0);
+    } finally {
+      stop = true;
+      await app;
+    }
+  });
+
   test('counts and plans wait for it too: they never count what it then rolls back', async () => {
     const app = await openAppTransaction((trx) => trx('leases').insert({ id: 'due', owner: 'o', expires_at: 1 }));
     const due = session.countExpired();

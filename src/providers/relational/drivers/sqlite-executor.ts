@@ -110,11 +110,11 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   private async waitForApplicationTransaction(): Promise<void> {
     const pool = poolOf(this.knex);
     const db = await acquireOrExplain(pool);
-    try {
-      if (db.inTransaction && !holds.has(db)) throw openByHand();
-    } finally {
-      await pool.releaseConnection(db);
-    }
+    // Given back once the statements of this turn ran: released at once, the connection would go
+    // to the next knex transaction waiting for the pool before the caller's statement runs, and a
+    // busy application would keep lifespan waiting for ever.
+    setImmediate(() => void Promise.resolve(pool.releaseConnection(db)).catch(() => undefined));
+    if (db.inTransaction && !holds.has(db)) throw openByHand();
     if (db !== this.db) {
       this.forgetPrepared();
       this.db = db;
