@@ -15,15 +15,20 @@ export interface CommandSpy {
   reset(): void;
 }
 
-export function commandSpy(opened: OpenedStore): CommandSpy {
+/** `before` runs (and is awaited) before each command is sent on: a test's way into a race. */
+export function commandSpy(
+  opened: OpenedStore,
+  before?: (args: readonly string[]) => Promise<void> | void,
+): CommandSpy {
   const sent = new Map<string, number>();
   const note = (args: readonly string[]) => {
     const name = String(args[0]).toUpperCase();
     sent.set(name, (sent.get(name) ?? 0) + 1);
   };
   const counted = (node: RedisClientLike): RedisClientLike => ({
-    sendCommand(args: readonly string[]) {
+    async sendCommand(args: readonly string[]) {
       note(args);
+      await before?.(args);
       return node.sendCommand(args);
     },
   });
@@ -36,8 +41,9 @@ export function commandSpy(opened: OpenedStore): CommandSpy {
   const cluster = opened.raw.redisCluster as unknown as RedisClusterLike | undefined;
   if (cluster) {
     const wrapped: RedisClusterLike = {
-      sendCommand(firstKey, isReadonly, args) {
+      async sendCommand(firstKey, isReadonly, args) {
         note(args);
+        await before?.(args);
         return cluster.sendCommand(firstKey, isReadonly, args);
       },
       get masters() {

@@ -15,9 +15,11 @@ type Take = (values: Record<string, unknown>) => boolean;
 /**
  * find() and count(): the live members of the collection index (one slot's when the filter gives
  * the partition), a page at a time, each member's value read in the same script as the page
- * (index-reads.ts), kept when it holds the filtered values. A member whose key is gone (deleted by
- * another client, evicted) is left out by that script, so the result is what the database holds,
- * and a limited read simply goes on to the next page. `take` returns false to stop; `limit` (0:
+ * (index-reads.ts), kept when it holds the filtered values. A member whose key is gone (expired,
+ * deleted by another client, evicted) is left out by that script, so the result is what the
+ * database holds, and a limited read simply goes on to the next page; the read then removes such
+ * members from the index (a bounded prune per page, index-reads.ts), so the next read does not pay
+ * for them again and the index holds about the live records. `take` returns false to stop; `limit` (0:
  * none) sizes the pages of a read without a filter.
  */
 export async function readCollection(

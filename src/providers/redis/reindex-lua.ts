@@ -20,8 +20,8 @@
  * 16,384 slots that write may never come before the index expires, and then no read sees the
  * record. One server notices such a loss (the built member goes with the index, and the index is
  * built again); a slot's index holds no built member, so the loss would go unnoticed. Without an
- * expiry, the members of records that expired stay until a write to that slot prunes them (reads
- * skip them at one GET / PEXPIRETIME each), and an index whose last member is dropped is removed
+ * expiry, the members of records that expired stay until a write to that slot or the next index
+ * read prunes them (a read pays one GET / PEXPIRETIME for each, once: index-reads.ts), and an index whose last member is dropped is removed
  * by Redis itself, as every empty sorted set is ("Automatic creation and removal of keys",
  * https://redis.io/docs/latest/develop/data-types/lists/).
  */
