@@ -166,6 +166,31 @@ describe("SQLite: a knex transaction opened by the application on lifespan's con
     }
   });
 
+  test('with setImmediate faked (an application testing with fake timers), the connection still goes back to knex', async () => {
+    const app = await openAppTransaction();
+    const write = leases().insert(lease('a'));
+    jest.useFakeTimers({
+      doNotFake: [
+        'nextTick',
+        'queueMicrotask',
+        'setTimeout',
+        'clearTimeout',
+        'Date',
+        'performance',
+        'hrtime',
+        'setInterval',
+        'clearInterval',
+      ],
+    });
+    try {
+      await app.end('commit');
+      await write;
+      await expect(knex('app').count({ n: '*' })).resolves.toEqual([{ n: 1 }]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   test('counts and plans wait for it too: they never count what it then rolls back', async () => {
     const app = await openAppTransaction((trx) => trx('leases').insert({ id: 'due', owner: 'o', expires_at: 1 }));
     const due = session.countExpired();

@@ -110,8 +110,8 @@ export async function serverIndexScan(
     (await call<string | null>(client, ['ZSCORE', index, BUILT_MEMBER], place)) !== null;
   // Which process serves the walk (cursor-origin.ts): asked with the first ZSCAN, whose reply it
   // precedes. A position another process issued starts its index again at cursor 0.
-  const info = call<string>(client, ['INFO', 'server'], place);
-  info.catch(() => undefined);
+  // A failed INFO leaves the origin unknown (''), as the script's redis.pcall does.
+  const info = call<string>(client, ['INFO', 'server'], place).catch(() => '');
   let start = from;
   let first: Promise<Step> | undefined = zscan(start.c, query.want);
   first.catch(() => undefined);

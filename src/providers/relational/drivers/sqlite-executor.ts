@@ -83,41 +83,45 @@ export class SqliteExecutor implements Executor, SyncExecutor {
    * the application opened on it (a knex transaction keeps the connection until it ends; a
    * statement run meanwhile would join it, and its rollback would undo what lifespan reported
    * written). Every call checks it in the same synchronous stretch as its use
-   * (`while (!this.free()) await this.nextTurn();`, no await in between): an awaited helper would
+   * (turn(): `if (this.free()) return work();`, no await in between): an awaited helper would
    * resolve a tick later, and by then another executor's waiting call may have taken the connection.
    */
   private free(): boolean {
     return !holds.has(this.db) && this.db.open && !this.db.inTransaction;
   }
 
-  /** Waits for the holder to let go, or takes the pool's new connection when the old one closed. */
-  private async nextTurn(): Promise<void> {
-    const held = holds.get(this.db);
-    if (held) return held;
-    if (this.db.open) return this.waitForApplicationTransaction();
-    // The pool closed its connection (e.g. an idle timeout): take the new one.
-    this.forgetPrepared();
-    this.db = await SqliteExecutor.connection(this.knex);
-  }
-
   /**
-   * The connection is inside a transaction lifespan did not open. A knex transaction holds the
-   * pool's one connection until it commits or rolls back, so the pool hands it out again only
-   * then: the same wait knex's own queries outside the transaction have, ended by the same
-   * acquireConnectionTimeout. Had the pool handed it out while it is still inside a transaction,
-   * that one was begun by hand (knex.raw('BEGIN')) and nothing will end it for us.
+   * Runs the synchronous `work` on the connection once it is free: after lifespan's holder lets go,
+   * on the pool's new connection when the old one closed, and, while a transaction of the
+   * application's is open, once knex's pool hands the connection out again — which it does only
+   * when that transaction ended (the same wait knex's own queries outside it have, ended by the
+   * same acquireConnectionTimeout). The connection taken so is kept from the pool until `work`
+   * ran: given back first, the next knex transaction waiting for it could begin before `work`, and
+   * a busy application would keep lifespan waiting for ever. Should the pool hand it out still
+   * inside a transaction, that one was begun by hand (knex.raw('BEGIN')): nothing will end it.
    */
-  private async waitForApplicationTransaction(): Promise<void> {
-    const pool = poolOf(this.knex);
-    const db = await acquireOrExplain(pool);
-    // Given back once the statements of this turn ran: released at once, the connection would go
-    // to the next knex transaction waiting for the pool before the caller's statement runs, and a
-    // busy application would keep lifespan waiting for ever.
-    setImmediate(() => void Promise.resolve(pool.releaseConnection(db)).catch(() => undefined));
-    if (db.inTransaction && !holds.has(db)) throw openByHand();
-    if (db !== this.db) {
-      this.forgetPrepared();
-      this.db = db;
+  private async turn<T>(work: () => T): Promise<T> {
+    for (;;) {
+      if (this.free()) return work();
+      const held = holds.get(this.db);
+      if (held) {
+        await held;
+        continue;
+      }
+      const pool = poolOf(this.knex);
+      const db = await acquireOrExplain(pool);
+      try {
+        if (db !== this.db) {
+          // The pool closed its connection (e.g. an idle timeout): this is the new one.
+          this.forgetPrepared();
+          this.db = db;
+        }
+        if (holds.has(db)) continue;
+        if (db.inTransaction) throw openByHand();
+        return work();
+      } finally {
+        giveBack(pool, db);
+      }
     }
   }
 
@@ -164,19 +168,20 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     }
   }
 
-  async rows(statement: Statement, params: unknown[]): Promise<unknown[][]> {
-    while (!this.free()) await this.nextTurn();
-    return this.rowsSync(statement, params);
+  rows(statement: Statement, params: unknown[]): Promise<unknown[][]> {
+    return this.turn(() => this.rowsSync(statement, params));
   }
 
-  async run(statement: Statement, params: unknown[]): Promise<number> {
-    while (!this.free()) await this.nextTurn();
-    return this.runSync(statement, params);
+  run(statement: Statement, params: unknown[]): Promise<number> {
+    return this.turn(() => this.runSync(statement, params));
   }
 
   /** Only what the driver raised is wrapped: an error from reading the ops reaches the caller as thrown. */
-  async batch(ops: Iterable<BatchOp>): Promise<void> {
-    while (!this.free()) await this.nextTurn();
+  batch(ops: Iterable<BatchOp>): Promise<void> {
+    return this.turn(() => this.batchSync(ops));
+  }
+
+  private batchSync(ops: Iterable<BatchOp>): void {
     let entity: string | undefined;
     let passed: unknown;
     const transaction = this.db.transaction(() => {
@@ -242,9 +247,8 @@ export class SqliteExecutor implements Executor, SyncExecutor {
    * Runs `fn` on the connection once it is free (no await between the check and the use): for
    * reads outside a transaction, e.g. schema inspection and counts.
    */
-  async whenFree<T>(fn: (db: BetterSqlite3.Database) => T): Promise<T> {
-    while (!this.free()) await this.nextTurn();
-    return fn(this.db);
+  whenFree<T>(fn: (db: BetterSqlite3.Database) => T): Promise<T> {
+    return this.turn(() => fn(this.db));
   }
 
   /**
@@ -253,29 +257,39 @@ export class SqliteExecutor implements Executor, SyncExecutor {
    * transaction waits for it rather than running inside lifespan's transaction.
    */
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    while (!this.free()) await this.nextTurn();
-    let release = hold(this.db);
     const pool = poolOf(this.knex);
-    let pooled: BetterSqlite3.Database;
-    try {
-      pooled = await acquireOrExplain(pool);
-    } catch (error) {
-      release();
-      throw error;
-    }
-    try {
+    for (;;) {
+      const held = holds.get(this.db);
+      if (held) {
+        await held;
+        continue;
+      }
+      // The pool first: it hands the connection out once an application's transaction ended, in
+      // the order asked, so the wait is one transaction's, not one per transaction begun meanwhile.
+      const pooled = await acquireOrExplain(pool);
+      if (holds.has(pooled)) {
+        giveBack(pool, pooled);
+        continue;
+      }
       if (pooled !== this.db) {
         // The pool replaced its connection while we waited for it: the new one is the one held now.
-        release();
         this.forgetPrepared();
         this.db = pooled;
-        release = hold(pooled);
       }
-      if (pooled.inTransaction) throw openByHand();
-      return await fn();
-    } finally {
-      await pool.releaseConnection(pooled);
-      release();
+      if (pooled.inTransaction) {
+        giveBack(pool, pooled);
+        throw openByHand();
+      }
+      const release = hold(pooled);
+      try {
+        return await fn();
+      } finally {
+        try {
+          giveBack(pool, pooled);
+        } finally {
+          release();
+        }
+      }
     }
   }
 
@@ -288,6 +302,18 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     this.prepared.clear();
     this.lastStatement = null;
     this.lastPrepared = null;
+  }
+}
+
+/**
+ * Gives the connection back to knex's pool. Not awaited: knex's release is synchronous, and a
+ * failed release (a pool destroyed meanwhile) leaves nothing of ours to undo.
+ */
+function giveBack(pool: KnexPool, db: BetterSqlite3.Database): void {
+  try {
+    void Promise.resolve(pool.releaseConnection(db)).catch(() => undefined);
+  } catch {
+    // Released by the pool's destroy already.
   }
 }
 
