@@ -59,7 +59,9 @@ describe('SqliteExecutor.transaction', () => {
     const failing = executor.transaction(async (tx) => {
       await tx.run(insert(5), []);
       // then() sends it: a knex builder runs only once awaited.
-      knexWrite = knex('t').insert({ id: 6 }).then(() => undefined);
+      knexWrite = knex('t')
+        .insert({ id: 6 })
+        .then(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, 50));
       throw new Error('rolled back');
     });
