@@ -15,9 +15,10 @@ export function generatedFunction<F>(
   try {
     const make = new Function(...names, `'use strict'; return function (${args}) {\n${body}\n};`);
     return make(...values) as F;
-  } catch {
-    // EvalError in node; a hardened host (SES lockdown) may throw another kind. The body is made by
-    // lifespan and tested, so what fails here is the host's refusal.
+  } catch (error) {
+    // A SyntaxError is a defect of the body lifespan made: raised, not hidden behind the slow path.
+    if (error instanceof SyntaxError) throw error;
+    // EvalError in node; a hardened host (SES lockdown) may throw another kind.
     return null;
   }
 }

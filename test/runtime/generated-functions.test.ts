@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import Database from 'better-sqlite3';
 import { allWith, getWith, runWith } from '../../src/providers/relational/drivers/sqlite-calls';
+import { generatedFunction } from '../../src/runtime/generated-function';
 import { columnFill, memberFill } from '../../src/runtime/unrolled-fill';
 
 const NAMES = ['plain', 'a b', "it's", 'quote"d', 'back\\slash', 'line\u2028sep', '${x}', '\n', 'ünï', 'constructor'];
@@ -49,6 +50,10 @@ describe('unrolled row codecs', () => {
       "it's": 'x',
     });
     expect(instance).toEqual({ a: 1, 'b c': 'x!' });
+  });
+
+  test('a body that does not parse is raised, not hidden behind the slow path', () => {
+    expect(() => generatedFunction([], [], 'x', 'return x +;')).toThrow(SyntaxError);
   });
 
   test('the fixed-arity SQLite calls bind every parameter in order, for none, a few and more than are unrolled', () => {

@@ -10,8 +10,10 @@ import type { IndexPosition } from './index-position';
  * failovers", redis/redis#12440). So the walk's script reads its own run_id (INFO is allowed in
  * scripts, and connect() needs it already: store.ts) and, when the position names another
  * process, starts that index again at cursor 0 with its skip lists cleared: records may come
- * again, none present for the whole walk is missed. The check is in the script, atomic with the
- * ZSCAN it guards, so it costs no round trip (about 10 µs of the server per script, measured on
+ * again, none present for the whole walk is missed. In the script the check is atomic with the
+ * ZSCAN it guards; the script-less walk (server-index-walk.ts) sends INFO with its first ZSCAN, so
+ * a reconnection to another process in the middle of one call could still run a later step's
+ * ZSCAN there (the next page then starts over). Either way it costs no round trip (about 10 µs of the server per script, measured on
  * Redis 7.0), and no cache on the client can be stale (a proxy or a Sentinel-managed address
  * may hide a restart from the connection).
  *
