@@ -63,3 +63,22 @@ function unrolled<F>(codecs: readonly unknown[], args: string, body: readonly st
     body.join('\n'),
   );
 }
+
+/**
+ * A row read back as an instance of `target` (prototype methods work, the constructor does not
+ * run), its members set by memberFill.
+ */
+export function instanceReader(
+  target: { readonly prototype: unknown },
+  names: readonly string[],
+  sources: readonly (number | string)[],
+  decoders: readonly Convert[],
+): (row: RowSource) => object {
+  const fill = memberFill(names, sources, decoders);
+  const proto = target.prototype as object;
+  return (row) => {
+    const instance = Object.create(proto) as Record<string, unknown>;
+    fill(instance, row);
+    return instance;
+  };
+}

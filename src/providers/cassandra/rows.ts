@@ -1,6 +1,6 @@
 import type { ValuePlace } from '../../core/values';
 import { createdAtUnset, keyValues, readMember } from '../../runtime/entity-values';
-import { memberFill } from '../../runtime/unrolled-fill';
+import { instanceReader } from '../../runtime/unrolled-fill';
 import type { KeyInput } from '../contract';
 import { fromCql, toCqlAt } from './codec';
 import type { ColumnMapping, EntityMapping } from './compile';
@@ -75,15 +75,11 @@ function rowReader(mapping: EntityMapping): (row: Row) => object {
   const columns = entity.fields
     .map((f) => mapping.columns.find((c) => c.member === f.member))
     .filter((c): c is ColumnMapping => c !== undefined);
-  const fill = memberFill(
+  const read = instanceReader(
+    entity.target,
     columns.map((c) => c.member),
     columns.map((c) => c.column),
     columns.map((c) => (raw: unknown) => fromCql(c, raw, entity.name)),
   );
-  const proto = entity.target.prototype as object;
-  return (row) => {
-    const instance = Object.create(proto) as Record<string, unknown>;
-    fill(instance, row as unknown as Record<string, unknown>);
-    return instance;
-  };
+  return (row) => read(row as unknown as Record<string, unknown>);
 }

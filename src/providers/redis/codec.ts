@@ -99,11 +99,6 @@ function storedSizes(
 /** A stored record as read from a key: the JSON object lifespan wrote, with every key member. */
 export type StoredRecord = Readonly<Record<string, unknown>>;
 
-/**
- * How one mapping's records are read, worked out once per mapping (a page decodes thousands of
- * records with it): the key members every record must hold, and per stored field its reader. A
- * field of a type JSON holds as it is is copied; the others are checked and converted (fromJson).
- */
 interface FieldReader {
   readonly field: FieldModel;
   readonly asIs: boolean;
@@ -112,6 +107,11 @@ interface FieldReader {
   readonly member: string;
 }
 
+/**
+ * How one mapping's records are read, worked out once per mapping (a page decodes thousands of
+ * records with it): the key members every record must hold, and per stored field its reader. A
+ * field of a type JSON holds as it is is copied; the others are checked and converted (fromJson).
+ */
 interface Reader {
   readonly keyMembers: readonly FieldModel[];
   /** In the mapping's order (the @CreatedAt member first). */

@@ -42,12 +42,9 @@ export function sqliteRunner(db: BetterSqlite3.Database): SchemaRunner {
  * the application opened, whose uncommitted rows it would otherwise read.
  */
 export function sqliteSharedRunner(executor: SqliteExecutor): SchemaRunner {
+  // sqliteRunner's statements run synchronously when called: within the executor's turn.
   return {
-    rows: (sql, bindings = []) =>
-      executor.whenFree((db) => db.prepare(sql).all(...bindings) as Record<string, unknown>[]),
-    exec: (sql) =>
-      executor.whenFree((db) => {
-        db.exec(sql);
-      }),
+    rows: async (sql, bindings) => executor.whenFree((db) => sqliteRunner(db).rows(sql, bindings)),
+    exec: async (sql) => executor.whenFree((db) => sqliteRunner(db).exec(sql)),
   };
 }

@@ -1,7 +1,7 @@
 import { isFiniteNumber, isSafeInteger, isValidDate, isWellFormed } from '../../../core/values';
 import type { EntityModel, FieldType } from '../../../model/types';
 import type { Converter, Decoder, Encoder } from '../codec';
-import { columnFill, memberFill } from '../../../runtime/unrolled-fill';
+import { columnFill, instanceReader } from '../../../runtime/unrolled-fill';
 
 /**
  * Codecs compiled once per entity mapping for the hot paths (insert, get): each member gets a
@@ -88,15 +88,10 @@ export function rowToInstance(
   decoders: readonly Decoder[],
 ): (row: readonly unknown[]) => object {
   const order = entity.fields.map((f) => members.indexOf(f.member)).filter((i) => i >= 0);
-  const fill = memberFill(
+  return instanceReader(
+    entity.target,
     order.map((i) => members[i] as string),
     order,
     order.map((i) => decoders[i] as Decoder),
   );
-  const proto = entity.target.prototype as object;
-  return (row) => {
-    const instance = Object.create(proto) as Record<string, unknown>;
-    fill(instance, row);
-    return instance;
-  };
 }
