@@ -47,9 +47,40 @@ describe('purge batches sized by time', () => {
     const sizer = new BatchSizer(50, 1024, 65536);
     sizer.record(4, FULL); // 25 ms / 4 ms = 6.25 → ×4
     expect(sizer.size).toBe(4096);
-    sizer.record(0.1, FULL); // never more than ×4
+    sizer.record(1, FULL); // 25 ms / 1 ms, but never more than ×4
     expect(sizer.size).toBe(16384);
-    sizer.record(9, FULL); // 25 / 9 → ×2
+    const fresh = new BatchSizer(50, 16384, 65536);
+    fresh.record(9, FULL); // 25 / 9 → ×2
+    expect(fresh.size).toBe(32768);
+  });
+
+  test('a batch is not grown when the grown one would take over half the budget', () => {
+    // 20 ms doubled is 40 ms: a batch meeting rows twice as dear would then go over the budget.
+    const sizer = new BatchSizer(50, 1024, 65536);
+    sizer.record(20, FULL);
+    expect(sizer.size).toBe(1024);
+    sizer.record(12, FULL); // 12 ms doubled keeps to half the budget
+    expect(sizer.size).toBe(2048);
+  });
+
+  test('a steep rise of the cost per row shrinks the next batch before one goes over the budget', () => {
+    // The bench's purge of 2,000,000 rows: 32,768 rows took 23 ms mid-table and 55 ms where the
+    // text keys' short values sit scattered, then rows cost twice that again.
+    const sizer = new BatchSizer(50, 32768, 65536);
+    sizer.record(20, FULL);
+    expect(sizer.size).toBe(32768);
+    sizer.record(40, FULL); // ×2 the cost per row: sized for ×2 again, 25 ms / (40 ms × 2) of 32,768 → 8,192
+    expect(sizer.size).toBe(8192);
+    sizer.record(12, FULL); // the cost per row went on rising (×1.2): no steep rise, and 12 ms doubled fits
+    expect(sizer.size).toBe(16384);
+  });
+
+  test('a small rise of the cost per row, or a short batch, changes nothing', () => {
+    const sizer = new BatchSizer(50, 32768, 65536);
+    sizer.record(20, FULL);
+    sizer.record(28, FULL); // ×1.4
+    expect(sizer.size).toBe(32768);
+    sizer.record(45, SHORT); // the table's last rows: says nothing of the next batch
     expect(sizer.size).toBe(32768);
   });
 
