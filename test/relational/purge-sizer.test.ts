@@ -71,8 +71,17 @@ describe('purge batches sized by time', () => {
     expect(sizer.size).toBe(32768);
     sizer.record(40, FULL); // ×2 the cost per row: sized for ×2 again, 25 ms / (40 ms × 2) of 32,768 → 8,192
     expect(sizer.size).toBe(8192);
-    sizer.record(12, FULL); // the cost per row went on rising (×1.2): no steep rise, and 12 ms doubled fits
-    expect(sizer.size).toBe(16384);
+    sizer.record(5, FULL); // rows as cheap as before the rise: it grows back (25 / 5 → ×4)
+    expect(sizer.size).toBe(32768);
+  });
+
+  test('a rise spread over a few batches counts as a whole', () => {
+    const sizer = new BatchSizer(50, 32768, 65536);
+    sizer.record(22, FULL);
+    sizer.record(29, FULL); // ×1.3
+    expect(sizer.size).toBe(32768);
+    sizer.record(40, FULL); // ×1.4 on the last, ×1.8 on the cheapest of the recent: 25 / (40 × 1.8) of 32,768 → 8,192
+    expect(sizer.size).toBe(8192);
   });
 
   test('a small rise of the cost per row, or a short batch, changes nothing', () => {

@@ -80,19 +80,25 @@ export class BatchSizer {
   }
 
   /**
-   * How much the cost of a unit rose since the last full batch that deleted rows (1 for the first).
-   * Only those count: a short batch, or one past the due rows, says nothing of the next unit's cost.
+   * How much the cost of a unit rose over the cheapest of the last RECENT full batches that deleted
+   * rows (1 for the first): a rise spread over a few batches (×1.3, then ×1.4) counts as a whole.
+   * Only those batches count: a short one, or one past the due rows, says nothing of the next
+   * unit's cost.
    */
   private rise(perUnit: number): number {
-    const last = this.lastPerUnit;
-    this.lastPerUnit = perUnit;
-    return last === undefined || last <= 0 ? 1 : perUnit / last;
+    const recent = this.recentPerUnit;
+    const cheapest = recent.length === 0 ? perUnit : Math.min(...recent);
+    recent.push(perUnit);
+    if (recent.length > RECENT) recent.shift();
+    return cheapest > 0 ? perUnit / cheapest : 1;
   }
 
-  private lastPerUnit: number | undefined;
+  private readonly recentPerUnit: number[] = [];
 }
 
-/** A rise of the cost per unit from one full batch to the next that the sizer plans for. */
+/** The full batches a rise of the cost per unit is measured over. */
+const RECENT = 4;
+/** A rise of the cost per unit over the recent batches' cheapest that the sizer plans for. */
 const RISING = 1.5;
 
 const CALM_BATCHES = 8;
