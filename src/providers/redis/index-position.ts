@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { SLOT_COUNT } from './slots';
 
 /**
@@ -40,7 +40,9 @@ export interface IndexPosition {
  * members of one step share one with odds of about 2^-64: the second would be skipped as handed out.
  */
 export function memberDigest(rest: string): string {
-  return createHash('sha1').update(rest, 'utf8').digest('hex').slice(0, 16);
+  // crypto.hash (Node.js 20.12+): the one-shot form, without a Hash object per member, a third
+  // of createHash's cost (https://nodejs.org/api/crypto.html#cryptohashalgorithm-data-outputencoding).
+  return hash('sha1', rest, 'hex').slice(0, 16);
 }
 
 const DIGEST = /^[0-9a-f]{16}$/;

@@ -10,7 +10,7 @@
  * to the next minute, so the writes of that minute leave it alone) when a member outlives it.
  * A persistent index whose latest member is not +inf any more (deleted, re-scored) gets that
  * member's expiry back; a +inf member whose key is gone (deleted outside lifespan) is dropped
- * there, one per write. The member '' at -inf marks an index built complete (index-marker.ts):
+ * there, one per write (one server only, see below). The member '' at -inf marks an index built complete (index-marker.ts):
  * no record key is empty, and the prune starts above -inf.
  *
  * A cluster's per-slot index (its hash tag is a slot tag `ix…`, one server's is `{lifespan}`; a
@@ -23,7 +23,11 @@
  * expiry, the members of records that expired stay until a write to that slot or the next index
  * read prunes them (a read pays one GET / PEXPIRETIME for each, once: index-reads.ts), and an index whose last member is dropped is removed
  * by Redis itself, as every empty sorted set is ("Automatic creation and removal of keys",
- * https://redis.io/docs/latest/develop/data-types/lists/).
+ * https://redis.io/docs/latest/develop/data-types/lists/). Nor does a write to a slot's index look
+ * at its latest member (lifespan_top): that only matters for an index expiry to give back, and a
+ * +inf member whose key was deleted outside lifespan is dropped there by the next read as every
+ * gone member is. The ZRANGE … WITHSCORES it cost was about a fifth of the write script's time
+ * on a cluster node (bench/tools/redis-insert-cost.js).
  */
 export const PRUNE_STEP = 16;
 
@@ -44,7 +48,7 @@ end
 local function lifespan_expire_index(idx, at)
   redis.call('PEXPIREAT', idx, string.format('%d', at - at % 60000 + 60000))
 end
-local function lifespan_top(idx, expire)
+local function lifespan_top(idx)
   local top = redis.call('ZRANGE', idx, -1, -1, 'WITHSCORES')
   if #top == 0 or top[2] == '-inf' then return end
   if top[2] == 'inf' then
@@ -53,7 +57,7 @@ local function lifespan_top(idx, expire)
     top = redis.call('ZRANGE', idx, -1, -1, 'WITHSCORES')
     if #top == 0 or top[2] == '-inf' or top[2] == 'inf' then return end
   end
-  if expire then lifespan_expire_index(idx, tonumber(top[2])) end
+  lifespan_expire_index(idx, tonumber(top[2]))
 end
 local function lifespan_reindex(key, idx)
   local idx_at = redis.call('PEXPIRETIME', idx)
@@ -65,13 +69,11 @@ local function lifespan_reindex(key, idx)
     local at = lifespan_rescore(idx, member)
     if at == -1 or (at ~= nil and latest ~= -1 and (latest == nil or at > latest)) then latest = at end
   end
-  if string.match(idx, '{([^}]*)}') ~= 'lifespan' then
-    if idx_at >= 0 then redis.call('PERSIST', idx) end
-    if latest ~= -1 then lifespan_top(idx, false) end
-  elseif latest == -1 then
+  -- A slot's index (cluster) keeps no expiry, nor does an index holding a +inf member.
+  if latest == -1 or string.match(idx, '{([^}]*)}') ~= 'lifespan' then
     if idx_at >= 0 then redis.call('PERSIST', idx) end
   elseif idx_at == -1 then
-    lifespan_top(idx, true)
+    lifespan_top(idx)
   elseif latest ~= nil and latest > idx_at then
     lifespan_expire_index(idx, latest)
   end

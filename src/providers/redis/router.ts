@@ -101,8 +101,11 @@ export class RedisRouter implements RedisClientLike {
 
 /** A script's keys must share a slot on Redis Cluster: refused here, before anything is sent. */
 function refuseCrossSlot(keys: readonly string[]): void {
+  // Every write script comes here (its record and index keys): the common case costs no Set.
+  if (keys.length <= 1) return;
+  const first = hashSlot(keys[0] as string);
+  if (keys.every((key, i) => i === 0 || hashSlot(key) === first)) return;
   const slots = [...new Set(keys.map(hashSlot))];
-  if (slots.length <= 1) return;
   throw new LifespanError(
     'REDIS_CROSS_SLOT',
     `one script would touch keys of ${slots.length} Redis Cluster hash slots (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''}); nothing was sent`,

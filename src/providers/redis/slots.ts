@@ -29,6 +29,18 @@ export function hashedPart(key: string): string {
   return close === -1 || close === open + 1 ? key : key.slice(open + 1, close);
 }
 
+/**
+ * A cluster write names two keys (the record and its slot's index) and the router checks both, so
+ * this runs a few times per write: an ASCII key (lifespan's own keys, whose parts are escaped,
+ * mostly are) is read char by char, its UTF-8 bytes being its char codes, without a Buffer.
+ */
 export function hashSlot(key: string): number {
-  return crc16(Buffer.from(hashedPart(key), 'utf8')) % SLOT_COUNT;
+  const part = hashedPart(key);
+  let crc = 0;
+  for (let i = 0; i < part.length; i++) {
+    const code = part.charCodeAt(i);
+    if (code > 0x7f) return crc16(Buffer.from(part, 'utf8')) % SLOT_COUNT;
+    crc = ((crc << 8) & 0xffff) ^ (TABLE[((crc >> 8) ^ code) & 0xff] as number);
+  }
+  return crc % SLOT_COUNT;
 }
