@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { LifespanError, StoreError } from '../../../errors';
 import { wrapDriverError } from './driver-errors';
-import { allWith, getWith, runWith } from './sqlite-calls';
+import { allWith, getWith, runCallOf, runWith } from './sqlite-calls';
 import {
   poolOf,
   type BatchOp,
@@ -185,12 +185,20 @@ export class SqliteExecutor implements Executor, SyncExecutor {
     let entity: string | undefined;
     let passed: unknown;
     const transaction = this.db.transaction(() => {
+      // The call of the last arity: a unit's rows are mostly of one statement.
+      let arity = -1;
+      let run = runCallOf(0);
       try {
         for (const op of ops) {
           entity = op.statement.entity;
+          const { params } = op;
+          if (params.length !== arity) {
+            arity = params.length;
+            run = runCallOf(arity);
+          }
           let changes: number;
           try {
-            changes = runWith(this.statement(op.statement), op.params).changes;
+            changes = run(this.statement(op.statement), params).changes;
           } catch (error) {
             throw wrapDriverError(error, entity, 'a transaction');
           }
