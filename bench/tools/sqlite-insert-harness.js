@@ -1,7 +1,7 @@
 'use strict';
 /**
  * `node bench/tools/sqlite-insert-harness.js --side=lifespan|raw|both [--rounds=6] [--rows=20000]
- *  [--unit=500] [--cpu] [--keep]`: case 1's SQLite insert work (bench/cases/write.js, `sqlite`),
+ *  [--unit=500] [--cpu] [--warmup=2] [--keep]`: case 1's SQLite insert work (bench/cases/write.js, `sqlite`),
  * alone, so that its cost per row can be measured without the bench's other sides and cases.
  *
  * Each round empties the table (untimed) and inserts `rows` rows in units of `unit`: lifespan's
@@ -14,11 +14,14 @@
  *   nice -n 19 valgrind --tool=callgrind --smc-check=all-non-file --callgrind-out-file=/tmp/a2 \
  *     node bench/tools/sqlite-insert-harness.js --side=lifespan --rounds=2
  *   … the same with --rounds=6 into /tmp/a6; (Ir(a6) - Ir(a2)) / (4 × rows) = instructions per row.
- *   callgrind_annotate --inclusive=yes /tmp/a6 gives per-function inclusive costs.
+ *   callgrind_annotate --inclusive=yes /tmp/a6 gives per-function inclusive costs; JIT code shows as
+ *   bare addresses: run node with --perf-basic-prof and look them up in /tmp/perf-<pid>.map. TurboFan
+ *   compiles on helper threads, which callgrind counts too: its share (v8::internal::compiler::*)
+ *   differs by ±100–250 instructions/row between runs, so compare without it, or over 2 vs 10 rounds.
  *
  * CPU time (a shared machine: never wall-clock): `--side=both --cpu --rounds=40` alternates the
  * sides round by round (which side starts alternates too) and prints each side's median and total
- * process.cpuUsage() (user + system) per round, and their ratio.
+ * process.cpuUsage() (user + system) per round, and their ratio, after `warmup` rounds per side.
  */
 const fs = require('node:fs');
 const os = require('node:os');
