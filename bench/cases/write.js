@@ -231,4 +231,6 @@ module.exports = {
   title: 'write path, per-write TTL',
   stores: ['sqlite', 'postgres', 'mariadb', 'cassandra'],
   run: { sqlite, postgres, mariadb, cassandra },
+  // bench/tools/sqlite-insert-harness.js runs the same lifespan side.
+  lifespanInserts,
 };

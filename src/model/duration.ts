@@ -4,7 +4,15 @@ import { readDurationText } from './duration-text';
 import { decimalFromNumber, showSeconds, sumSeconds, type Decimal } from './exact-seconds';
 import { safeClassName, showValue } from './show-value';
 
-export { showValue } from './show-value';
+/**
+ * Re-exported as a plain value rather than `export { showValue } from`: tsc emits that as an
+ * accessor over the data property it first declared, and redefining it turns this module's
+ * exports object into a dictionary, so every `parseDuration` / `MAX_TTL_SECONDS` an importer
+ * reads (per write) was a generic property load instead of an inlined one (callgrind, bench/tools/sqlite-insert-harness.js).
+ * test/model/module-exports.test.ts keeps it so.
+ */
+const reexportedShowValue: typeof showValue = showValue;
+export { reexportedShowValue as showValue };
 
 /** A TTL as users write it: seconds, '90s' / '15m' / '1h' / '1h30m' / '7d', ISO 8601 'PT1H', or parts. */
 export type DurationInput = number | string | DurationParts;

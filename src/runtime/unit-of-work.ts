@@ -20,6 +20,9 @@ export abstract class UnitOfWorkShell<Op, Mapping extends { readonly entity: Ent
   private readonly versioned: Array<{ readonly entity: EntityModel; readonly given: object; readonly record: object }> =
     [];
   private committed = false;
+  /** The last entity class queued and its mapping: a unit's writes are mostly of one class. */
+  private lastTarget: EntityClass | null = null;
+  private lastMapping: Mapping | null = null;
 
   /** `mappingOf`: the mapping of an entity class; a class outside the model throws UNKNOWN_ENTITY (at the call). */
   protected constructor(
@@ -73,14 +76,24 @@ export abstract class UnitOfWorkShell<Op, Mapping extends { readonly entity: Ent
     this.requireOpen(call);
     const target = entityClassOf(entity, call, this.store);
     const { ttl } = writeOptions(options, call, this.store);
-    const mapping = this.mappingOf(target);
+    const mapping = target === this.lastTarget ? (this.lastMapping as Mapping) : this.mappingFor(target);
     // An inserted record starts at version 1 (an upserted one at least 1), as through a repository;
     // the caller's entity gets it once the commit stored it.
     const record =
       kind === 'insert' ? withInitialVersion(mapping.entity, entity) : withUpsertVersion(mapping.entity, entity);
-    this.queued.push(this.writeOp(kind, mapping, record, ttl));
+    // Appended by index: optimized code inlines the store, where push() was a builtin call per write.
+    const queued = this.queued;
+    queued[queued.length] = this.writeOp(kind, mapping, record, ttl);
     if (record !== entity) this.versioned.push({ entity: mapping.entity, given: entity, record });
     return this;
+  }
+
+  /** The mapping of `target` (UNKNOWN_ENTITY outside the model), remembered for the next write. */
+  private mappingFor(target: EntityClass): Mapping {
+    const mapping = this.mappingOf(target);
+    this.lastTarget = target;
+    this.lastMapping = mapping;
+    return mapping;
   }
 
   private requireOpen(call: string): void {

@@ -35,6 +35,11 @@ const runCall = callsOf<BetterSqlite3.RunResult>('run');
 const getCall = callsOf<unknown>('get');
 const allCall = callsOf<unknown[]>('all');
 
+/** The run() call of statements with `arity` parameters (a loop over one statement takes it once). */
+export function runCallOf(arity: number): Call<BetterSqlite3.RunResult> {
+  return runCall(arity);
+}
+
 export function runWith(statement: BetterSqlite3.Statement, params: readonly unknown[]): BetterSqlite3.RunResult {
   return runCall(params.length)(statement, params);
 }

@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../../../error-codes';
 import { LifespanError } from '../../../errors';
-import { formatDuration, parseDuration } from '../../../model/duration';
+import { formatDuration, MAX_TTL_SECONDS, parseDuration } from '../../../model/duration';
 import type { ResolvedWriteTtl } from '../../../model/per-write-ttl';
 import { checkFutureInstant, memberInstant, type AtTtl } from '../../../runtime/write-instant';
 import { unsupported, writeTtlFor } from '../../../runtime/write-ttl';
@@ -78,8 +78,11 @@ export function perWriteSeconds(
   values: Record<string, unknown>,
 ): number | null {
   if (typeof requested !== 'number' || !t.expiryColumn || !t.entity.ttl?.perWrite) return null;
-  const seconds = parseDuration(requested);
-  checkAnchorPlaceholder(t, values);
+  // A whole number of seconds in range is what parseDuration returns it as (no call for most
+  // writes); anything else gets its typed refusal from there.
+  const seconds =
+    Number.isInteger(requested) && requested > 0 && requested <= MAX_TTL_SECONDS ? requested : parseDuration(requested);
+  if (t.countsFrom !== null) checkAnchorPlaceholder(t, values);
   return seconds;
 }
 

@@ -32,6 +32,8 @@ export interface WritePlan {
   readonly check: (changes: number) => void;
   /** MariaDB/MySQL inserts: the DELETE of an expired row holding the key, run first. */
   readonly clear: Statement | null;
+  /** The tail is the TTL's seconds alone (a write on the database clock, the common one). */
+  readonly secondsOnly: boolean;
 }
 
 /** A row's write, bound; `before` runs first in the same transaction (the clearing DELETE). */
@@ -51,6 +53,16 @@ class WritePlans {
 
   constructor(private readonly t: EntityTable) {}
 
+  /** Each write's plan of now + seconds on the database clock, the shape of most writes. */
+  private insertNowPlus: WritePlan | null = null;
+  private upsertNowPlus: WritePlan | null = null;
+
+  nowPlus(write: RowWrite): WritePlan {
+    return write === 'insert'
+      ? (this.insertNowPlus ??= this.plan('insert', 'nowPlus', 'replace'))
+      : (this.upsertNowPlus ??= this.plan('upsert', 'nowPlus', 'replace'));
+  }
+
   plan(write: RowWrite, source: ExpirySource, rule: ConflictRule): WritePlan {
     // An insert meets no live row to apply a rule to: one plan per source.
     const byRule = this.plans[write][source];
@@ -61,12 +73,19 @@ class WritePlans {
 
 const PLANS = new WeakMap<EntityTable, WritePlans>();
 
+/** The last table asked for: a unit of work's writes are mostly of one table, so no WeakMap lookup for the repeats. */
+let lastTable: EntityTable | null = null;
+let lastPlans: WritePlans | null = null;
+
 function plansOf(t: EntityTable): WritePlans {
+  if (t === lastTable) return lastPlans as WritePlans;
   let plans = PLANS.get(t);
   if (!plans) {
     plans = new WritePlans(t);
     PLANS.set(t, plans);
   }
+  lastTable = t;
+  lastPlans = plans;
   return plans;
 }
 
@@ -86,11 +105,13 @@ function compile(t: EntityTable, write: RowWrite, source: ExpirySource, rule: Co
     insert && !t.family.conditionalInsert && t.expiryColumn
       ? t.statement('delete-expired', () => deleteExpiredByKey(t, t.nowMode, t.expiryColumn as string))
       : null;
+  const tail = tailOf(statement, t.dataColumns.length);
   return Object.freeze({
     statement,
-    tail: tailOf(statement, t.dataColumns.length),
+    tail,
     check: insert && t.family.conditionalInsert ? t.refuseDuplicate : anyCount,
     clear,
+    secondsOnly: tail !== null && tail.length === 1 && tail[0] === 'seconds',
   });
 }
 
@@ -172,12 +193,19 @@ export function bindWrite(
   // Seconds as a number (most writes) bind as they are: no expiry object per write.
   const seconds = t.nowMode === 'db' ? perWriteSeconds(t, requested, values) : null;
   const expiry = seconds === null ? (expiryOfWrite(t, requested, values) ?? NO_EXPIRY) : null;
-  const plan = expiry ? plans.plan(write, expiry.source, expiry.rule) : plans.plan(write, 'nowPlus', 'replace');
+  const plan = expiry ? plans.plan(write, expiry.source, expiry.rule) : plans.nowPlus(write);
   const now = t.nowParam();
   const { tail } = plan;
   let bound = params;
   const columns = t.dataColumns.length;
-  if (tail === null) {
+  if (plan.secondsOnly && expiry === null) {
+    // The common write: the seconds after the row (no loop over the tail's kinds).
+    if (params.length !== columns + 1) {
+      params.length = columns + 1;
+      plans.room[write] = 1;
+    }
+    params[columns] = seconds;
+  } else if (tail === null) {
     params.length = columns;
     bound = bind(plan.statement, contextOf(params, expiry, seconds, now));
   } else {
