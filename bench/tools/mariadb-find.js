@@ -13,6 +13,9 @@
  * - rawLsSql / rawLsSqlPlain: mysql2 `execute` of the SQL text lifespan sends (captured from its
  *   connection), on the raw connection: the server's and the driver's part of lifespan's cost
  *   without lifespan's code.
+ * - rawLsSqlDecoded: rawLsSql's rows decoded as lifespan decodes them (its dist/ internals:
+ *   drivers/mysql-rows.js rowsInSelectOrder, then the table's instanceOfRow), without its
+ *   repository, executor or connection lease: splits lifespan's cost into decoding and the rest.
  * - baseline / baselinePlain (with --baseline): the same finds through another checkout's dist/
  *   (e.g. the commit before a change, built), in the same process on its own one-connection pool:
  *   before and after measured interleaved.
@@ -36,6 +39,7 @@ const SQL = require('../lib/reference-sql');
 const { summarize, pairedRatios } = require('../lib/stats');
 
 const OWNERS = 1000;
+const DIST = path.resolve(__dirname, '..', '..', 'dist');
 
 function parseArgs(argv) {
   const args = { rounds: 25, finds: 1000, keys: 20000, sides: null, explain: false, baseline: null };
@@ -198,6 +202,18 @@ async function main() {
     const rawSide = (sql) => async () => {
       for (const o of owners) must((await my.execute(sql, [o])).length, o);
     };
+    const { rowsInSelectOrder } = require(path.join(DIST, 'providers', 'relational', 'drivers', 'mysql-rows.js'));
+    const table = ttlRepo.t;
+    const decodedSide = (sql) => async () => {
+      for (const o of owners) {
+        const rows = await new Promise((resolve, reject) =>
+          my.connection.execute(sql, [o], (error, result, fields) =>
+            error ? reject(error) : resolve(rowsInSelectOrder(result, fields, 'BenchSession')),
+          ),
+        );
+        must(rows.map((row) => table.instanceOfRow(row)).length, o);
+      }
+    };
     const baseline = args.baseline ? await openBaseline(args.baseline, info) : null;
     const all = {
       lifespan: { run: lsSide(ttlRepo), session: knexConn },
@@ -206,6 +222,7 @@ async function main() {
       rawPlain: { run: rawSide(SQL.mariadb.findPlain), session: async () => my.connection },
       rawLsSql: { run: rawSide(lsFind.sql), session: async () => my.connection },
       rawLsSqlPlain: { run: rawSide(lsFindPlain.sql), session: async () => my.connection },
+      rawLsSqlDecoded: { run: decodedSide(lsFind.sql), session: async () => my.connection },
     };
     if (baseline) {
       all.baseline = { run: lsSide(baseline.ttlRepo), session: baseline.session };
@@ -277,6 +294,8 @@ function report(result, names) {
     ['rawLsSql', 'raw'],
     ['rawLsSql', 'rawLsSqlPlain'],
     ['lifespan', 'rawLsSql'],
+    ['rawLsSqlDecoded', 'rawLsSql'],
+    ['lifespan', 'rawLsSqlDecoded'],
     ['lifespanPlain', 'rawPlain'],
     ['baseline', 'raw'],
     ['lifespan', 'baseline'],
