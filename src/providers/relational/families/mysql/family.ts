@@ -5,6 +5,7 @@ import type { ColumnType, DdlGuards, SqlFamily } from '../family';
 import { MYSQL_KEY_VIOLATIONS } from './key-violations';
 import { isMysqlLockConflict } from './lock-conflicts';
 import { spelledOutAfter } from './key-after';
+import { parseUtcDatetime } from './datetime-text';
 
 const INSTANT: ColumnType = { sql: 'DATETIME(3)', live: 'datetime(3)', collation: null };
 
@@ -115,23 +116,4 @@ export const MYSQL_FAMILY: SqlFamily = {
 function mysqlSelectColumn(column: string, type: FieldType, position: number): string {
   const value = type === 'date' || type === 'bigint' ? `CAST(${column} AS CHAR)` : column;
   return `${value} AS \`${position}\``;
-}
-
-const DATETIME_TEXT = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
-
-/**
- * DATETIME text (mysql2 dateStrings) carries no zone: lifespan stores UTC. Read by its fields, not
- * by Date's string parser (about a microsecond per value on the read path); anything else falls
- * back to that parser.
- */
-function parseUtcDatetime(text: string): Date {
-  const m = DATETIME_TEXT.exec(text);
-  // A zero date ('0000-00-00 …') is no instant: the string parser makes it Invalid Date, as before.
-  if (!m || m[2] === '00' || m[3] === '00') return new Date(`${text.replace(' ', 'T')}Z`);
-  const ms = m[7] ? Number(m[7].padEnd(3, '0').slice(0, 3)) : 0;
-  const at = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), ms);
-  const date = new Date(at);
-  // Date.UTC maps years 0..99 to 1900..1999; DATETIME years are 1000..9999, but stay exact anyway.
-  if (Number(m[1]) < 100) date.setUTCFullYear(Number(m[1]));
-  return date;
 }
