@@ -153,7 +153,15 @@ function cycleThrough(component: readonly string[], graph: ReadonlyMap<string, r
 const LAYERS: ReadonlyArray<{ readonly layer: string; readonly paths: readonly string[]; readonly why: string }> = [
   {
     layer: 'errors',
-    paths: ['errors.ts', 'error-codes.ts', 'error-code-spec.ts', 'error-codes', 'secrets.ts', 'package-version.ts'],
+    paths: [
+      'errors.ts',
+      'error-codes.ts',
+      'error-code-spec.ts',
+      'error-codes',
+      'secrets.ts',
+      'package-version.ts',
+      'shape-anchors.ts',
+    ],
     why: 'the one code table and the leaf helpers every layer raises or uses',
   },
   { layer: 'model', paths: ['model'], why: 'the entity model and its TTL declarations, in no store’s terms' },

@@ -1,4 +1,5 @@
 import { FIELD_TYPES, type FieldType } from './types';
+import { keepClassShape } from '../shape-anchors';
 
 /** Maps a TypeScript `design:type` constructor to a field type; undefined when it is ambiguous. */
 export function fieldTypeFromDesignType(designType: unknown): FieldType | undefined {
@@ -48,9 +49,13 @@ export function fieldTypeFromValue(value: unknown): FieldType | undefined {
 
 /** Initial member values of a class constructed without arguments; empty when that throws. */
 export function initialValues(target: new () => unknown): Record<string, unknown> {
+  let instance: unknown;
   try {
-    return { ...(new target() as Record<string, unknown>) };
+    instance = new target();
   } catch {
     return {};
   }
+  // The write path's code is compiled for the map instances of the class have (shape-anchors.ts).
+  keepClassShape(target, instance);
+  return { ...(instance as Record<string, unknown>) };
 }

@@ -5,6 +5,8 @@ import { UnitOfWorkShell, writeTtl } from '../../runtime/unit-of-work';
 import type { WriteOptions } from '../contract';
 import type { EntityTable } from './table/entity-table';
 import type { BatchOp, Executor } from './drivers/executor';
+import { keepShape } from '../../shape-anchors';
+import { internalError } from './drivers/internal-error';
 import { RELATIONAL_STORE } from './options';
 import { deleteOp, encodeKeyValues } from './write/write-ops';
 import { bindWrite, type WriteSlot } from './write/write-plan';
@@ -117,4 +119,14 @@ function sameKey(a: Pending, b: Pending): boolean {
 
 function encodedKey(op: Pending): unknown[] {
   return op.kind === 'delete' ? op.key : encodeKeyValues(op.table, op.entity as Record<string, unknown>);
+}
+
+// One of each of a unit's objects stays alive between units, so the code compiled for them does
+// too (shape-anchors.ts): the unit, a queued write, and the iterator with its result and slot.
+keepShape(new RelationalUnitOfWork(noTable, undefined as unknown as Executor));
+keepShape({ kind: 'insert', table: undefined, entity: undefined, ttl: undefined });
+keepShape(new PendingOps([], undefined));
+
+function noTable(): never {
+  throw internalError('the unit of work kept for its shape was asked for a table');
 }

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { LifespanError, StoreError } from '../../../errors';
+import { keepShape } from '../../../shape-anchors';
 import { wrapDriverError } from './driver-errors';
 import { allWith, getWith, runCallOf, runWith } from './sqlite-calls';
 import {
@@ -328,6 +329,18 @@ export class SqliteExecutor implements Executor, SyncExecutor {
 interface BatchState {
   entity: string | undefined;
   passed: unknown;
+}
+
+// Kept between batches with the code compiled for their shapes (shape-anchors.ts): a batch's state,
+// and what statement.run() returns, built by better-sqlite3 as an empty object given two properties.
+keepShape<BatchState>({ entity: undefined, passed: undefined });
+keepShape(runResultShape());
+
+function runResultShape(): object {
+  const result: Record<string, number> = {};
+  result.changes = 0;
+  result.lastInsertRowid = 0;
+  return result;
 }
 
 /**
