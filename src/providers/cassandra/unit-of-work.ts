@@ -7,6 +7,7 @@ import type { Params, ResultSet } from './executor';
 import { UnitOfWorkShell, writeTtl } from '../../runtime/unit-of-work';
 import { keyOfRow, keyParams, writeParams } from './rows';
 import { keyIdentity, planRows, unitDuplicate, type Operation, type Planned, type RowPlan } from './row-plan';
+import { keepShape } from '../../shape-anchors';
 import { STORE } from './semantics';
 import { ttlClause } from './write-ttl';
 import { writePlanOf } from './write-plan';
@@ -187,3 +188,9 @@ function duplicate(row: Row, known: boolean): StoreError {
     'nothing was written (a conditional batch, or a check before sending)',
   );
 }
+
+// One of a unit's objects of each shape stays alive between units, so the code compiled for them
+// does too (shape-anchors.ts): the unit, a queued write and its checked form.
+keepShape(new CassandraUnitOfWork(undefined as unknown as SessionContext));
+const anchorOp = keepShape({ kind: 'insert', mapping: undefined, instance: undefined, ttl: undefined });
+keepShape({ op: anchorOp, id: '', params: [], key: [], withTtl: false });

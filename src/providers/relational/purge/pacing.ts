@@ -46,46 +46,84 @@ export class BatchSizer {
   /** A batch of the current size took `ms`; `full`: it had as much work as its size allowed. */
   record(ms: number, batch: { readonly full: boolean; readonly rows: number }): void {
     const { full } = batch;
-    const perUnit = ms / this.current;
-    const rising = full && batch.rows > 0 ? this.rise(perUnit) : 1;
+    const size = this.current;
+    // A batch of as many rows as its size (not a block walk's range of heap blocks, whose cost per
+    // block swings with how many of its rows are due).
+    const rising = full && batch.rows === size ? this.rise(size, ms / size) : 1;
+    if (full && ms <= this.budgetMs) this.fastest.set(size, Math.min(this.fastest.get(size) ?? Infinity, ms));
     if (ms > this.budgetMs) {
-      this.ceiling = Math.min(this.ceiling, this.current);
+      this.ceiling = Math.min(this.ceiling, size);
       this.calm = 0;
-      const fit = Math.floor((this.current * this.budgetMs) / ms);
+      const fit = Math.floor((size * this.budgetMs) / ms);
       this.current = Math.max(1, floorPow2(fit));
       if (batch.rows > 0) this.worked = this.current;
       return;
     }
-    if (batch.rows > 0) this.worked = this.current;
+    if (batch.rows > 0) this.worked = size;
     if (++this.calm >= CALM_BATCHES) this.ceiling = Infinity;
+    const half = this.budgetMs / 2;
     if (rising > RISING) {
-      // The cost of a unit rose steeply (the walk reached rows whose pages are scattered: a text
+      // The cost of a row rose steeply (the walk reached rows whose pages are scattered: a text
       // key's short values, an old region of the table): the next batch is sized for it rising as
       // much again, so the batch that meets the worst of it still ends near the budget.
-      const expected = perUnit * Math.min(MAX_GROWTH, rising);
-      this.current = Math.min(this.current, floorPow2(this.budgetMs / 2 / expected));
+      const expected = (ms / size) * Math.min(MAX_GROWTH, rising);
+      this.current = Math.min(size, floorPow2(half / expected));
       return;
     }
+    if (!full || ms >= half || size * 2 >= this.ceiling) return;
     // Grown while the grown batch would take at most half the budget, at most MAX_GROWTH times:
     // then a batch whose rows cost twice what the last ones did still keeps to the budget. Growing
     // whenever a batch took under half the budget let the grown one take all of it, and the next,
     // meeting dearer rows, twice it (114 ms against 50 in the bench's purge of 2,000,000 rows).
-    // Doubling alone kept a small table's purge to many small batches, each paying its own commit
-    // and rewriting the same scattered index pages.
-    const room = floorPow2(this.budgetMs / 2 / Math.max(ms, Number.EPSILON));
-    if (full && room >= 2 && this.current * 2 < this.ceiling) {
-      const grown = this.current * Math.min(MAX_GROWTH, room);
-      this.current = Math.min(this.cap, grown < this.ceiling ? grown : this.current * 2);
+    // The grown batch costs this one's time plus what the added units cost (a commit, a round trip
+    // are paid once a batch): measured between the fastest batches of two sizes. Doubling alone
+    // kept a small table's purge to many small batches, each paying its own commit.
+    // Before a second size was measured, a unit is taken to cost this batch's time per unit.
+    const added = this.addedCost(size) ?? ms / size;
+    let growth = MAX_GROWTH;
+    while (growth >= 2 && ms + added * size * (growth - 1) > half) growth /= 2;
+    if (growth < 2) {
+      // Grown in proportion, the batch would pass half the budget, but how much of its time is
+      // fixed (a commit, round trips) is not known before a second size was measured: a batch half
+      // as large (never too long) tells.
+      if (this.addedCost(size) === undefined && size > 1) this.current = floorPow2(size / 2);
+      return;
     }
+    const grown = size * growth;
+    this.current = Math.min(this.cap, grown < this.ceiling ? grown : size * 2);
   }
 
   /**
-   * How much the cost of a unit rose over the cheapest of the last RECENT full batches that deleted
-   * rows (1 for the first): a rise spread over a few batches (×1.3, then ×1.4) counts as a whole.
-   * Only those batches count: a short one, or one past the due rows, says nothing of the next
-   * unit's cost.
+   * What one more unit adds to a batch of `size`: the difference between the fastest batches of
+   * this size and of the nearest other size measured (the least time a size took: a lock wait or
+   * a checkpoint only ever adds), per unit of difference. Undefined before two sizes were measured.
    */
-  private rise(perUnit: number): number {
+  private addedCost(size: number): number | undefined {
+    const here = this.fastest.get(size);
+    if (here === undefined) return undefined;
+    let other = 0;
+    for (const measured of this.fastest.keys()) {
+      if (measured !== size && (other === 0 || Math.abs(measured - size) < Math.abs(other - size))) other = measured;
+    }
+    const there = this.fastest.get(other);
+    if (there === undefined) return undefined;
+    return Math.max(0, (here - there) / (size - other));
+  }
+
+  /** The least time a full batch of each size took (within the budget). */
+  private readonly fastest = new Map<number, number>();
+
+  /**
+   * How much the cost of a row rose over the cheapest of the last RECENT full batches of this same
+   * size that deleted as many rows (1 for the first): a rise spread over a few batches (×1.3, then
+   * ×1.4) counts as a whole. Only batches of one size are compared: a batch's fixed cost (its
+   * commit) weighs more per row in a smaller one.
+   */
+  private rise(size: number, perUnit: number): number {
+    if (size !== this.riseSize) {
+      this.riseSize = size;
+      this.recentPerUnit.length = 0;
+    }
     const recent = this.recentPerUnit;
     const cheapest = recent.length === 0 ? perUnit : Math.min(...recent);
     recent.push(perUnit);
@@ -93,12 +131,13 @@ export class BatchSizer {
     return cheapest > 0 ? perUnit / cheapest : 1;
   }
 
+  private riseSize = 0;
   private readonly recentPerUnit: number[] = [];
 }
 
-/** The full batches a rise of the cost per unit is measured over. */
+/** The full batches of one size a rise of the cost per row is measured over. */
 const RECENT = 4;
-/** A rise of the cost per unit over the recent batches' cheapest that the sizer plans for. */
+/** A rise of the cost per row over the recent batches' cheapest that the sizer plans for. */
 const RISING = 1.5;
 
 const CALM_BATCHES = 8;
