@@ -22,7 +22,10 @@ export function keepShape<T extends object>(instance: T): T {
 
 /**
  * Keeps one instance of a caller's class as long as the class itself lives: the one the model
- * constructed to read its members' initial values, which has the map later instances start with.
+ * constructed to read its members' initial values, which has the map later instances start with
+ * (a class whose constructor assigns its members; with `declare`d or uninitialised members the
+ * constructor's own initial map is already kept by the class). What that constructor stored in it
+ * stays alive with the class: one object per entity class, which lifespan made anyway.
  */
 export function keepClassShape(target: object, instance: unknown): void {
   if (typeof instance === 'object' && instance !== null && !classAnchors.has(target))
