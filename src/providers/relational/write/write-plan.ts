@@ -73,7 +73,11 @@ class WritePlans {
 
 const PLANS = new WeakMap<EntityTable, WritePlans>();
 
-/** The last table asked for: a unit of work's writes are mostly of one table, so no WeakMap lookup for the repeats. */
+/**
+ * The last table asked for: a unit of work's writes are mostly of one table, so no WeakMap lookup
+ * for the repeats. It keeps that one table (its model and statement texts, no connection) after
+ * its session closed, until a write to another table.
+ */
 let lastTable: EntityTable | null = null;
 let lastPlans: WritePlans | null = null;
 
