@@ -71,19 +71,24 @@ function row(store, measured, subject, reference, options, extra = {}) {
   });
 }
 
-async function sqlite(ctx) {
-  const { options, info } = ctx;
-  const knex = conn.sqliteKnex(info, 'write');
-  const db = await openBenchStore(knex, { fresh: false });
-  const handle = await conn.sqliteHandle(knex);
+/** The raw side's unit on SQLite: rows start … end - 1 by a prepared statement, in one transaction. */
+function rawSqliteUnit(handle) {
   const insert = handle.prepare(SQL.sqlite.insert);
-  const unitTx = handle.transaction((start, end) => {
+  return handle.transaction((start, end) => {
     for (let i = start; i < end; i++) {
       const v = sessionValues(i);
       const { changes } = insert.run(v.id, v.owner, v.payload, v.hits, Date.now(), ttlOf(i));
       if (changes !== 1) throw new Error(`duplicate key ${v.id}`);
     }
   });
+}
+
+async function sqlite(ctx) {
+  const { options, info } = ctx;
+  const knex = conn.sqliteKnex(info, 'write');
+  const db = await openBenchStore(knex, { fresh: false });
+  const handle = await conn.sqliteHandle(knex);
+  const unitTx = rawSqliteUnit(handle);
   const { writeRows: rows, unit } = options;
   const measured = await interleave({
     ...timing(options),
@@ -231,6 +236,7 @@ module.exports = {
   title: 'write path, per-write TTL',
   stores: ['sqlite', 'postgres', 'mariadb', 'cassandra'],
   run: { sqlite, postgres, mariadb, cassandra },
-  // bench/tools/sqlite-insert-harness.js runs the same lifespan side.
+  // bench/tools/sqlite-insert-harness.js runs the same two sides.
   lifespanInserts,
+  rawSqliteUnit,
 };

@@ -9,6 +9,7 @@
  * It starts its own server(s) on free ports (a cluster through test/servers/redis-cluster.js) and
  * stops them; lifespan is the worktree's dist/ (`npm run build` first).
  */
+const { serverStats } = require('./redis-server-stats');
 const { spawn } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
 const { createClient, createCluster } = require('redis');
@@ -43,16 +44,7 @@ async function startServer() {
 /** Per node: calls and usec per command name, and the process's CPU seconds. */
 async function snapshot(probes) {
   const out = new Map();
-  for (const [node, client] of probes) {
-    const stats = String(await client.sendCommand(['INFO', 'commandstats']));
-    const cpu = String(await client.sendCommand(['INFO', 'cpu']));
-    const commands = {};
-    for (const m of stats.matchAll(/^cmdstat_(\S+?):calls=(\d+),usec=(\d+)/gm)) {
-      commands[m[1]] = { calls: Number(m[2]), usec: Number(m[3]) };
-    }
-    const f = (name) => Number((new RegExp(`^${name}:(\\S+)`, 'm').exec(cpu) || [])[1] || 0);
-    out.set(node, { commands, cpu: f('used_cpu_user') + f('used_cpu_sys') });
-  }
+  for (const [node, client] of probes) out.set(node, await serverStats(client));
   return out;
 }
 

@@ -8,6 +8,7 @@
  * its own redis-server on a free port and stops it; lifespan is the worktree's dist/ (`npm run
  * build` first).
  */
+const { serverStats } = require('./redis-server-stats');
 const { spawn } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
 const { createClient } = require('redis');
@@ -28,16 +29,7 @@ function parseArgs(argv) {
   return args;
 }
 
-async function snapshot(client) {
-  const stats = String(await client.sendCommand(['INFO', 'commandstats']));
-  const cpu = String(await client.sendCommand(['INFO', 'cpu']));
-  const commands = {};
-  for (const m of stats.matchAll(/^cmdstat_(\S+?):calls=(\d+),usec=(\d+)/gm)) {
-    commands[m[1]] = { calls: Number(m[2]), usec: Number(m[3]) };
-  }
-  const f = (name) => Number((new RegExp(`^${name}:(\\S+)`, 'm').exec(cpu) || [])[1] || 0);
-  return { commands, cpu: f('used_cpu_user') + f('used_cpu_sys') };
-}
+const snapshot = serverStats;
 
 function diff(b, a) {
   const commands = {};

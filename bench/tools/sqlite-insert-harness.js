@@ -28,9 +28,7 @@ const os = require('node:os');
 const path = require('node:path');
 const conn = require('../lib/connections');
 const { openBenchStore } = require('../lib/bench-store');
-const { sessionValues, ttlOf } = require('../lib/entities');
-const SQL = require('../lib/reference-sql');
-const { lifespanInserts } = require('../cases/write');
+const { lifespanInserts, rawSqliteUnit } = require('../cases/write');
 
 function parseArgs(argv) {
   const args = { side: 'both', rounds: 6, rows: 20000, unit: 500, cpu: false, keep: false, warmup: 2 };
@@ -66,14 +64,7 @@ async function main() {
   const knex = conn.sqliteKnex(info, 'write');
   const db = await openBenchStore(knex);
   const handle = await conn.sqliteHandle(knex);
-  const insert = handle.prepare(SQL.sqlite.insert);
-  const unitTx = handle.transaction((start, end) => {
-    for (let i = start; i < end; i++) {
-      const v = sessionValues(i);
-      const { changes } = insert.run(v.id, v.owner, v.payload, v.hits, Date.now(), ttlOf(i));
-      if (changes !== 1) throw new Error(`duplicate key ${v.id}`);
-    }
-  });
+  const unitTx = rawSqliteUnit(handle);
   const { rows, unit } = args;
   const sides = {
     lifespan: () => lifespanInserts(db, rows, unit),
