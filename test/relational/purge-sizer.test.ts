@@ -13,11 +13,12 @@ function batch(sizer: BatchSizer, ms: number): number {
 
 describe('purge batches sized by time', () => {
   test('a batch grows while the grown one keeps to half the budget, never past the cap', () => {
-    // Every size takes 10 ms: the time is the batch's fixed cost, a unit adds nothing.
+    // Every size takes 10 ms: no difference between sizes to go by (noise, for all the sizer
+    // knows), so a unit is taken to cost 10 ms / size: doubled while 20 ms keeps to half the budget.
     const sizer = new BatchSizer(50, 512, 4096);
     const sizes = [sizer.size];
     for (let i = 0; i < 5; i++) sizes.push(batch(sizer, 10));
-    expect(sizes).toEqual([512, 1024, 4096, 4096, 4096, 4096]);
+    expect(sizes).toEqual([512, 1024, 2048, 4096, 4096, 4096]);
   });
 
   test('a short batch (the table ran out) or one past half the budget does not grow it', () => {
@@ -41,7 +42,7 @@ describe('purge batches sized by time', () => {
     batch(sizer, 80); // over: ceiling 2048, → 1024
     const sizes: number[] = [];
     for (let i = 0; i < 9; i++) sizes.push(batch(sizer, 10));
-    expect(sizes).toEqual([1024, 1024, 1024, 1024, 1024, 1024, 1024, 2048, 8192]);
+    expect(sizes).toEqual([1024, 1024, 1024, 1024, 1024, 1024, 1024, 2048, 4096]);
   });
 
   test('a batch far under the budget grows toward half of it, at most 4 times (a small table needs few batches)', () => {
@@ -114,8 +115,14 @@ describe('purge batches sized by time', () => {
     batch(sizer, 10);
     batch(sizer, 22);
     expect(batch(sizer, 29)).toBe(32768); // ×1.3
-    // ×1.4 on the last, ×1.8 on the cheapest of the recent: 25 / (40 × 1.8) of 32,768 → 8,192
+    // ×1.4 on the last, ×1.8 on the median of the recent (22): 25 / (40 × 1.8) of 32,768 → 8,192
     expect(batch(sizer, 40)).toBe(8192);
+  });
+
+  test('one batch of ordinary noise (±30 %) is no steep rise', () => {
+    const sizer = new BatchSizer(50, 65536, 65536);
+    for (const ms of [42.9, 27.2, 29.0, 30.2, 40.9]) batch(sizer, ms);
+    expect(sizer.size).toBe(65536);
   });
 
   test('a small rise of the cost per row, a short batch, or a range of heap blocks changes nothing', () => {

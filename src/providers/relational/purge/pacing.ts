@@ -50,8 +50,10 @@ export class BatchSizer {
     // A batch of as many rows as its size (not a block walk's range of heap blocks, whose cost per
     // block swings with how many of its rows are due).
     const rising = full && batch.rows === size ? this.rise(size, ms / size) : 1;
-    if (full && ms <= this.budgetMs) this.fastest.set(size, Math.min(this.fastest.get(size) ?? Infinity, ms));
+    if (full && ms <= this.budgetMs) this.latest.set(size, ms);
     if (ms > this.budgetMs) {
+      // What units cost changed (or this batch waited): the times of other sizes are stale.
+      this.latest.clear();
       this.ceiling = Math.min(this.ceiling, size);
       this.calm = 0;
       const fit = Math.floor((size * this.budgetMs) / ms);
@@ -68,6 +70,7 @@ export class BatchSizer {
       // much again, so the batch that meets the worst of it still ends near the budget.
       const expected = (ms / size) * Math.min(MAX_GROWTH, rising);
       this.current = Math.min(size, floorPow2(half / expected));
+      this.latest.clear();
       return;
     }
     if (!full || ms >= half || size * 2 >= this.ceiling) return;
@@ -76,7 +79,7 @@ export class BatchSizer {
     // whenever a batch took under half the budget let the grown one take all of it, and the next,
     // meeting dearer rows, twice it (114 ms against 50 in the bench's purge of 2,000,000 rows).
     // The grown batch costs this one's time plus what the added units cost (a commit, a round trip
-    // are paid once a batch): measured between the fastest batches of two sizes. Doubling alone
+    // are paid once a batch): measured between the latest batches of two sizes. Doubling alone
     // kept a small table's purge to many small batches, each paying its own commit.
     // Before a second size was measured, a unit is taken to cost this batch's time per unit.
     const added = this.addedCost(size) ?? ms / size;
@@ -86,7 +89,7 @@ export class BatchSizer {
       // Grown in proportion, the batch would pass half the budget, but how much of its time is
       // fixed (a commit, round trips) is not known before a second size was measured: a batch half
       // as large (never too long) tells.
-      if (this.addedCost(size) === undefined && size > 1) this.current = floorPow2(size / 2);
+      if (this.latest.size < 2 && size > 1) this.current = floorPow2(size / 2);
       return;
     }
     const grown = size * growth;
@@ -94,30 +97,32 @@ export class BatchSizer {
   }
 
   /**
-   * What one more unit adds to a batch of `size`: the difference between the fastest batches of
-   * this size and of the nearest other size measured (the least time a size took: a lock wait or
-   * a checkpoint only ever adds), per unit of difference. Undefined before two sizes were measured.
+   * What one more unit adds to a batch of `size`: the difference between the latest batches of
+   * this size and of the nearest other size measured since what units cost last changed, per unit
+   * of difference. Undefined before two sizes were measured, or when the difference is not
+   * positive (noise): then a unit is taken to cost this batch's time per unit.
    */
   private addedCost(size: number): number | undefined {
-    const here = this.fastest.get(size);
+    const here = this.latest.get(size);
     if (here === undefined) return undefined;
     let other = 0;
-    for (const measured of this.fastest.keys()) {
+    for (const measured of this.latest.keys()) {
       if (measured !== size && (other === 0 || Math.abs(measured - size) < Math.abs(other - size))) other = measured;
     }
-    const there = this.fastest.get(other);
+    const there = this.latest.get(other);
     if (there === undefined) return undefined;
-    return Math.max(0, (here - there) / (size - other));
+    const added = (here - there) / (size - other);
+    return added > 0 ? added : undefined;
   }
 
-  /** The least time a full batch of each size took (within the budget). */
-  private readonly fastest = new Map<number, number>();
+  /** The time of the latest full batch of each size within the budget, since costs last changed. */
+  private readonly latest = new Map<number, number>();
 
   /**
-   * How much the cost of a row rose over the cheapest of the last RECENT full batches of this same
+   * How much the cost of a row rose over the median of the last RECENT full batches of this same
    * size that deleted as many rows (1 for the first): a rise spread over a few batches (×1.3, then
-   * ×1.4) counts as a whole. Only batches of one size are compared: a batch's fixed cost (its
-   * commit) weighs more per row in a smaller one.
+   * ×1.4) counts as a whole, one batch's noise (±30 %) does not. Only batches of one size are
+   * compared: a batch's fixed cost (its commit) weighs more per row in a smaller one.
    */
   private rise(size: number, perUnit: number): number {
     if (size !== this.riseSize) {
@@ -125,10 +130,10 @@ export class BatchSizer {
       this.recentPerUnit.length = 0;
     }
     const recent = this.recentPerUnit;
-    const cheapest = recent.length === 0 ? perUnit : Math.min(...recent);
+    const usual = recent.length === 0 ? perUnit : median(recent);
     recent.push(perUnit);
     if (recent.length > RECENT) recent.shift();
-    return cheapest > 0 ? perUnit / cheapest : 1;
+    return usual > 0 ? perUnit / usual : 1;
   }
 
   private riseSize = 0;
@@ -137,12 +142,20 @@ export class BatchSizer {
 
 /** The full batches of one size a rise of the cost per row is measured over. */
 const RECENT = 4;
-/** A rise of the cost per row over the recent batches' cheapest that the sizer plans for. */
+/** A rise of the cost per row over the recent batches' median that the sizer plans for. */
 const RISING = 1.5;
 
 const CALM_BATCHES = 8;
 /** The most a batch grows from one batch to the next. */
 const MAX_GROWTH = 4;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
 
 function floorPow2(n: number): number {
   return n < 1 ? 1 : 2 ** Math.floor(Math.log2(n));
