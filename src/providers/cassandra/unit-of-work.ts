@@ -53,7 +53,7 @@ export class CassandraUnitOfWork extends UnitOfWorkShell<Operation, EntityMappin
   }
 
   protected writeOp(kind: 'insert' | 'upsert', mapping: EntityMapping, instance: object, ttl: PerWriteTtl | undefined) {
-    return { kind, mapping, instance, ttl };
+    return queuedWrite(kind, mapping, instance, ttl);
   }
 
   protected deleteOp(mapping: EntityMapping, key: Record<string, unknown>): Operation {
@@ -80,12 +80,12 @@ export class CassandraUnitOfWork extends UnitOfWorkShell<Operation, EntityMappin
       const { mapping } = op;
       if (op.kind === 'delete') {
         const params = keyParams(mapping, op.key);
-        checked.push({ op, id: keyIdentity(mapping, params), params, key: params, withTtl: false });
+        checked.push(checkedOp(op, keyIdentity(mapping, params), params, params, false));
       } else {
         const clause = ttlClause(mapping, writeTtl(op.ttl, commitTtl), clock, op.instance);
         const params = writeParams(mapping, op.instance, now, clause);
         const key = keyOfRow(mapping, params);
-        checked.push({ op, id: keyIdentity(mapping, key), params, key, withTtl: clause.using });
+        checked.push(checkedOp(op, keyIdentity(mapping, key), params, key, clause.using));
       }
     }
     return checked;
@@ -192,5 +192,20 @@ function duplicate(row: Row, known: boolean): StoreError {
 // One of a unit's objects of each shape stays alive between units, so the code compiled for them
 // does too (shape-anchors.ts): the unit, a queued write and its checked form.
 keepShape(new CassandraUnitOfWork(undefined as unknown as SessionContext));
-const anchorOp = keepShape({ kind: 'insert', mapping: undefined, instance: undefined, ttl: undefined });
-keepShape({ op: anchorOp, id: '', params: [], key: [], withTtl: false });
+const anchorOp = keepShape(queuedWrite('insert', undefined as unknown as EntityMapping, {}, undefined));
+keepShape(checkedOp(anchorOp, '', [], [], false));
+
+/** A queued insert/upsert: one place builds it, so the object kept for its shape has that shape. */
+function queuedWrite(
+  kind: 'insert' | 'upsert',
+  mapping: EntityMapping,
+  instance: object,
+  ttl: PerWriteTtl | undefined,
+): Operation {
+  return { kind, mapping, instance, ttl };
+}
+
+/** An operation with its checked values (one place builds it, as queuedWrite). */
+function checkedOp(op: Operation, id: string, params: Params, key: Params, withTtl: boolean): Checked {
+  return { op, id, params, key, withTtl };
+}

@@ -30,7 +30,7 @@ export class RelationalUnitOfWork extends UnitOfWorkShell<Pending, EntityTable> 
   }
 
   protected writeOp(kind: 'insert' | 'upsert', table: EntityTable, entity: object, ttl: WriteOptions['ttl']) {
-    return { kind, table, entity, ttl };
+    return queuedWrite(kind, table, entity, ttl);
   }
 
   protected deleteOp(table: EntityTable, key: Record<string, unknown>): Pending {
@@ -124,8 +124,13 @@ function encodedKey(op: Pending): unknown[] {
 // One of each of a unit's objects stays alive between units, so the code compiled for them does
 // too (shape-anchors.ts): the unit, a queued write, and the iterator with its result and slot.
 keepShape(new RelationalUnitOfWork(noTable, undefined as unknown as Executor));
-keepShape({ kind: 'insert', table: undefined, entity: undefined, ttl: undefined });
+keepShape(queuedWrite('insert', undefined as unknown as EntityTable, {}, undefined));
 keepShape(new PendingOps([], undefined));
+
+/** A queued insert/upsert: one place builds it, so the object kept for its shape has that shape. */
+function queuedWrite(kind: 'insert' | 'upsert', table: EntityTable, entity: object, ttl: WriteOptions['ttl']): Pending {
+  return { kind, table, entity, ttl };
+}
 
 function noTable(): never {
   throw internalError('the unit of work kept for its shape was asked for a table');

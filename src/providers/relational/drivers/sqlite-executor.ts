@@ -186,7 +186,7 @@ export class SqliteExecutor implements Executor, SyncExecutor {
   }
 
   private batchSync(ops: Iterable<BatchOp>): void {
-    const state: BatchState = { entity: undefined, passed: undefined };
+    const state = batchState();
     // One transaction function per connection: better-sqlite3 builds four wrappers and defines
     // their properties each time db.transaction() is called (~4 µs, once per unit of work before).
     const transaction = (this.batchTransaction ??= this.db.transaction((o: Iterable<BatchOp>, s: BatchState) =>
@@ -333,7 +333,12 @@ interface BatchState {
 
 // Kept between batches with the code compiled for their shapes (shape-anchors.ts): a batch's state,
 // and what statement.run() returns, built by better-sqlite3 as an empty object given two properties.
-keepShape<BatchState>({ entity: undefined, passed: undefined });
+keepShape(batchState());
+
+/** A batch's state before its first statement: one place builds it (its shape is kept above). */
+function batchState(): BatchState {
+  return { entity: undefined, passed: undefined };
+}
 keepShape(runResultShape());
 
 function runResultShape(): object {
