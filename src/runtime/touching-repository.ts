@@ -31,12 +31,20 @@ export function withReadTouch<T>(inner: Touchable<T>, entity: EntityModel, store
     if (found.length > 0) await touchEach(inner, keys, touch);
     return found;
   };
+  // One bound function per method, made at its first read: binding at every read made each
+  // repo.insert(…) allocate a function (a write path's cost, measured in docs/performance.md).
+  const bound = new Map<PropertyKey, { readonly of: unknown; readonly fn: unknown }>();
   return new Proxy(inner, {
     get(target, property) {
       if (property === 'get') return get;
       if (property === 'getMany') return getMany;
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const known = bound.get(property);
+      if (known !== undefined && known.of === value) return known.fn;
+      const fn = (value as (...args: unknown[]) => unknown).bind(target);
+      bound.set(property, { of: value, fn });
+      return fn;
     },
   });
 }

@@ -8,10 +8,6 @@
  * starts a server of its own: restarting the shared one would fail other files' tests meanwhile.
  */
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createClient } from 'redis';
 import {
   ClusteringKey,
@@ -30,8 +26,8 @@ import { compileModel } from '../../src/providers/redis/compile';
 import { keyOf } from '../../src/providers/redis/keys';
 import { hashSlot } from '../../src/providers/redis/slots';
 import { decodeCursor, encodeCursor } from '../../src/runtime/cursor';
-import { freePort } from '../servers/redis-cluster';
-import { sleep, tcpOpen } from '../servers/system';
+import { OwnRedisServer } from '../harness/own-redis-server';
+import { sleep } from '../servers/system';
 import {
   clusterHealthy,
   nodeCommand,
@@ -64,67 +60,15 @@ const model = () =>
 const job = (id: string) => Object.assign(new Job(), { id, owner: 'ann' });
 const scope = { store: 'redis', entity: 'Job', collection: 'job', where: {} };
 
-/** One redis-server of this file's own, on a free port, its RDB in a temp dir (restarts keep the data). */
-class OwnServer {
-  private child: ChildProcess | undefined;
-  private constructor(
-    readonly port: number,
-    private readonly dir: string,
-  ) {}
-
-  static async start(): Promise<OwnServer> {
-    const server = new OwnServer(await freePort(), fs.mkdtempSync(path.join(os.tmpdir(), 'lifespan-cursor-origin-')));
-    await server.run();
-    return server;
-  }
-
-  private async run(): Promise<void> {
-    const args = [
-      '--port',
-      String(this.port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      this.dir,
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ];
-    this.child = spawn('redis-server', args, { stdio: 'ignore' });
-    for (let i = 0; i < 100 && !(await tcpOpen('127.0.0.1', this.port, 200)); i++) await sleep(50);
-  }
-
-  /** SAVE, stop, start again on the same port and RDB: the same data in another process. */
-  async restart(command: (args: string[]) => Promise<unknown>): Promise<void> {
-    await command(['SAVE']);
-    const child = this.child as ChildProcess;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-    await this.run();
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    }
-    fs.rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
 describeStore('redis', 'Redis index walk resumed on another server process', () => {
-  let server: OwnServer;
+  let server: OwnRedisServer;
   let client: ReturnType<typeof createClient>;
   let db: StoreContext;
   const command = (args: string[]) => client.sendCommand(args);
   const runId = async () => /^run_id:(\w+)/m.exec(String(await command(['INFO', 'server'])))?.[1];
 
   beforeAll(async () => {
-    server = await OwnServer.start();
+    server = await OwnRedisServer.start();
     client = createClient({ url: `redis://127.0.0.1:${server.port}` });
     client.on('error', () => undefined);
     await client.connect();

@@ -1,5 +1,5 @@
 import { constants } from 'node:buffer';
-import { checkValue, valueInvalid } from '../../core/values';
+import { checkValue, valueInvalid, type ValuePlace } from '../../core/values';
 import { StoreError } from '../../errors';
 import { showValue } from '../../model/show-value';
 import type { FieldModel, FieldType } from '../../model/types';
@@ -52,32 +52,49 @@ export function encodeRecord(
   values: Record<string, unknown>,
   maxBytes: number = MAX_RECORD_LENGTH,
 ): string {
-  const checked = mapping.fields.map((field) =>
-    checkValue(field.type, field.nullable, values[field.member], placeOf(mapping, field)),
-  );
-  const estimates = checked.map(encodedSizeEstimate);
+  const fields = mapping.fields;
+  const places = placesOf(mapping);
+  const checked = new Array<unknown>(fields.length);
+  // An upper bound of the encoded size, free to compute: the estimates (a byte count per string)
+  // are only taken when it passes the limit. Every write runs this.
+  let bound = 0;
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as FieldModel;
+    const value = checkValue(field.type, field.nullable, values[field.member], places[i] as ValuePlace);
+    checked[i] = value;
+    bound += encodedSizeBound(value);
+  }
+  const estimates = bound > maxBytes ? checked.map(encodedSizeEstimate) : [];
   if (estimates.reduce((a, b) => a + b, 0) > maxBytes) throw tooLarge(mapping, estimates, maxBytes);
   const stored: Record<string, unknown> = {};
   let text: string;
   try {
-    mapping.fields.forEach((field, i) => {
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i] as FieldModel;
       const value = checked[i];
       stored[field.storedName] = value === null ? null : TO_JSON[field.type](value);
-    });
+    }
     text = JSON.stringify(stored);
   } catch (error) {
     // A member past V8's string length: a RangeError from JSON.stringify, Node's "Cannot create a
     // string longer than …" (code ERR_STRING_TOO_LONG) from Buffer#toString.
     if (error instanceof RangeError || /string longer than/i.test((error as Error).message)) {
-      throw tooLarge(mapping, storedSizes(mapping, stored, estimates), maxBytes);
+      throw tooLarge(mapping, storedSizes(mapping, stored, checked.map(encodedSizeEstimate)), maxBytes);
     }
     throw error;
   }
   // Byte length only matters near the limit; a UTF-16 length under a third of it cannot exceed it.
   if (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes) {
-    throw tooLarge(mapping, storedSizes(mapping, stored, estimates), maxBytes);
+    throw tooLarge(mapping, storedSizes(mapping, stored, checked.map(encodedSizeEstimate)), maxBytes);
   }
   return text;
+}
+
+/** At least encodedSizeEstimate(value): UTF-8 takes at most 3 bytes per UTF-16 unit. */
+function encodedSizeBound(value: unknown): number {
+  if (typeof value === 'string') return value.length * 3;
+  if (value instanceof Uint8Array) return Math.ceil(value.byteLength / 3) * 4;
+  return 0;
 }
 
 /** Each member's encoded size: its JSON when that can be written, else the estimate (or too long). */
@@ -239,14 +256,26 @@ export function storedForm(mapping: KeyspaceMapping, field: FieldModel, value: u
   return JSON.stringify(checked === null ? null : TO_JSON[field.type](checked));
 }
 
-function placeOf(mapping: KeyspaceMapping, field: FieldModel) {
-  return {
-    entity: mapping.entity.name,
-    member: field.member,
-    store: STORE,
-    key: [...mapping.tagMembers, ...mapping.restMembers].includes(field),
-  };
+function placeOf(mapping: KeyspaceMapping, field: FieldModel): ValuePlace {
+  return placesOf(mapping)[mapping.fields.indexOf(field)] as ValuePlace;
 }
+
+/** Each field's place (for a refused value's message), in the mapping's order: made once per mapping. */
+function placesOf(mapping: KeyspaceMapping): readonly ValuePlace[] {
+  let places = placesByMapping.get(mapping);
+  if (places === undefined) {
+    const keys = [...mapping.tagMembers, ...mapping.restMembers];
+    places = mapping.fields.map((field) => ({
+      entity: mapping.entity.name,
+      member: field.member,
+      store: STORE,
+      key: keys.includes(field),
+    }));
+    placesByMapping.set(mapping, places);
+  }
+  return places;
+}
+const placesByMapping = new WeakMap<KeyspaceMapping, readonly ValuePlace[]>();
 
 /** A record over the longest string lifespan can write to Redis, named by its largest member. */
 function tooLarge(mapping: KeyspaceMapping, sizes: readonly number[], maxBytes: number) {

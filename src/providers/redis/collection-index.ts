@@ -31,13 +31,17 @@ export function indexLayout(client: RedisClientLike, prefix: string): IndexLayou
 }
 
 /** The index of one collection on one server (named once per prefix and collection: every write names it). */
-const serverKeys = new Map<string, string>();
+const serverKeys = new Map<string, Map<string, string>>();
 export function serverIndexKey(prefix: string, collection: string): string {
-  const id = `${prefix}\u0000${collection}`;
-  let key = serverKeys.get(id);
+  let ofPrefix = serverKeys.get(prefix);
+  if (ofPrefix === undefined) {
+    ofPrefix = new Map();
+    serverKeys.set(prefix, ofPrefix);
+  }
+  let key = ofPrefix.get(collection);
   if (key === undefined) {
     key = `${prefix}{lifespan}:index:${escapePart(collection)}`;
-    serverKeys.set(id, key);
+    ofPrefix.set(collection, key);
   }
   return key;
 }
@@ -61,7 +65,16 @@ export function indexKeyOf(layout: IndexLayout, mapping: KeyspaceMapping, record
 export const INDEXED_COMMAND_SCRIPT = script(`#!lua
 ${REINDEX_LUA}
 local reply = redis.call(ARGV[1], KEYS[1], unpack(ARGV, 2))
-lifespan_reindex(KEYS[1], KEYS[2])
+-- A SET that wrote (an OK status: not NX's nil, not GET's old value) with EX / PX: its expiry in ms
+-- (ARGV[2] is the value, so options start at 3).
+local written_ms = nil
+if ARGV[1] == 'SET' and type(reply) == 'table' and reply.ok ~= nil then
+  for i = 3, #ARGV - 1 do
+    if ARGV[i] == 'EX' then written_ms = tonumber(ARGV[i + 1]) * 1000 break end
+    if ARGV[i] == 'PX' then written_ms = tonumber(ARGV[i + 1]) break end
+  end
+end
+lifespan_reindex(KEYS[1], KEYS[2], written_ms)
 return reply
 `);
 
@@ -75,5 +88,7 @@ return 1
 /** The script keys and arguments of `command` (name, key, rest…) run with its index entry. */
 export function indexedCall(layout: IndexLayout, mapping: KeyspaceMapping, command: readonly string[]) {
   const key = command[1] as string;
-  return { keys: [key, indexKeyOf(layout, mapping, key)], args: [command[0] as string, ...command.slice(2)] };
+  const args = command.slice(1);
+  args[0] = command[0] as string;
+  return { keys: [key, indexKeyOf(layout, mapping, key)], args };
 }

@@ -12,8 +12,12 @@ import { STORE } from './semantics';
  * the only braces in a key are lifespan's hash tag.
  */
 export function escapePart(text: string): string {
-  return text.replace(/[%:{}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  // Most parts hold none of the four: a test is cheaper than a replace with a callback (every write).
+  if (!NEEDS_ESCAPE.test(text)) return text;
+  return text.replace(ESCAPED, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
+const NEEDS_ESCAPE = /[%:{}]/;
+const ESCAPED = /[%:{}]/g;
 
 /** The key text of one key member value (checked against its type first). */
 function partText(mapping: KeyspaceMapping, field: FieldModel, value: unknown): string {
@@ -45,13 +49,30 @@ function tagText(mapping: KeyspaceMapping, values: Record<string, unknown>): str
 
 /** `<prefix><collection>:` — every key of the entity starts so. */
 export function collectionPrefix(prefix: string, mapping: KeyspaceMapping): string {
-  return `${prefix}${escapePart(mapping.collection)}:`;
+  // Made once per mapping and prefix: every key of every write starts with it.
+  let byPrefix = collectionPrefixes.get(mapping);
+  if (byPrefix === undefined) {
+    byPrefix = new Map();
+    collectionPrefixes.set(mapping, byPrefix);
+  }
+  let head = byPrefix.get(prefix);
+  if (head === undefined) {
+    head = `${prefix}${escapePart(mapping.collection)}:`;
+    byPrefix.set(prefix, head);
+  }
+  return head;
 }
+const collectionPrefixes = new WeakMap<KeyspaceMapping, Map<string, string>>();
 
 /** The Redis key of member values (the key members are read from them). */
 export function keyFromValues(prefix: string, mapping: KeyspaceMapping, values: Record<string, unknown>): string {
-  const part = (f: FieldModel) => partText(mapping, f, values[f.member]);
-  const rest = mapping.restMembers.map(part).join(':');
+  const members = mapping.restMembers;
+  const only = members.length === 1 ? (members[0] as FieldModel) : undefined;
+  // A key of one member (the usual case) without the array and join.
+  const rest =
+    only !== undefined
+      ? partText(mapping, only, values[only.member])
+      : members.map((f) => partText(mapping, f, values[f.member])).join(':');
   if (mapping.tagMembers.length === 0) return collectionPrefix(prefix, mapping) + rest;
   return `${collectionPrefix(prefix, mapping)}{${tagText(mapping, values)}}:${rest}`;
 }

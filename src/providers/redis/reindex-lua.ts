@@ -13,6 +13,13 @@
  * there, one per write (one server only, see below). The member '' at -inf marks an index built complete (index-marker.ts):
  * no record key is empty, and the prune starts above -inf.
  *
+ * The prune's "now" costs no command when the caller passes `written_ms`, the relative expiry
+ * (EX / PX, in ms) of a SET that just succeeded: the key's PEXPIRETIME less it is the server's
+ * clock at the SET, at most the real now, so the prune can only look at fewer members, never at
+ * a live one as due. Otherwise TIME is read once per script run (a unit of work's script writes
+ * many records). A command inside a script costs about 1.4 µs of the server's time even for TIME
+ * (INFO commandstats, docs/performance.md).
+ *
  * A cluster's per-slot index (its hash tag is a slot tag `ix…`, one server's is `{lifespan}`; a
  * prefix holds no brace) gets no expiry, and one from an older version is PERSISTed at the next
  * write to it. Its expiry could only follow the scores, and a record whose expiry was extended by
@@ -59,11 +66,19 @@ local function lifespan_top(idx)
   end
   lifespan_expire_index(idx, tonumber(top[2]))
 end
-local function lifespan_reindex(key, idx)
+local lifespan_clock = nil
+local function lifespan_now()
+  if lifespan_clock == nil then
+    local t = redis.call('TIME')
+    lifespan_clock = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  end
+  return lifespan_clock
+end
+local function lifespan_reindex(key, idx, written_ms)
   local idx_at = redis.call('PEXPIRETIME', idx)
   local latest = lifespan_rescore(idx, key)
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local now
+  if written_ms ~= nil and latest ~= nil and latest > 0 then now = latest - written_ms else now = lifespan_now() end
   local due = redis.call('ZRANGE', idx, '(-inf', '(' .. string.format('%d', now), 'BYSCORE', 'LIMIT', 0, ${PRUNE_STEP})
   for _, member in ipairs(due) do
     local at = lifespan_rescore(idx, member)

@@ -39,6 +39,7 @@ export class RedisRepository<T> implements Repository<T> {
   private readonly keepCreatedAt: string;
   private readonly conditional: RedisConditionalWrites<T>;
   private readonly layout: IndexLayout;
+  private readonly places = new Map<string, { readonly entity: string; readonly operation: string }>();
 
   constructor(
     private readonly ctx: RedisContext,
@@ -241,8 +242,14 @@ export class RedisRepository<T> implements Repository<T> {
     return { entity: this.mapping.entity.name, store: STORE };
   }
 
-  private place(operation: string) {
-    return { entity: this.mapping.entity.name, operation: `${operation} on '${this.mapping.collection}'` };
+  private place(operation: string): { readonly entity: string; readonly operation: string } {
+    // Made once per operation: every call names its place for an error it may meet.
+    let place = this.places.get(operation);
+    if (place === undefined) {
+      place = { entity: this.mapping.entity.name, operation: `${operation} on '${this.mapping.collection}'` };
+      this.places.set(operation, place);
+    }
+    return place;
   }
 }
 

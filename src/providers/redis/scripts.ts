@@ -120,12 +120,17 @@ export async function runScriptFor<T>(
   place: CallPlace,
   readOnly = false,
 ): Promise<T> {
-  const tail = [String(keys.length), ...keys, ...args];
-  const [bySha, bySource] = readOnly ? ['EVALSHA_RO', 'EVAL_RO'] : ['EVALSHA', 'EVAL'];
+  // One array, filled in place: every write sends a script.
+  const command = new Array<string>(3 + keys.length + args.length);
+  command[0] = readOnly ? 'EVALSHA_RO' : 'EVALSHA';
+  command[1] = s.sha;
+  command[2] = String(keys.length);
+  for (let i = 0; i < keys.length; i++) command[3 + i] = keys[i] as string;
+  for (let i = 0; i < args.length; i++) command[3 + keys.length + i] = args[i] as string;
   try {
-    return (await client.sendCommand([bySha, s.sha, ...tail])) as T;
+    return (await client.sendCommand(command)) as T;
   } catch (error) {
     if (!/^NOSCRIPT/.test(error instanceof Error ? error.message : '')) throw operationFailed(error, place);
-    return call<T>(client, [bySource, s.source, ...tail], place);
+    return call<T>(client, [readOnly ? 'EVAL_RO' : 'EVAL', s.source, ...command.slice(2)], place);
   }
 }
