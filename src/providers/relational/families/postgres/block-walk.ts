@@ -54,9 +54,15 @@ export async function blockWalk(c: PurgeContext): Promise<BatchRunner | null> {
   };
 }
 
-/** `SET LOCAL lock_timeout` to the least of the budget and half of deadlock_timeout, at least 1 ms (0 would mean no limit). */
-function lockTimeout(budgetMs: number): string {
-  const half = "(SELECT CAST(setting AS integer) FROM pg_settings WHERE name = 'deadlock_timeout') / 2";
+/**
+ * `SET LOCAL lock_timeout` to the least of the budget and half of deadlock_timeout, at least 1 ms
+ * (0 would mean no limit). deadlock_timeout is read with current_setting (its text, e.g. '1s',
+ * as an interval): the pg_settings view builds every setting's row, about 1 ms a batch.
+ */
+export function lockTimeout(budgetMs: number): string {
+  const deadlockMs =
+    "CAST(extract(epoch FROM CAST(current_setting('deadlock_timeout') AS interval)) * 1000 AS integer)";
+  const half = `${deadlockMs} / 2`;
   return `SELECT set_config('lock_timeout', CAST(greatest(1, least(${Math.round(budgetMs)}, ${half})) AS text), true)`;
 }
 
