@@ -23,6 +23,8 @@ describeStore('postgres', 'PostgreSQL block walk: the lock_timeout of a batch', 
     ['3s', 10_000, '1500ms'],
     ['1min', 60_000, '30s'],
     ['2h', 50, '50ms'],
+    ['2h', 10_000_000, '1h'],
+    ['1d', 100_000_000, '12h'],
     ['1ms', 50, '1ms'],
   ])('deadlock_timeout %s, a %d ms budget: lock_timeout %s', async (deadlock, budgetMs, expected) => {
     await knex.transaction(async (trx) => {

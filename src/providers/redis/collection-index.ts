@@ -65,13 +65,12 @@ export function indexKeyOf(layout: IndexLayout, mapping: KeyspaceMapping, record
 export const INDEXED_COMMAND_SCRIPT = script(`#!lua
 ${REINDEX_LUA}
 local reply = redis.call(ARGV[1], KEYS[1], unpack(ARGV, 2))
--- A SET that wrote (an OK status: not NX's nil, not GET's old value) with EX / PX: its expiry in ms
--- (ARGV[2] is the value, so options start at 3).
+-- A SET that wrote (an OK status: not NX's nil, not GET's old value) with EX: its expiry in ms
+-- (ARGV[2] is the value, so options start at 3; Redis takes the last EX given).
 local written_ms = nil
 if ARGV[1] == 'SET' and type(reply) == 'table' and reply.ok ~= nil then
   for i = 3, #ARGV - 1 do
-    if ARGV[i] == 'EX' then written_ms = tonumber(ARGV[i + 1]) * 1000 break end
-    if ARGV[i] == 'PX' then written_ms = tonumber(ARGV[i + 1]) break end
+    if ARGV[i] == 'EX' then written_ms = tonumber(ARGV[i + 1]) * 1000 end
   end
 end
 lifespan_reindex(KEYS[1], KEYS[2], written_ms)

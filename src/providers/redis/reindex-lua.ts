@@ -14,11 +14,11 @@
  * no record key is empty, and the prune starts above -inf.
  *
  * The prune's "now" costs no command when the caller passes `written_ms`, the relative expiry
- * (EX / PX, in ms) of a SET that just succeeded: the key's PEXPIRETIME less it is the server's
- * clock at the SET, at most the real now, so the prune can only look at fewer members, never at
- * a live one as due. Otherwise TIME is read once per script run (a unit of work's script writes
- * many records). A command inside a script costs about 1.4 µs of the server's time even for TIME
- * (INFO commandstats, docs/performance.md).
+ * (SET … EX, in ms) of a SET that just succeeded: the key's PEXPIRETIME less it is the server's
+ * clock at the SET, at most the real now, so no member whose score is still ahead is taken as due
+ * (and a due member whose key is live is re-scored, never dropped). Otherwise TIME is read once
+ * per script run (a unit of work's script writes many records). A command inside a script costs
+ * about 1.4 µs of the server's time even for TIME (INFO commandstats, docs/performance.md).
  *
  * A cluster's per-slot index (its hash tag is a slot tag `ix…`, one server's is `{lifespan}`; a
  * prefix holds no brace) gets no expiry, and one from an older version is PERSISTed at the next
