@@ -71,6 +71,17 @@ function sessionValues(i) {
   return { id: `s${i}`, owner: `o${i % 1000}`, payload: `${PAYLOAD}${i}`, hits: i };
 }
 
+/** A BenchSession's record as lifespan stores it on Redis (its JSON, members in the mapping's order): what a tool sends by hand. */
+function storedSessionJson(v) {
+  return JSON.stringify({
+    createdAt: v.createdAt.toISOString(),
+    id: v.id,
+    owner: v.owner,
+    payload: v.payload,
+    hits: v.hits,
+  });
+}
+
 function newSession(Class, i) {
   const s = new Class();
   const v = sessionValues(i);
@@ -148,6 +159,7 @@ module.exports = {
   COLUMNS,
   benchModel,
   sessionValues,
+  storedSessionJson,
   newSession,
   ttlOf,
   generatedEntities,

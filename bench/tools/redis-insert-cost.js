@@ -16,7 +16,7 @@ const { createClient, createCluster } = require('redis');
 const { startRedisCluster, freePort } = require('../../test/servers/redis-cluster');
 const { tcpOpen, sleep } = require('../../test/servers/system');
 const lifespan = require('../lib/lifespan');
-const { benchModel, BenchSession, sessionValues } = require('../lib/entities');
+const { benchModel, BenchSession, sessionValues, storedSessionJson } = require('../lib/entities');
 
 function parseArgs(argv) {
   const args = { store: 'cluster', n: 2000, rounds: 8, only: null };
@@ -128,13 +128,7 @@ async function main() {
         const idx = cluster
           ? slotIndexKey(prefix, 'bench_sessions', hashSlot(key))
           : serverIndexKey(prefix, 'bench_sessions');
-        const json = JSON.stringify({
-          createdAt: v.createdAt.toISOString(),
-          id: v.id,
-          owner: v.owner,
-          payload: v.payload,
-          hits: v.hits,
-        });
+        const json = storedSessionJson(v);
         const reply = await send(key, [
           'EVALSHA',
           INDEXED_COMMAND_SCRIPT.sha,

@@ -8,7 +8,7 @@
  * lifespan is the worktree's dist/ (`npm run build` first).
  */
 const lifespan = require('../lib/lifespan');
-const { benchModel, BenchSession, sessionValues } = require('../lib/entities');
+const { benchModel, BenchSession, sessionValues, storedSessionJson } = require('../lib/entities');
 const { RedisStore } = require('../../dist/providers/redis');
 const { INDEXED_COMMAND_SCRIPT, serverIndexKey } = require('../../dist/providers/redis/collection-index');
 
@@ -44,13 +44,7 @@ async function main() {
       for (let i = 0; i < n; i++) {
         const v = unit(tag, i);
         const key = `${prefix}bench_sessions:${v.id}`;
-        const json = JSON.stringify({
-          createdAt: v.createdAt.toISOString(),
-          id: v.id,
-          owner: v.owner,
-          payload: v.payload,
-          hits: v.hits,
-        });
+        const json = storedSessionJson(v);
         const idx = serverIndexKey(prefix, 'bench_sessions');
         await stub.sendCommand(['EVALSHA', INDEXED_COMMAND_SCRIPT.sha, '2', key, idx, 'SET', json, 'NX', 'EX', '600']);
       }
