@@ -292,4 +292,4 @@ async function cassandra(ctx) {
   ];
 }
 
-module.exports = { title: 'reads, emulated expiry filter', run: { sqlite, postgres, mariadb, cassandra } };
+module.exports = { title: 'reads, emulated expiry filter', run: { sqlite, postgres, mariadb, cassandra }, fillMariadb };

@@ -32,10 +32,11 @@ const { performance } = require('node:perf_hooks');
 const { setImmediate } = require('node:timers');
 const { URL } = require('node:url');
 const knexLib = require('knex');
-const { BenchSession, PlainSession, sessionValues } = require('../lib/entities');
+const { BenchSession, PlainSession } = require('../lib/entities');
 const { openBenchStore } = require('../lib/bench-store');
 const conn = require('../lib/connections');
 const SQL = require('../lib/reference-sql');
+const { fillMariadb } = require('../cases/reads');
 const { summarize, pairedRatios } = require('../lib/stats');
 
 const OWNERS = 1000;
@@ -93,29 +94,6 @@ function diff(after, before, overhead = {}) {
     if (d !== 0) out[k] = d;
   }
   return out;
-}
-
-async function fill(my, n) {
-  for (let start = 0; start < n; start += 1000) {
-    const rows = [];
-    for (let i = start; i < Math.min(n, start + 1000); i++) {
-      const v = sessionValues(i);
-      rows.push([v.id, v.owner, v.payload, v.hits]);
-    }
-    await my.query(
-      'INSERT INTO `bench_sessions` (`id`, `owner`, `payload`, `hits`, `createdAt`, `expires_at`) VALUES ' +
-        rows.map(() => '(?, ?, ?, ?, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3) + INTERVAL 1 HOUR)').join(', '),
-      rows.flat(),
-    );
-    await my.query(
-      'INSERT INTO `plain_sessions` (`id`, `owner`, `payload`, `hits`, `createdAt`) VALUES ' +
-        rows.map(() => '(?, ?, ?, ?, UTC_TIMESTAMP(3))').join(', '),
-      rows.flat(),
-    );
-  }
-  await my.query('CREATE INDEX `ix_bench_owner` ON `bench_sessions` (`owner`)');
-  await my.query('CREATE INDEX `ix_plain_owner` ON `plain_sessions` (`owner`)');
-  await my.query('ANALYZE TABLE `bench_sessions`, `plain_sessions`');
 }
 
 /** The SQL text and parameters of the next `execute` on the knex connection (lifespan's). */
@@ -176,7 +154,7 @@ async function main() {
   try {
     const db = await openBenchStore(knex);
     const my = await conn.rawMysql(info);
-    await fill(my, args.keys);
+    await fillMariadb(my, args.keys);
     const owners = Array.from({ length: args.finds }, (_, j) => `o${(j * 7) % OWNERS}`);
     const ttlRepo = db.repository(BenchSession);
     const plainRepo = db.repository(PlainSession);

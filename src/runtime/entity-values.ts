@@ -62,14 +62,21 @@ export function keyValues<T>(entity: EntityModel, key: KeyInput<T>, store: strin
 export function stampTimestamps(
   entity: EntityModel,
   values: Record<string, unknown>,
-  now: Date,
+  clock: () => Date,
   _isInsert = true,
 ): Record<string, unknown> {
+  const createdAt = entity.createdAt !== null && createdAtUnset(values[entity.createdAt]) ? entity.createdAt : null;
+  // Nothing to stamp: no copy and no Date (every write of an entity without timestamps runs this).
+  if (createdAt === null && entity.updatedAt === null) return values;
+  const now = clock();
   const stamped = { ...values };
-  if (entity.createdAt && createdAtUnset(stamped[entity.createdAt])) stamped[entity.createdAt] = now;
-  if (entity.updatedAt) stamped[entity.updatedAt] = now;
+  if (createdAt !== null) stamped[createdAt] = now;
+  if (entity.updatedAt !== null) stamped[entity.updatedAt] = now;
   return stamped;
 }
+
+/** The client clock stampTimestamps reads (the stores whose timestamps are the client's). */
+export const clientNow = (): Date => new Date();
 
 /**
  * A @CreatedAt value that is stamped on write: not a Date, or the `new Date(0)` placeholder (the

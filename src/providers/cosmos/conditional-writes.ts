@@ -18,7 +18,7 @@ import {
   type ConditionalPlace,
 } from '../../runtime/versioned-writes';
 import { getOrInsertContended } from '../../runtime/get-or-insert';
-import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { instanceOf, keyValues, clientNow, stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { writeTtlFor } from '../../runtime/write-ttl';
 import type { StampedWriteTtl } from '../../runtime/write-instant';
 import type { GetOrInsertResult, KeyInput } from '../contract';
@@ -53,7 +53,7 @@ export class CosmosConditionalWrites<T> {
     const { entity: model, codec } = this.access;
     return runUpdate(this.place, entity, options, async ({ ttl, expected, next }) => {
       const resolved = await this.stamp(writeTtlFor(model, ttl, STORE));
-      const values = stampTimestamps(model, valuesOf(model, next), new Date(), false);
+      const values = stampTimestamps(model, valuesOf(model, next), clientNow, false);
       const address = codec.address(values);
       const current = await this.live(address);
       if (!current || this.versionOf(current) !== expected) return false;
@@ -100,7 +100,7 @@ export class CosmosConditionalWrites<T> {
     const given = entityArgument(entity, 'getOrInsert()', model, STORE) as T & object;
     const resolved = await this.stamp(writeTtlFor(model, ttl, STORE));
     const record = withInitialVersion(model, given);
-    const values = stampTimestamps(model, valuesOf(model, record), new Date(), true);
+    const values = stampTimestamps(model, valuesOf(model, record), clientNow, true);
     const body = itemWrite('insert', codec.encode(values), resolved).body as ItemDefinition;
     const address = codec.address(values);
     let last: unknown;

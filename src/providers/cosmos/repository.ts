@@ -1,7 +1,7 @@
 import type { ItemDefinition } from '@azure/cosmos';
 import { StoreError } from '../../errors';
 import type { PerWriteTtl, ResolvedWriteTtl } from '../../model/per-write-ttl';
-import { instanceOf, keyValues, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { instanceOf, keyValues, clientNow, stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { entityArgument, filterArgument, findLimit, keysArgument, writeOptions } from '../../runtime/arguments';
 import { duplicateKey } from '../../runtime/key-errors';
 import { recordWriteTtl, refuseSetTtlOnMember } from '../../runtime/write-instant';
@@ -184,7 +184,7 @@ export class CosmosRepository<T> implements Repository<T> {
     const { entity, codec } = this.access;
     const given = entityArgument(instance, `${mode}()`, entity, STORE);
     const record = mode === 'insert' ? withInitialVersion(entity, given) : withUpsertVersion(entity, given);
-    const values = stampTimestamps(entity, valuesOf(entity, record), new Date(), mode === 'insert');
+    const values = stampTimestamps(entity, valuesOf(entity, record), clientNow, mode === 'insert');
     const ttl = await this.stamped(recordWriteTtl(entity, requested, STORE, values));
     const body = codec.encode(values);
     const address = codec.address(values);

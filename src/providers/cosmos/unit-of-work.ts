@@ -2,7 +2,7 @@ import type { JSONObject, OperationInput, OperationResponse } from '@azure/cosmo
 import { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
-import { stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { clientNow, stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { duplicateKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell, writeTtl } from '../../runtime/unit-of-work';
 import { recordWriteTtl } from '../../runtime/write-instant';
@@ -86,7 +86,7 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
       return [this.prepared(access, address, { operationType: 'Delete', id: address.id }, number, 'delete')];
     }
     const { entity, codec } = access;
-    const values = stampTimestamps(entity, valuesOf(entity, item.instance), new Date(), item.kind === 'insert');
+    const values = stampTimestamps(entity, valuesOf(entity, item.instance), clientNow, item.kind === 'insert');
     const requested = recordWriteTtl(entity, writeTtl(item.ttl, commitTtl), STORE, values);
     const ttl = await stampedTtl(this.context, codec.layout.container, entity, requested);
     const body = codec.encode(values);

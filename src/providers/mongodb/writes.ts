@@ -35,7 +35,7 @@ export function entityWrite(
 ): WriteSpec {
   const { entity } = mapping;
   // Insert rules for every write: a placeholder createdAt means "not set"; an upsert keeps a stored one.
-  const values = stampTimestamps(entity, valuesOf(entity, instance), SERVER_TIME, true);
+  const values = stampTimestamps(entity, valuesOf(entity, instance), () => SERVER_TIME, true);
   const id = idFromValues(mapping, values);
   const isNew = mode === 'insert' ? true : isNewExpression(mapping.ttl, hideExpired);
   const set: Doc = {};

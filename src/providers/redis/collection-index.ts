@@ -31,17 +31,13 @@ export function indexLayout(client: RedisClientLike, prefix: string): IndexLayou
 }
 
 /** The index of one collection on one server (named once per prefix and collection: every write names it). */
-const serverKeys = new Map<string, Map<string, string>>();
+const serverKeys = new Map<string, string>();
 export function serverIndexKey(prefix: string, collection: string): string {
-  let ofPrefix = serverKeys.get(prefix);
-  if (ofPrefix === undefined) {
-    ofPrefix = new Map();
-    serverKeys.set(prefix, ofPrefix);
-  }
-  let key = ofPrefix.get(collection);
+  const id = `${prefix}\u0000${collection}`;
+  let key = serverKeys.get(id);
   if (key === undefined) {
     key = `${prefix}{lifespan}:index:${escapePart(collection)}`;
-    ofPrefix.set(collection, key);
+    serverKeys.set(id, key);
   }
   return key;
 }

@@ -49,20 +49,8 @@ function tagText(mapping: KeyspaceMapping, values: Record<string, unknown>): str
 
 /** `<prefix><collection>:` — every key of the entity starts so. */
 export function collectionPrefix(prefix: string, mapping: KeyspaceMapping): string {
-  // Made once per mapping and prefix: every key of every write starts with it.
-  let byPrefix = collectionPrefixes.get(mapping);
-  if (byPrefix === undefined) {
-    byPrefix = new Map();
-    collectionPrefixes.set(mapping, byPrefix);
-  }
-  let head = byPrefix.get(prefix);
-  if (head === undefined) {
-    head = `${prefix}${escapePart(mapping.collection)}:`;
-    byPrefix.set(prefix, head);
-  }
-  return head;
+  return `${prefix}${escapePart(mapping.collection)}:`;
 }
-const collectionPrefixes = new WeakMap<KeyspaceMapping, Map<string, string>>();
 
 /** The Redis key of member values (the key members are read from them). */
 export function keyFromValues(prefix: string, mapping: KeyspaceMapping, values: Record<string, unknown>): string {

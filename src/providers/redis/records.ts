@@ -1,6 +1,6 @@
 import type { FieldModel } from '../../model/types';
 import { unknownMember } from '../../runtime/arguments';
-import { createdAtUnset, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { clientNow, stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { encodeRecord, storedForm, type StoredRecord } from './codec';
 import type { KeyspaceMapping } from './compile';
 import { keyFromValues } from './keys';
@@ -18,11 +18,7 @@ export interface EncodedRecord {
  * trip per write); the expiry itself is counted by the server from the write.
  */
 export function encodeEntity(prefix: string, mapping: KeyspaceMapping, entity: object): EncodedRecord {
-  const model = mapping.entity;
-  const read = valuesOf(model, entity);
-  // No Date is made (nor the values copied) for a write that stamps nothing: every write runs this.
-  const stamps = model.updatedAt !== null || (model.createdAt !== null && createdAtUnset(read[model.createdAt]));
-  const values = stamps ? stampTimestamps(model, read, new Date()) : read;
+  const values = stampTimestamps(mapping.entity, valuesOf(mapping.entity, entity), clientNow);
   const value = encodeRecord(mapping, values);
   return { key: keyFromValues(prefix, mapping, values), value };
 }
