@@ -79,6 +79,16 @@ export function stampTimestamps(
 export const clientNow = (): Date => new Date();
 
 /**
+ * The clock of one commit of a unit of work: the client clock read once, so that every record of
+ * the unit carries the same @CreatedAt/@UpdatedAt instant (one transaction, one now), on every
+ * store whose timestamps are the client's.
+ */
+export function commitClock(): () => Date {
+  const now = new Date();
+  return () => now;
+}
+
+/**
  * A @CreatedAt value that is stamped on write: not a Date, or the `new Date(0)` placeholder (the
  * usual initialiser of a not-yet-set timestamp member).
  */

@@ -14,7 +14,7 @@ type Convert = (value: unknown) => unknown;
  * generation from strings is disallowed, the loop is kept.
  */
 
-/** Fills `cols[i]` with `encoders[i](values[members[i]])`, for every i. */
+/** Fills `cols[i]` with `encoders[i](values[members[i]])`, for every i not skipped. */
 export type ColumnFill = (values: Record<string, unknown>, cols: unknown[]) => void;
 
 /**
@@ -26,15 +26,24 @@ export type MemberFill = (instance: Record<string, unknown>, row: RowSource) => 
 /** A row as a driver returns it: values by position, or by column name. */
 export type RowSource = readonly unknown[] | Readonly<Record<string, unknown>>;
 
-export function columnFill(members: readonly string[], encoders: readonly Convert[]): ColumnFill {
-  const body = members.map((m, i) => `cols[${i}] = c${i}(values[${JSON.stringify(m)}]);`);
+/** `skip`: positions left as they are (the caller fills them). */
+export function columnFill(
+  members: readonly string[],
+  encoders: readonly Convert[],
+  skip: ReadonlySet<number> = NONE,
+): ColumnFill {
+  const body = members.flatMap((m, i) => (skip.has(i) ? [] : [`cols[${i}] = c${i}(values[${JSON.stringify(m)}]);`]));
   return (
     unrolled<ColumnFill>(encoders, 'values, cols', body) ??
     ((values, cols) => {
-      for (let i = 0; i < members.length; i++) cols[i] = (encoders[i] as Convert)(values[members[i] as string]);
+      for (let i = 0; i < members.length; i++) {
+        if (!skip.has(i)) cols[i] = (encoders[i] as Convert)(values[members[i] as string]);
+      }
     })
   );
 }
+
+const NONE: ReadonlySet<number> = new Set();
 
 export function memberFill(
   names: readonly string[],

@@ -3,10 +3,12 @@
  * stored record keeps the stored value, even when the instance holds another one, through a
  * repository and through a unit of work. Gathered here from the Cosmos, relational and Cassandra
  * suites; how each store keeps it (a script, $ifNull, a read before the write) stays in its folder.
+ * A write stamps the stored record, never the caller's instance; the records of one unit of work
+ * carry one instant (issue 29: the relational store stamped the instance, one Date a row).
  */
 import 'reflect-metadata';
 import { CreatedAt, Entity, Field, Key, ModelBuilder } from '../../src';
-import { forEachStore } from './stores';
+import { CONTRACT_STORES, forEachStore } from './stores';
 
 const prefix = `cc${process.pid % 10000}`;
 
@@ -47,3 +49,48 @@ forEachStore('@CreatedAt', model, prefix, (_store, db) => {
     expect(await memos().get('c2')).toMatchObject({ text: 'in a unit', createdAt: created });
   });
 });
+
+/**
+ * The stores whose timestamps are the client's (MongoDB stamps with the server's $$NOW, per write)
+ * and whose unit of work takes records of many partitions (a Redis Cluster's takes one slot; it
+ * runs the one-server code).
+ */
+const CLIENT_STAMPED = CONTRACT_STORES.filter(
+  (s) => !s.name.startsWith('mongodb') && !s.can.unitOfWorkInOnePartition,
+).map((s) => s.name);
+
+forEachStore("@CreatedAt, the caller's instance", model, `${prefix}i`, (_store, db) => {
+  const memos = () => db().repository(Memo);
+
+  test('insert, upsert and a unit of work stamp the stored record and leave the instance as given', async () => {
+    const inserted = memo('i1', 'inserted');
+    const upserted = memo('i2', 'upserted');
+    const queued = memo('i3', 'queued');
+    await memos().insert(inserted);
+    await memos().upsert(upserted);
+    await db().unitOfWork().insert(queued).commit();
+    for (const given of [inserted, upserted, queued]) {
+      expect(given.createdAt.getTime()).toBe(0);
+      const stored = (await memos().get(given.id))?.createdAt;
+      expect(Math.abs(stored!.getTime() - Date.now())).toBeLessThan(60_000);
+    }
+  });
+});
+
+forEachStore(
+  '@CreatedAt, one unit of work',
+  model,
+  `${prefix}u`,
+  (_store, db) => {
+    test('the records of one unit of work carry one instant', async () => {
+      const unit = db().unitOfWork();
+      const ids = Array.from({ length: 400 }, (_, i) => `u${i}`);
+      for (const id of ids) unit.insert(memo(id, 'in one unit'));
+      await unit.commit();
+      const stamps = new Set<number>();
+      for (const id of ids) stamps.add((await db().repository(Memo).get(id))!.createdAt.getTime());
+      expect([...stamps]).toHaveLength(1);
+    });
+  },
+  CLIENT_STAMPED,
+);

@@ -61,7 +61,7 @@ async function burst(db, first) {
 `;
 
 /** The functions of the SQLite write path: the unit of work's queueing, binding, the executor's loop. */
-const WRITE_PATH = ['insert', 'queueWrite', 'next', 'bindWrite', 'stampRow', 'runBatch'];
+const WRITE_PATH = ['insert', 'queueWrite', 'next', 'bindWrite', 'encodeStamped', 'runBatch'];
 
 let built: ReturnType<typeof buildCli>;
 let folder: string;

@@ -14,11 +14,15 @@ import { EntityTable } from '../../src/providers/relational/table/entity-table';
 import { bind } from '../../src/providers/relational/table/statement';
 import { resolveTtl, writeExpiry } from '../../src/providers/relational/write/expiry-resolver';
 import { bindWrite, writePlan, type RowWrite } from '../../src/providers/relational/write/write-plan';
+import { WriteInstant } from '../../src/providers/relational/write/timestamps';
+import { stampTimestamps } from '../../src/runtime/entity-values';
 import { Cart, Session, Visit, make, testModel } from './support/models';
 
 const model = testModel('writeplan');
 const NOW = Date.UTC(2030, 0, 1);
 const AT = new Date(Date.UTC(2031, 0, 1));
+/** The instant a write's timestamps take (WriteInstant). */
+const STAMPED = Date.UTC(2029, 5, 1);
 
 function tableOf(
   target: EntityClass,
@@ -97,13 +101,17 @@ describe('the compiled write plan', () => {
     ({ dialect, clock, write, kind }) => {
       const t = tableOf(Cart, dialect, clock);
       const cart = make(Cart, { id: 'c1', items: ['a'] });
-      const bound = bindWrite(t, write, cart, TTLS[kind]);
-      // The reference: the same row and expiry bound slot by slot from the statement itself.
-      const expiry = writeExpiry(t, resolveTtl(t, TTLS[kind]), cart as unknown as Record<string, unknown>);
+      const before = { ...cart };
+      const bound = bindWrite(t, write, cart, TTLS[kind], undefined, new WriteInstant(STAMPED));
+      // The reference: the same row, its timestamps stamped, and expiry bound slot by slot from the statement itself.
+      const values = stampTimestamps(t.entity, cart as unknown as Record<string, unknown>, () => new Date(STAMPED));
+      const expiry = writeExpiry(t, resolveTtl(t, TTLS[kind]), values);
       const plan = writePlan(t, write, expiry.source, expiry.rule);
       expect(bound.statement).toBe(plan.statement);
+      // The caller's instance is left as given (as on every store).
+      expect({ ...cart }).toEqual(before);
       const ctx = {
-        cols: t.encodeCols(cart as unknown as Record<string, unknown>),
+        cols: t.encodeCols(values),
         now: t.nowParam(),
         seconds: expiry.seconds,
         expiry: expiry.value,

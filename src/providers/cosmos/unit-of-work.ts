@@ -2,7 +2,7 @@ import type { JSONObject, OperationInput, OperationResponse } from '@azure/cosmo
 import { StoreError } from '../../errors';
 import type { PerWriteTtl } from '../../model/per-write-ttl';
 import type { EntityModel } from '../../model/types';
-import { clientNow, stampTimestamps, valuesOf } from '../../runtime/entity-values';
+import { commitClock, stampTimestamps, valuesOf } from '../../runtime/entity-values';
 import { duplicateKey } from '../../runtime/key-errors';
 import { UnitOfWorkShell, writeTtl } from '../../runtime/unit-of-work';
 import { recordWriteTtl } from '../../runtime/write-instant';
@@ -58,7 +58,10 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
   protected async commitOps(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Promise<void> {
     const prepared: Prepared[] = [];
     const staged: Staged = new Map();
-    for (const [i, item] of pending.entries()) prepared.push(...(await this.prepare(item, i + 1, commitTtl, staged)));
+    const clock = commitClock();
+    for (const [i, item] of pending.entries()) {
+      prepared.push(...(await this.prepare(item, i + 1, commitTtl, staged, clock)));
+    }
     const batches = groupBatches(prepared);
     const done: number[] = [];
     for (const batch of batches) {
@@ -73,6 +76,7 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
     number: number,
     commitTtl: PerWriteTtl | undefined,
     staged: Staged,
+    clock: () => Date,
   ): Promise<Prepared[]> {
     const { access } = item;
     if (item.kind === 'delete') {
@@ -86,7 +90,7 @@ export class CosmosUnitOfWork extends UnitOfWorkShell<Pending, EntityAccess> {
       return [this.prepared(access, address, { operationType: 'Delete', id: address.id }, number, 'delete')];
     }
     const { entity, codec } = access;
-    const values = stampTimestamps(entity, valuesOf(entity, item.instance), clientNow, item.kind === 'insert');
+    const values = stampTimestamps(entity, valuesOf(entity, item.instance), clock, item.kind === 'insert');
     const requested = recordWriteTtl(entity, writeTtl(item.ttl, commitTtl), STORE, values);
     const ttl = await stampedTtl(this.context, codec.layout.container, entity, requested);
     const body = codec.encode(values);

@@ -17,8 +17,13 @@ export interface EncodedRecord {
  * @CreatedAt / @UpdatedAt are stamped with this process's clock (a Redis TIME would cost a round
  * trip per write); the expiry itself is counted by the server from the write.
  */
-export function encodeEntity(prefix: string, mapping: KeyspaceMapping, entity: object): EncodedRecord {
-  const values = stampTimestamps(mapping.entity, valuesOf(mapping.entity, entity), clientNow);
+export function encodeEntity(
+  prefix: string,
+  mapping: KeyspaceMapping,
+  entity: object,
+  clock: () => Date = clientNow,
+): EncodedRecord {
+  const values = stampTimestamps(mapping.entity, valuesOf(mapping.entity, entity), clock);
   const value = encodeRecord(mapping, values);
   return { key: keyFromValues(prefix, mapping, values), value };
 }

@@ -5,6 +5,7 @@ import { recordWriteTtl } from '../../runtime/write-instant';
 import type { KeyspaceMapping } from './compile';
 import { keyFromValues } from './keys';
 import { encodeEntity } from './records';
+import { commitClock } from '../../runtime/entity-values';
 import type { RedisContext } from './context';
 import { duplicateKeyIn } from './repository';
 import { RedisRouter } from './router';
@@ -50,6 +51,7 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending, KeyspaceMapping> {
   protected async commitOps(pending: readonly Pending[], commitTtl: PerWriteTtl | undefined): Promise<void> {
     if (pending.length === 0) return;
     const keys: string[] = [];
+    const clock = commitClock();
     const args = pending.flatMap((op) => {
       if (op.kind === 'delete') {
         keys.push(op.key);
@@ -59,7 +61,7 @@ export class RedisUnitOfWork extends UnitOfWorkShell<Pending, KeyspaceMapping> {
         op.mapping,
         recordWriteTtl(op.mapping.entity, writeTtl(op.ttl, commitTtl), STORE, op.entity),
       );
-      const { key, value } = encodeEntity(this.ctx.prefix, op.mapping, op.entity);
+      const { key, value } = encodeEntity(this.ctx.prefix, op.mapping, op.entity, clock);
       keys.push(key);
       return scriptArgs(op.kind, ttl, value, createdAtPattern(op.mapping));
     });

@@ -10,6 +10,7 @@ import { internalError } from './drivers/internal-error';
 import { RELATIONAL_STORE } from './options';
 import { deleteOp, encodeKeyValues } from './write/write-ops';
 import { bindWrite, type WriteSlot } from './write/write-plan';
+import { WriteInstant } from './write/timestamps';
 
 type Pending =
   | {
@@ -72,6 +73,8 @@ class PendingOps implements Iterable<BatchOp>, Iterator<BatchOp> {
   private readonly result: { done: boolean; value: BatchOp } = { done: false, value: undefined as never };
   /** Every write of the unit is bound into this one object (the transaction runs it before the next). */
   private readonly slot: WriteSlot = { statement: undefined as never, params: [], check: noCheck, before: null };
+  /** The instant the unit's timestamps take: the client clock read once, as the commit begins. */
+  private readonly stamped = new WriteInstant();
 
   constructor(
     private readonly pending: readonly Pending[],
@@ -99,7 +102,14 @@ class PendingOps implements Iterable<BatchOp>, Iterator<BatchOp> {
       result.value = deleteOp(item.table, item.key);
       return result;
     }
-    const write = bindWrite(item.table, item.kind, item.entity, writeTtl(item.ttl, this.commitTtl), this.slot);
+    const write = bindWrite(
+      item.table,
+      item.kind,
+      item.entity,
+      writeTtl(item.ttl, this.commitTtl),
+      this.slot,
+      this.stamped,
+    );
     if (write.before) {
       this.after = write;
       result.value = write.before;

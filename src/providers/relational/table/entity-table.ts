@@ -23,6 +23,11 @@ export class EntityTable extends TableSql {
   readonly keyEncoders: readonly Encoder[];
   /** A row's member values as bound column values, in column order (every value checked). */
   readonly encodeCols: RowEncoder;
+  /** The @CreatedAt and @UpdatedAt members' positions in encodeCols' output; -1 without one. */
+  readonly createdAtCol: number;
+  readonly updatedAtCol: number;
+  /** encodeCols without those two positions (a write fills them: write/timestamps.ts); null when there are none. */
+  readonly encodeUnstamped: RowEncoder | null;
   /** A row read back as an instance of the entity class. */
   readonly instanceOfRow: (row: readonly unknown[]) => object;
   readonly nowMode: NowMode;
@@ -60,6 +65,10 @@ export class EntityTable extends TableSql {
     );
     this.decoders = data.map((c) => compiledDecoder(c.fieldType, decoderFor(dialect, c.fieldType)));
     this.encodeCols = rowEncoder(this.members, this.encoders);
+    this.createdAtCol = entity.createdAt ? this.members.indexOf(entity.createdAt) : -1;
+    this.updatedAtCol = entity.updatedAt ? this.members.indexOf(entity.updatedAt) : -1;
+    const stamped = [this.createdAtCol, this.updatedAtCol].filter((i) => i >= 0);
+    this.encodeUnstamped = stamped.length > 0 ? rowEncoder(this.members, this.encoders, new Set(stamped)) : null;
     this.instanceOfRow = rowToInstance(entity, this.members, this.decoders);
     this.keyEncoders = this.keyMembers.map((m) => this.encoders[this.members.indexOf(m)] as Encoder);
     this.nowMode = clock ? 'param' : 'db';

@@ -65,10 +65,15 @@ export type RowEncoder = (values: Record<string, unknown>, room?: number, into?:
  * Encodes a row's member values in column order with the compiled encoders; `room` more slots
  * are left at the end, so a write appends its expiry parameters without growing the array. With
  * `into`, that array is filled (and sized) instead of a new one: a unit of work's writes reuse one.
+ * The positions in `skip` are left for the caller to fill.
  */
-export function rowEncoder(members: readonly string[], encoders: readonly Encoder[]): RowEncoder {
+export function rowEncoder(
+  members: readonly string[],
+  encoders: readonly Encoder[],
+  skip?: ReadonlySet<number>,
+): RowEncoder {
   const n = members.length;
-  const fill = columnFill(members, encoders);
+  const fill = columnFill(members, encoders, skip);
   return (values, room = 0, into) => {
     const cols = into ?? new Array<unknown>(n + room);
     // Setting an array's length is a runtime call: only when the reused one has another size.

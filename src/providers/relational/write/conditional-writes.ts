@@ -32,7 +32,7 @@ export class RelationalConditionalWrites {
 
   update(entity: object, options: unknown): Promise<void> {
     const t = this.t;
-    return runUpdate(this.place, entity, options, async ({ given, ttl, expected, next }) => {
+    return runUpdate(this.place, entity, options, async ({ ttl, expected, next }) => {
       const versionColumn = this.versionColumn as string;
       const row = encodeRow(t, next);
       const expiry = writeExpiry(t, resolveTtl(t, ttl), row.values);
@@ -47,9 +47,7 @@ export class RelationalConditionalWrites {
         seconds: expiry.seconds,
         expiry: expiry.value,
       });
-      if ((await this.run(statement, params)) === 0) return false;
-      copyStamps(t, row.values, given);
-      return true;
+      return (await this.run(statement, params)) > 0;
     }).then(() => undefined);
   }
 
@@ -133,9 +131,3 @@ export class RelationalConditionalWrites {
 
 const KEEP: ResolvedWriteTtl = Object.freeze({ kind: 'keep' });
 const DEFAULT: ResolvedWriteTtl = Object.freeze({ kind: 'default' });
-
-/** The @UpdatedAt stamped on the written copy, onto the caller's entity (as insert/upsert leave it). */
-function copyStamps(t: EntityTable, written: Record<string, unknown>, given: object): void {
-  const member = t.entity.updatedAt;
-  if (member) (given as Record<string, unknown>)[member] = written[member];
-}

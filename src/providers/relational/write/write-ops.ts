@@ -7,19 +7,20 @@ import type { BatchOp } from '../drivers/executor';
 import { RELATIONAL_STORE } from '../options';
 import { deleteByKey } from '../read/read-sql';
 import { bind } from '../table/statement';
-import { bindWrite, stampRow, type BoundWrite } from './write-plan';
+import { bindWrite, type BoundWrite } from './write-plan';
+import { encodeStamped, expiryValues, instantOf } from './timestamps';
 
-/** A row ready to bind: member values (the instance, timestamps stamped) and encoded column values. */
+/** A row ready to bind: the member values its expiry counts from and the encoded column values. */
 export interface EncodedRow {
   readonly values: Record<string, unknown>;
-  /** Fresh per write and owned by it. */
+  /** Fresh per write and owned by it; the timestamps stamped (timestamps.ts). */
   readonly cols: unknown[];
 }
 
-/** A row stamped (stampRow) and encoded, for the writes that bind it by slots (conditional writes). */
+/** A row encoded with its timestamps, for the writes that bind it by slots (conditional writes). */
 export function encodeRow(t: EntityTable, instance: object): EncodedRow {
-  const values = stampRow(t, instance);
-  return { values, cols: t.encodeCols(values) };
+  const instant = instantOf(t);
+  return { values: expiryValues(t, instance, instant), cols: encodeStamped(t, instance, instant, 0) };
 }
 
 /** A key argument as bound values; a missing key is KEY_INCOMPLETE before any value is encoded. */

@@ -5,6 +5,7 @@ import { bind, type BindContext, type Slot, type Statement } from '../table/stat
 import { expiryOfWrite, perWriteSeconds } from './expiry-resolver';
 import type { ConflictRule, ExpirySource, WriteExpiry } from './write-expiry';
 import { deleteExpiredByKey, insertRow, upsertRow } from './write-sql';
+import { encodeStamped, expiryValues, instantOf, type WriteInstant } from './timestamps';
 
 /** The two writes of a whole row. */
 export type RowWrite = 'insert' | 'upsert';
@@ -146,26 +147,6 @@ function tailValue(slot: Slot): TailValue | null {
   }
 }
 
-/**
- * Stamps @CreatedAt/@UpdatedAt with the client clock (documented: expiry instants use the
- * database clock, timestamps the client's) straight onto the instance: no copy of the member
- * values per write. @CreatedAt is set unless the instance holds a real date (not the `new Date(0)`
- * placeholder), for upserts too; an upsert over a live row keeps the stored createdAt in SQL
- * anyway. Same rule as stampTimestamps.
- */
-export function stampRow(t: EntityTable, instance: object): Record<string, unknown> {
-  const { entity } = t;
-  const values = instance as Record<string, unknown>;
-  // One Date, and only when a member takes it (a createdAt the caller set needs none).
-  let now: Date | undefined;
-  if (entity.createdAt) {
-    const current = values[entity.createdAt];
-    if (!(current instanceof Date) || current.getTime() === 0) values[entity.createdAt] = now = new Date();
-  }
-  if (entity.updatedAt) values[entity.updatedAt] = now ?? new Date();
-  return values;
-}
-
 const NO_EXPIRY: WriteExpiry = Object.freeze({ source: 'value', value: undefined, rule: 'replace' });
 
 /** A bound write the caller reuses from one write to the next (a unit of work's: see bindWrite). */
@@ -181,7 +162,8 @@ export interface WriteSlot {
  * expiry resolved once, then the compiled plan of that expiry's shape binds the encoded row and
  * the expiry in the statement's order. With `into`, the write is bound into that object instead of
  * a new one: a unit of work binds each write as its transaction reaches it and the executor runs it
- * before asking for the next, so one object serves the whole unit.
+ * before asking for the next, so one object serves the whole unit. `stamped`: the instant its
+ * timestamps take (timestamps.ts; a unit of work gives one for all its writes).
  */
 export function bindWrite(
   t: EntityTable,
@@ -189,11 +171,13 @@ export function bindWrite(
   instance: object,
   requested: PerWriteTtl | undefined,
   into?: WriteSlot,
+  stamped?: WriteInstant,
 ): BoundWrite {
   const plans = plansOf(t);
-  const values = stampRow(t, instance);
+  const instant = instantOf(t, stamped);
   // Encoded first (a bad value fails before a bad TTL, as it always did), with room for the tail.
-  const params = t.encodeCols(values, plans.room[write], into?.params);
+  const params = encodeStamped(t, instance, instant, plans.room[write], into?.params);
+  const values = expiryValues(t, instance, instant);
   // Seconds as a number (most writes) bind as they are: no expiry object per write.
   const seconds = t.nowMode === 'db' ? perWriteSeconds(t, requested, values) : null;
   const expiry = seconds === null ? (expiryOfWrite(t, requested, values) ?? NO_EXPIRY) : null;
