@@ -81,14 +81,19 @@ forEachStore(
   '@CreatedAt, one unit of work',
   model,
   `${prefix}u`,
-  (_store, db) => {
+  (store, db) => {
     test('the records of one unit of work carry one instant', async () => {
       const unit = db().unitOfWork();
-      const ids = Array.from({ length: 400 }, (_, i) => `u${i}`);
+      // Enough records that stamping them one by one spans milliseconds (Cosmos's test server is
+      // slow per item; a Cassandra unit is one batch, which the node refuses past its size limit).
+      const size = store.name === 'cosmos' || store.name === 'cassandra' ? 300 : 3000;
+      const ids = Array.from({ length: size }, (_, i) => `u${i}`);
       for (const id of ids) unit.insert(memo(id, 'in one unit'));
       await unit.commit();
       const stamps = new Set<number>();
-      for (const id of ids) stamps.add((await db().repository(Memo).get(id))!.createdAt.getTime());
+      const stored = await db().repository(Memo).getMany(ids);
+      expect(stored).toHaveLength(size);
+      for (const record of stored) stamps.add(record.createdAt.getTime());
       expect([...stamps]).toHaveLength(1);
     });
   },

@@ -35,7 +35,7 @@ export function refuseSlotsSpread(uses: readonly SlotUse[]): void {
   // A few slots name the problem; a unit of 400 records of 400 slots listed in full would be a page.
   const listed = [...bySlot.entries()]
     .slice(0, SLOTS_NAMED)
-    .map(([slot, parts]) => `slot ${slot}: ${[...parts].slice(0, SLOTS_NAMED).join('; ')}`);
+    .map(([slot, parts]) => `slot ${slot}: ${named([...parts])}`);
   if (bySlot.size > SLOTS_NAMED) listed.push(`${bySlot.size - SLOTS_NAMED} more slots`);
   throw new LifespanError(
     'REDIS_CROSS_SLOT',
@@ -48,4 +48,10 @@ export function refuseSlotsSpread(uses: readonly SlotUse[]): void {
         'across entities too), or commit one unit of work per partition',
     },
   );
+}
+
+/** The first partitions of a slot, and how many more it holds. */
+function named(parts: readonly string[]): string {
+  const shown = parts.slice(0, SLOTS_NAMED).join('; ');
+  return parts.length > SLOTS_NAMED ? `${shown}; ${parts.length - SLOTS_NAMED} more` : shown;
 }

@@ -35,9 +35,16 @@ export class RelationalConditionalWrites {
     return runUpdate(this.place, entity, options, async ({ ttl, expected, next }) => {
       const versionColumn = this.versionColumn as string;
       const row = encodeRow(t, next);
-      const expiry = writeExpiry(t, resolveTtl(t, ttl), row.values);
+      const resolved = resolveTtl(t, ttl);
+      // An update never writes @CreatedAt (the stored one stays): a TTL counting from it counts
+      // from the stored column, as setTtl does, whatever the instance holds.
+      const expiry =
+        t.countsFrom !== null && t.countsFrom === t.entity.createdAt
+          ? storedRowExpiry(t, resolved)
+          : writeExpiry(t, resolved, row.values);
+      const anchor = expiry.source === 'anchorPlus' ? (fieldOf(t.entity, expiry.member)?.storedName ?? null) : null;
       const statement = t.statement(`update-version:${expiryShape(expiry)}`, () =>
-        updateVersioned(t, t.nowMode, versionColumn, expiry, null),
+        updateVersioned(t, t.nowMode, versionColumn, expiry, anchor),
       );
       const params = bind(statement, {
         cols: row.cols,
@@ -45,7 +52,7 @@ export class RelationalConditionalWrites {
         args: [this.encodeVersion(expected)],
         now: t.nowParam(),
         seconds: expiry.seconds,
-        expiry: expiry.value,
+        expiry: 'value' in expiry ? expiry.value : undefined,
       });
       return (await this.run(statement, params)) > 0;
     }).then(() => undefined);

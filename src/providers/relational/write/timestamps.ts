@@ -35,7 +35,8 @@ export class WriteInstant {
  * over a live row keeps the stored createdAt in SQL). Only the bound columns are stamped: the
  * instance is left as the caller gave it, as on every store (read the record back for the stored
  * timestamps; an upsert over a live row would otherwise leave the instance a createdAt the row
- * does not have). `room` and `into` as for encodeCols.
+ * does not have). `room` and `into` as for encodeCols. A caller's @CreatedAt is checked after the
+ * other columns (a row with two bad values names the other one).
  */
 export function encodeStamped(
   t: EntityTable,
@@ -49,7 +50,8 @@ export function encodeStamped(
   if (encodeRest === null || instant === null) return t.encodeCols(values, room, into);
   const cols = encodeRest(values, room, into);
   const created = t.createdAtCol;
-  if (created >= 0) {
+  // One member both @CreatedAt and @UpdatedAt is stamped on every write, as @UpdatedAt is.
+  if (created >= 0 && created !== t.updatedAtCol) {
     const given = values[t.entity.createdAt as string];
     cols[created] = createdAtUnset(given) ? instant.encodedFor(t) : (t.encoders[created] as Encoder)(given);
   }
