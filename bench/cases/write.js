@@ -11,7 +11,7 @@ const { benchModel, BenchSession, newSession, sessionValues, ttlOf } = require('
 const conn = require('../lib/connections');
 const { openBenchStore } = require('../lib/bench-store');
 const SQL = require('../lib/reference-sql');
-const { timing, interleave, compareRow, atMost } = require('../lib/measure');
+const { timing, interleave, interleaveApart, compareRow, atMost } = require('../lib/measure');
 const { driverLabel } = require('../lib/versions');
 
 // Issue 18: every key path within 1.1× of the raw driver.
@@ -90,7 +90,9 @@ async function sqlite(ctx) {
   const handle = await conn.sqliteHandle(knex);
   const unitTx = rawSqliteUnit(handle);
   const { writeRows: rows, unit } = options;
-  const measured = await interleave({
+  const measured = await interleaveApart({
+    apart: ['knex'],
+    reference: 'raw',
     ...timing(options),
     log: ctx.log,
     prepare: async () => handle.exec('DELETE FROM "bench_sessions"'),
@@ -107,7 +109,7 @@ async function sqlite(ctx) {
   const raw = driverLabel('better-sqlite3');
   return [
     row('sqlite', measured, 'lifespan', 'raw', options, { referenceLabel: raw, target: atMost(TARGET.sqlite) }),
-    row('sqlite', measured, 'knex', 'raw', options, { subjectLabel: driverLabel('knex'), referenceLabel: raw }),
+    row('sqlite', measured, 'knex', 'raw@knex', options, { subjectLabel: driverLabel('knex'), referenceLabel: raw }),
   ];
 }
 
@@ -117,7 +119,9 @@ async function postgres(ctx) {
   const db = await openBenchStore(knex);
   const client = await conn.rawPg(info);
   const { writeRows: rows, unit } = options;
-  const measured = await interleave({
+  const measured = await interleaveApart({
+    apart: ['knex'],
+    reference: 'raw',
     ...timing(options),
     log: ctx.log,
     prepare: async () => client.query('TRUNCATE "bench_sessions"'),
@@ -144,7 +148,7 @@ async function postgres(ctx) {
   const raw = driverLabel('pg');
   return [
     row('postgres', measured, 'lifespan', 'raw', options, { referenceLabel: raw, target: atMost(TARGET.postgres) }),
-    row('postgres', measured, 'knex', 'raw', options, { subjectLabel: driverLabel('knex'), referenceLabel: raw }),
+    row('postgres', measured, 'knex', 'raw@knex', options, { subjectLabel: driverLabel('knex'), referenceLabel: raw }),
   ];
 }
 
@@ -154,7 +158,9 @@ async function mariadb(ctx) {
   const db = await openBenchStore(knex);
   const my = await conn.rawMysql(info);
   const { writeRows: rows, unit } = options;
-  const measured = await interleave({
+  const measured = await interleaveApart({
+    apart: ['knex'],
+    reference: 'raw',
     ...timing(options),
     log: ctx.log,
     prepare: async () => my.query('TRUNCATE `bench_sessions`'),
@@ -180,7 +186,7 @@ async function mariadb(ctx) {
   const raw = driverLabel('mysql2');
   return [
     row('mariadb', measured, 'lifespan', 'raw', options, { referenceLabel: raw, target: atMost(TARGET.mariadb) }),
-    row('mariadb', measured, 'knex', 'raw', options, { subjectLabel: driverLabel('knex'), referenceLabel: raw }),
+    row('mariadb', measured, 'knex', 'raw@knex', options, { subjectLabel: driverLabel('knex'), referenceLabel: raw }),
   ];
 }
 
