@@ -36,3 +36,18 @@ test('many slots: the first three named, the rest counted', () => {
   expect(message).toMatch(/\| \d+ more slots\)/);
   expect(message.length).toBeLessThan(1000);
 });
+
+test('many partitions in one slot: three named, the rest counted', () => {
+  const tagged = { entity: { name: 'Reading' }, tagMembers: [{ member: 'sensor' }] } as unknown as KeyspaceMapping;
+  // One hash tag, so one slot; a second key elsewhere makes the unit span two slots.
+  const same = Array.from({ length: 5 }, (_, i) => ({ mapping, key: `app:{north}:r${i}` }));
+  const { message } = (() => {
+    try {
+      refuseSlotsSpread([...same, { mapping: tagged, key: 'app:{south}:r0' }]);
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('not refused');
+  })();
+  expect(message).toMatch(/; 2 more \|/);
+});

@@ -20,7 +20,7 @@ import { describeEngines, prefixFor, useEmulatedStore } from './support/engines'
 
 /** Expires an hour after it was created, whatever later writes do. */
 @Entity()
-@TimeToLive({ ttl: 3600, member: 'createdAt' })
+@TimeToLive({ ttl: 3600, member: 'createdAt', perWrite: true })
 class Invite {
   @Key() id = '';
   @Field() note = '';
@@ -28,7 +28,7 @@ class Invite {
   @Version() version = 0;
 }
 
-/** One member stamped as created and as updated: it moves on every write. */
+/** One member stamped as created and as updated (on insert; an upsert over a live row keeps it, as @CreatedAt). */
 @Entity()
 class Touched {
   @Key() id = '';
@@ -76,6 +76,21 @@ describeEngines('timestamps', (engine) => {
     expect(stored).toMatchObject({ note: 'changed', version: 2 });
     expect(stored!.createdAt.getTime()).toBe(created);
     expect((await db.repository(Invite).expiresAt('i3'))?.getTime()).toBe(created + HOUR);
+  });
+
+  test('an update counted from a stored createdAt that is already due is refused, and the row kept', async () => {
+    const createdAt = new Date(Date.now() - 2 * HOUR);
+    await db.repository(Invite).insert(invite('i4', createdAt), { ttl: '1d' });
+    const given = Object.assign(invite('i4', createdAt), { version: 1, note: 'late' });
+    await expect(db.repository(Invite).update(given)).rejects.toMatchObject({
+      code: 'RELATIONAL_TTL_ALREADY_EXPIRED',
+      message: expect.stringMatching(/update\(\) counts from the stored createdAt/),
+    });
+    expect(await db.repository(Invite).get('i4')).toMatchObject({ note: 'n', version: 1 });
+    // A stale version is still the conflict it always was.
+    await expect(db.repository(Invite).update(Object.assign(given, { version: 7 }))).rejects.toMatchObject({
+      code: 'STORE_VERSION_CONFLICT',
+    });
   });
 
   test('one member both @CreatedAt and @UpdatedAt is stamped over any value the instance holds', async () => {

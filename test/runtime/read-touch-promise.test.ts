@@ -41,3 +41,9 @@ test('bad read options are a rejected promise, not a throw', async () => {
   const read = repo.get('n1', { tuoch: '1h' } as never);
   await expect(read).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
 });
+
+test('getMany() without options returns the store repository own promise', () => {
+  const own = Promise.resolve([stored]);
+  const repo = withReadTouch({ ...inner, getMany: () => own } as Repository<Note>, entity, 'test');
+  expect(repo.getMany(['n1'])).toBe(own);
+});

@@ -2,6 +2,7 @@ import type { NowMode, TableSql } from '../table/table-sql';
 import type { StoredAnchorExpiry } from './expiry-resolver';
 import type { WriteExpiry } from './write-expiry';
 import type { SqlWriter, Statement } from '../table/statement';
+import { anchorNotDue } from './write-sql';
 
 /**
  * The statements of update() (UPDATE … WHERE version = ?), delete({ ifVersion }) and patch(): each
@@ -61,8 +62,16 @@ export function updateVersioned(
     .filter(({ c }) => !t.keyColumns.includes(c.name) && c.name !== t.createdAtColumn)
     .map(({ c, i }) => `${t.q(c.name)} = ${w.param({ kind: 'col', index: i })}`);
   const expiry = expiryAssignment(t, w, mode, change, anchor);
-  const where = `${t.keyMatch(w)} AND ${storedVersion(t, versionColumn)} = ${w.param({ kind: 'arg', index: 0 })}${t.live(w, mode)}`;
+  let where = `${t.keyMatch(w)} AND ${storedVersion(t, versionColumn)} = ${w.param({ kind: 'arg', index: 0 })}${t.live(w, mode)}`;
+  if (change?.source === 'anchorPlus') where += anchorNotDue(t, w, mode, anchor as string);
   return t.finish(w, `UPDATE ${t.table} SET ${sets.join(', ')}${expiry} WHERE ${where}`, false);
+}
+
+/** The live row of the key at the expected version (arg 0): an update that changed nothing tells a conflict from a due anchor by it. */
+export function liveAtVersion(t: TableSql, mode: NowMode, versionColumn: string): Statement {
+  const w = t.writer();
+  const where = `${t.keyMatch(w)} AND ${storedVersion(t, versionColumn)} = ${w.param({ kind: 'arg', index: 0 })}${t.live(w, mode)}`;
+  return t.finish(w, `SELECT 1 FROM ${t.table} WHERE ${where} LIMIT 1`, true);
 }
 
 /** The stored version; a row stored before @Version was declared has none (NULL): it counts as 0. */

@@ -9,10 +9,11 @@ import type { Executor } from '../drivers/executor';
 import { resolveTtl, storedRowExpiry, writeExpiry, type StoredAnchorExpiry } from './expiry-resolver';
 import type { WriteExpiry } from './write-expiry';
 import { RELATIONAL_STORE } from '../options';
-import { deleteVersioned, expiryShape, patchRow, updateVersioned } from './conditional-sql';
+import { deleteVersioned, expiryShape, liveAtVersion, patchRow, updateVersioned } from './conditional-sql';
+import { anchoredExpiryDue } from './ttl-ops';
 import { existsByKey } from '../read/read-sql';
 import { bind, type Statement } from '../table/statement';
-import { encodeKey, encodeRow } from './write-ops';
+import { encodeKey, encodeKeyValues, encodeRow } from './write-ops';
 
 /**
  * update(), delete({ ifVersion }) and patch() on one table: one statement each, its WHERE holding
@@ -54,7 +55,13 @@ export class RelationalConditionalWrites {
         seconds: expiry.seconds,
         expiry: 'value' in expiry ? expiry.value : undefined,
       });
-      return (await this.run(statement, params)) > 0;
+      if ((await this.run(statement, params)) > 0) return true;
+      // Counted from the stored @CreatedAt, the update changes nothing when that is already due: a
+      // live row of the expected version is then refused loudly rather than made to vanish.
+      if (expiry.source === 'anchorPlus' && (await this.liveAt(next, expected))) {
+        throw anchoredExpiryDue(t, expiry.member, expiry.seconds, 'update()');
+      }
+      return false;
     }).then(() => undefined);
   }
 
@@ -124,6 +131,15 @@ export class RelationalConditionalWrites {
     } catch (error) {
       throw this.t.duplicateOf(error);
     }
+  }
+
+  /** Whether the live row of `entity`'s key holds `version`. */
+  private async liveAt(entity: object, version: number): Promise<boolean> {
+    const t = this.t;
+    const statement = t.statement('live-at-version', () => liveAtVersion(t, t.nowMode, this.versionColumn as string));
+    const key = encodeKeyValues(t, entity as Record<string, unknown>);
+    const params = bind(statement, { key, args: [this.encodeVersion(version)], now: t.nowParam() });
+    return (await this.executor.rows(statement, params)).length > 0;
   }
 
   private encodeVersion(version: number): unknown {

@@ -73,11 +73,17 @@ function setTtlForm(expiry: WriteExpiry | StoredAnchorExpiry): SetTtlForm {
   }
 }
 
-function anchoredExpiryDue(t: EntityTable, member: string, seconds: number): LifespanError {
+/** `call` counted from the stored anchor, and anchor + TTL is already due (setTtl, update). */
+export function anchoredExpiryDue(
+  t: EntityTable,
+  member: string,
+  seconds: number,
+  call = "setTtl('default')",
+): LifespanError {
   const ttl = formatDuration(seconds);
   return new LifespanError(
     ALREADY_EXPIRED,
-    `setTtl('default') counts from the stored ${member}, and ${member} + ${ttl} is not after now: the row would expire at once; nothing was changed`,
+    `${call} counts from the stored ${member}, and ${member} + ${ttl} is not after now: the row would expire at once; nothing was changed`,
     {
       entity: t.entity.name,
       member,

@@ -128,10 +128,12 @@ export function setExpiry(t: TableSql, mode: NowMode, form: SetTtlForm, ex: stri
     }
   }
   let where = t.keyMatch(w) + t.live(w, mode);
-  if (form === 'anchorPlus') {
-    // Never stamps an expiry that is already due: 0 rows changed, and the caller says why.
-    const a = t.q(anchor as string);
-    where += ` AND (${a} IS NULL OR ${t.expiry.plusSeconds(a, w.param({ kind: 'seconds' }))} > ${t.now(w, mode)})`;
-  }
+  if (form === 'anchorPlus') where += anchorNotDue(t, w, mode, anchor as string);
   return t.finish(w, `UPDATE ${t.table} SET ${e} = ${value} WHERE ${where}`, false);
+}
+
+/** Never stamps an expiry that is already due (as setTtl): 0 rows changed, and the caller says why. */
+export function anchorNotDue(t: TableSql, w: SqlWriter, mode: NowMode, anchor: string): string {
+  const a = t.q(anchor);
+  return ` AND (${a} IS NULL OR ${t.expiry.plusSeconds(a, w.param({ kind: 'seconds' }))} > ${t.now(w, mode)})`;
 }
