@@ -62,7 +62,7 @@ export function updateVersioned(
     .filter(({ c }) => !t.keyColumns.includes(c.name) && c.name !== t.createdAtColumn)
     .map(({ c, i }) => `${t.q(c.name)} = ${w.param({ kind: 'col', index: i })}`);
   const expiry = expiryAssignment(t, w, mode, change, anchor);
-  let where = `${t.keyMatch(w)} AND ${storedVersion(t, versionColumn)} = ${w.param({ kind: 'arg', index: 0 })}${t.live(w, mode)}`;
+  let where = liveAtExpected(t, w, mode, versionColumn);
   if (change?.source === 'anchorPlus') where += anchorNotDue(t, w, mode, anchor as string);
   return t.finish(w, `UPDATE ${t.table} SET ${sets.join(', ')}${expiry} WHERE ${where}`, false);
 }
@@ -70,8 +70,13 @@ export function updateVersioned(
 /** The live row of the key at the expected version (arg 0): an update that changed nothing tells a conflict from a due anchor by it. */
 export function liveAtVersion(t: TableSql, mode: NowMode, versionColumn: string): Statement {
   const w = t.writer();
-  const where = `${t.keyMatch(w)} AND ${storedVersion(t, versionColumn)} = ${w.param({ kind: 'arg', index: 0 })}${t.live(w, mode)}`;
+  const where = liveAtExpected(t, w, mode, versionColumn);
   return t.finish(w, `SELECT 1 FROM ${t.table} WHERE ${where} LIMIT 1`, true);
+}
+
+/** The live row of the key whose stored version is the expected one (arg 0). */
+function liveAtExpected(t: TableSql, w: SqlWriter, mode: NowMode, versionColumn: string): string {
+  return `${t.keyMatch(w)} AND ${storedVersion(t, versionColumn)} = ${w.param({ kind: 'arg', index: 0 })}${t.live(w, mode)}`;
 }
 
 /** The stored version; a row stored before @Version was declared has none (NULL): it counts as 0. */
@@ -82,7 +87,7 @@ function storedVersion(t: TableSql, versionColumn: string): string {
 /** delete({ ifVersion }): the live row of that version (arg 0). */
 export function deleteVersioned(t: TableSql, mode: NowMode, versionColumn: string): Statement {
   const w = t.writer();
-  const where = `${t.keyMatch(w)} AND ${storedVersion(t, versionColumn)} = ${w.param({ kind: 'arg', index: 0 })}${t.live(w, mode)}`;
+  const where = liveAtExpected(t, w, mode, versionColumn);
   return t.finish(w, `DELETE FROM ${t.table} WHERE ${where}`, false);
 }
 
