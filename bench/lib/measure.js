@@ -27,6 +27,8 @@ async function interleave({ sides, runs, warmup, only, budgetMs = 0, prepare = a
   // --sides (for profiling one side alone) runs a subset; rows whose sides did not run are dropped.
   const names = Object.keys(sides).filter((n) => !only || only.includes(n));
   const result = Object.fromEntries(names.map((n) => [n, { times: [], metrics: [] }]));
+  // Nothing to time (--sides left out every side of this comparison): no empty rounds.
+  if (names.length === 0) return result;
   let roundMs = Infinity;
   for (let w = 0; w < warmup; w++) {
     const start = performance.now();
@@ -63,7 +65,7 @@ async function interleave({ sides, runs, warmup, only, budgetMs = 0, prepare = a
 async function interleaveApart({ sides, apart, reference, ...rest }) {
   const fast = Object.fromEntries(Object.entries(sides).filter(([name]) => !apart.includes(name)));
   const measured = await interleave({ ...rest, sides: fast });
-  for (const name of apart.filter((n) => sides[n])) {
+  for (const name of apart.filter((n) => sides[n] && (!rest.only || rest.only.includes(n)))) {
     const own = await interleave({ ...rest, sides: { [name]: sides[name], [reference]: sides[reference] } });
     if (own[name]) measured[name] = own[name];
     if (own[reference]) measured[`${reference}@${name}`] = own[reference];
