@@ -10,10 +10,10 @@ import { resolveTtl, storedRowExpiry, writeExpiry, type StoredAnchorExpiry } fro
 import type { WriteExpiry } from './write-expiry';
 import { RELATIONAL_STORE } from '../options';
 import { deleteVersioned, expiryShape, liveAtVersion, patchRow, updateVersioned } from './conditional-sql';
-import { anchoredExpiryDue } from './ttl-ops';
+import { anchorColumn, anchoredExpiryDue } from './ttl-ops';
 import { existsByKey } from '../read/read-sql';
 import { bind, type Statement } from '../table/statement';
-import { encodeKey, encodeKeyValues, encodeRow } from './write-ops';
+import { encodeKey, encodeRow } from './write-ops';
 
 /**
  * update(), delete({ ifVersion }) and patch() on one table: one statement each, its WHERE holding
@@ -43,13 +43,14 @@ export class RelationalConditionalWrites {
         t.countsFrom !== null && t.countsFrom === t.entity.createdAt
           ? storedRowExpiry(t, resolved)
           : writeExpiry(t, resolved, row.values);
-      const anchor = expiry.source === 'anchorPlus' ? (fieldOf(t.entity, expiry.member)?.storedName ?? null) : null;
+      const anchor = expiry.source === 'anchorPlus' ? anchorColumn(t, expiry.member) : null;
       const statement = t.statement(`update-version:${expiryShape(expiry)}`, () =>
         updateVersioned(t, t.nowMode, versionColumn, expiry, anchor),
       );
+      const key = t.keyIndexes.map((i) => row.cols[i]);
       const params = bind(statement, {
         cols: row.cols,
-        key: t.keyIndexes.map((i) => row.cols[i]),
+        key,
         args: [this.encodeVersion(expected)],
         now: t.nowParam(),
         seconds: expiry.seconds,
@@ -58,7 +59,7 @@ export class RelationalConditionalWrites {
       if ((await this.run(statement, params)) > 0) return true;
       // Counted from the stored @CreatedAt, the update changes nothing when that is already due: a
       // live row of the expected version is then refused loudly rather than made to vanish.
-      if (expiry.source === 'anchorPlus' && (await this.liveAt(next, expected))) {
+      if (expiry.source === 'anchorPlus' && (await this.liveAt(key, expected))) {
         throw anchoredExpiryDue(t, expiry.member, expiry.seconds, 'update()');
       }
       return false;
@@ -92,7 +93,7 @@ export class RelationalConditionalWrites {
     const columns = indexes.map((i) => t.dataColumns[i]?.name as string);
     const args = indexes.map((i) => (t.encoders[i] as Encoder)(members[t.members[i] as string]));
     const expiry = this.patchExpiry(ttl, members);
-    const anchor = expiry?.source === 'anchorPlus' ? (fieldOf(t.entity, expiry.member)?.storedName ?? null) : null;
+    const anchor = expiry?.source === 'anchorPlus' ? anchorColumn(t, expiry.member) : null;
     const shape = `patch:${columns.join(',')}:${expiryShape(expiry)}`;
     const statement = t.statement(shape, () => patchRow(t, t.nowMode, columns, this.versionColumn, expiry, anchor));
     const params = bind(statement, {
@@ -133,11 +134,10 @@ export class RelationalConditionalWrites {
     }
   }
 
-  /** Whether the live row of `entity`'s key holds `version`. */
-  private async liveAt(entity: object, version: number): Promise<boolean> {
+  /** Whether the live row of the (encoded) key holds `version`. */
+  private async liveAt(key: unknown[], version: number): Promise<boolean> {
     const t = this.t;
     const statement = t.statement('live-at-version', () => liveAtVersion(t, t.nowMode, this.versionColumn as string));
-    const key = encodeKeyValues(t, entity as Record<string, unknown>);
     const params = bind(statement, { key, args: [this.encodeVersion(version)], now: t.nowParam() });
     return (await this.executor.rows(statement, params)).length > 0;
   }

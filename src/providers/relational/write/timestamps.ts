@@ -50,7 +50,7 @@ export function encodeStamped(
   if (encodeRest === null || instant === null) return t.encodeCols(values, room, into);
   const cols = encodeRest(values, room, into);
   const created = t.createdAtCol;
-  // One member both @CreatedAt and @UpdatedAt is stamped on every write, as @UpdatedAt is.
+  // One member both @CreatedAt and @UpdatedAt takes the instant in every row bound, as @UpdatedAt does.
   if (created >= 0 && created !== t.updatedAtCol) {
     const given = values[t.entity.createdAt as string];
     cols[created] = createdAtUnset(given) ? instant.encodedFor(t) : (t.encoders[created] as Encoder)(given);

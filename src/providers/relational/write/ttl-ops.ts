@@ -93,6 +93,7 @@ export function anchoredExpiryDue(
   );
 }
 
-function anchorColumn(t: EntityTable, member: string): string {
+/** The stored column of the member an anchored expiry counts from. */
+export function anchorColumn(t: EntityTable, member: string): string {
   return t.dataColumns[t.members.indexOf(member)]?.name ?? member;
 }
